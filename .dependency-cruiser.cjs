@@ -1,0 +1,76 @@
+// The dependency rule of DESIGN.md section 2: dependencies point inwards only.
+// Paths match "src/<layer>/" anywhere so the rule's own test can cruise a fixture tree.
+const layer = (name) => `(^|/)src/${name}/`;
+const browserSafe = ['domain', 'ports', 'application', 'adapters/rest-client'].map(layer).join('|');
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-pure',
+      comment: 'domain imports nothing of ours outside domain',
+      severity: 'error',
+      from: { path: layer('domain') },
+      to: { path: '(^|/)src/', pathNot: layer('domain') },
+    },
+    {
+      name: 'ports-import-domain-only',
+      severity: 'error',
+      from: { path: layer('ports') },
+      to: { path: '(^|/)src/', pathNot: `${layer('domain')}|${layer('ports')}` },
+    },
+    {
+      name: 'application-imports-inwards',
+      severity: 'error',
+      from: { path: layer('application') },
+      to: { path: '(^|/)src/', pathNot: `${layer('domain')}|${layer('ports')}|${layer('application')}` },
+    },
+    {
+      name: 'adapters-never-import-each-other',
+      severity: 'error',
+      from: { path: '(^|/)src/adapters/([^/]+)/' },
+      to: { path: '(^|/)src/adapters/([^/]+)/', pathNot: '(^|/)src/adapters/$2/' },
+    },
+    {
+      name: 'adapters-import-inwards',
+      severity: 'error',
+      from: { path: layer('adapters') },
+      to: { path: `${layer('composition')}|(^|/)src/composition-root|(^|/)src/main|${layer('embedded-mongo')}` },
+    },
+    {
+      name: 'embedded-mongo-is-self-contained',
+      severity: 'error',
+      from: { path: layer('embedded-mongo') },
+      to: { path: '(^|/)src/', pathNot: layer('embedded-mongo') },
+    },
+    {
+      name: 'embedded-mongo-used-by-composition-only',
+      severity: 'error',
+      from: { path: '(^|/)src/', pathNot: `${layer('embedded-mongo')}|${layer('composition')}|(^|/)src/composition-root|(^|/)src/main` },
+      to: { path: layer('embedded-mongo') },
+    },
+    {
+      name: 'inversify-only-in-composition',
+      severity: 'error',
+      from: { path: '(^|/)src/', pathNot: `${layer('composition')}|(^|/)src/composition-root` },
+      to: { path: '(^|/)node_modules/inversify/' },
+    },
+    {
+      name: 'browser-safe-layers-use-no-node-builtins',
+      severity: 'error',
+      from: { path: browserSafe },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '(^|/)dist/' },
+  },
+};

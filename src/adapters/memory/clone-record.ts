@@ -1,0 +1,13 @@
+/**
+ * Deep-copies plain objects and arrays, keeping class instances (Date, ObjectId, ...) as they
+ * are, so stored records never share state with callers.
+ */
+export function cloneRecord<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(cloneRecord) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) copy[key] = cloneRecord(inner);
+  return copy as T;
+}

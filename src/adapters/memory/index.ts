@@ -1,0 +1,1 @@
+export { MemoryService, type MemoryServiceOptions } from './memory-service';

@@ -1,0 +1,109 @@
+import { BadRequest, MethodNotAllowed } from '../../domain/errors';
+import type { Id, NullableId } from '../../domain/id';
+import type { Paginated } from '../../domain/paginated';
+import type { Query } from '../../domain/query';
+import type { ServiceOptions } from '../../ports/service-options';
+import type { Params } from '../../ports/service-params';
+import { filterQuery, type FilteredQuery } from '../query/filter-query';
+import { allowsMulti, optionsForCall, type ResolvedServiceOptions } from './adapter-options';
+
+/**
+ * The shared half of every store adapter: public methods sanitize the query, check `multi` and
+ * the id, then call the hook-less `_find/_get/_create/_update/_patch/_remove` the store
+ * implements. Options are read on every call, so changing `service.options` takes effect.
+ */
+export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Params, O extends ServiceOptions = ServiceOptions> {
+  options: ResolvedServiceOptions<O>;
+
+  constructor(options: O, defaultId = 'id') {
+    this.options = { id: defaultId, paginate: false, multi: false, filters: {}, operators: [], events: [], ...options } as ResolvedServiceOptions<O>;
+  }
+
+  get id(): string {
+    return this.options.id;
+  }
+
+  get events(): string[] {
+    return this.options.events;
+  }
+
+  getOptions(params: P = {} as P): ResolvedServiceOptions<O> {
+    return optionsForCall(this.options, params);
+  }
+
+  allowsMulti(method: string, params: P = {} as P): boolean {
+    return allowsMulti(method, this.getOptions(params).multi);
+  }
+
+  /** Validates `params.query` and splits it; `$limit` resolved against the call's pagination. */
+  filterQuery(params: P = {} as P): FilteredQuery {
+    const { filters, operators, paginate } = this.getOptions(params);
+    return filterQuery(params.query, { filters, operators, paginate });
+  }
+
+  /** The validated query as one object (filters and conditions). */
+  sanitizeQuery(params: P = {} as P): Query {
+    const { filters, query } = this.filterQuery(params);
+    return { ...filters, ...query };
+  }
+
+  async find(params: P = {} as P): Promise<T[] | Paginated<T>> {
+    return this._find({ ...params, query: this.sanitizeQuery(params) });
+  }
+
+  async get(id: Id, params: P = {} as P): Promise<T> {
+    this.assertId(id);
+    return this._get(id, { ...params, query: this.sanitizeQuery(params) });
+  }
+
+  async create(data: D | D[], params: P = {} as P): Promise<T | T[]> {
+    if (Array.isArray(data) && !this.allowsMulti('create', params)) throw new MethodNotAllowed('Can not create multiple entries');
+    if (!isCreatable(data)) throw new BadRequest('The data must be an object or an array of objects');
+    return this._create(data, params);
+  }
+
+  async update(id: NullableId, data: D, params: P = {} as P): Promise<T> {
+    if (id === null || Array.isArray(data)) throw new BadRequest("You can not replace multiple instances. Did you mean 'patch'?");
+    this.assertId(id);
+    assertRecord(data);
+    return this._update(id, data, { ...params, query: this.sanitizeQuery(params) });
+  }
+
+  async patch(id: NullableId, data: Partial<D>, params: P = {} as P): Promise<T | T[]> {
+    if (id === null && !this.allowsMulti('patch', params)) throw new MethodNotAllowed('Can not patch multiple entries');
+    if (id !== null) this.assertId(id);
+    assertRecord(data);
+    const { $limit: _limit, ...query } = this.sanitizeQuery({ ...params, paginate: false });
+    return this._patch(id, data, { ...params, query });
+  }
+
+  async remove(id: NullableId, params: P = {} as P): Promise<T | T[]> {
+    if (id === null && !this.allowsMulti('remove', params)) throw new MethodNotAllowed('Can not remove multiple entries');
+    if (id !== null) this.assertId(id);
+    const { $limit: _limit, ...query } = this.sanitizeQuery({ ...params, paginate: false });
+    return this._remove(id, { ...params, query });
+  }
+
+  abstract _find(params?: P): Promise<T[] | Paginated<T>>;
+  abstract _get(id: Id, params?: P): Promise<T>;
+  abstract _create(data: D | D[], params?: P): Promise<T | T[]>;
+  abstract _update(id: Id, data: D, params?: P): Promise<T>;
+  abstract _patch(id: NullableId, data: Partial<D>, params?: P): Promise<T | T[]>;
+  abstract _remove(id: NullableId, params?: P): Promise<T | T[]>;
+
+  /** Ids are strings or numbers; objects and arrays (operator injection) are refused. */
+  protected assertId(id: unknown): asserts id is Id {
+    if ((typeof id !== 'string' && typeof id !== 'number') || (typeof id === 'number' && !Number.isFinite(id))) {
+      throw new BadRequest('The id must be a string or a number');
+    }
+  }
+}
+
+function isCreatable(data: unknown): boolean {
+  const isRecord = (item: unknown) => typeof item === 'object' && item !== null && !Array.isArray(item);
+  return Array.isArray(data) ? data.every(isRecord) : isRecord(data);
+}
+
+function assertRecord(data: unknown): void {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new BadRequest('The data must be an object');
+}

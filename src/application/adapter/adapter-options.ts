@@ -1,0 +1,23 @@
+import type { ServiceOptions } from '../../ports/service-options';
+import type { Params } from '../../ports/service-params';
+
+export type ResolvedServiceOptions<O extends ServiceOptions> = O & Required<Pick<ServiceOptions, 'id' | 'multi' | 'filters' | 'operators' | 'events'>> & {
+  paginate: ServiceOptions['paginate'];
+};
+
+/** Options for one call: the service's, with `params.paginate` and then `params.adapter` on top. */
+export function optionsForCall<O extends ServiceOptions>(options: ResolvedServiceOptions<O>, params: Params): ResolvedServiceOptions<O> {
+  return {
+    ...options,
+    paginate: params.paginate !== undefined ? params.paginate : options.paginate,
+    ...(params.adapter ?? {}),
+  };
+}
+
+/** `find` always; `get`/`update` never; others when `multi` is true or lists the method. */
+export function allowsMulti(method: string, multi: boolean | readonly string[] | undefined): boolean {
+  if (method === 'find') return true;
+  if (method === 'get' || method === 'update') return false;
+  if (multi === true) return true;
+  return Array.isArray(multi) && multi.includes(method);
+}

@@ -1,0 +1,183 @@
+import { NotFound } from '../../domain/errors';
+import type { ServiceRegistrationOptions } from '../../ports/service-options';
+import type { ServicePort } from '../../ports/service.port';
+import { contextArguments, createContext, type HookContext } from '../hooks/hook-context';
+import { HookRegistry } from '../hooks/hook-registry';
+import type { AroundHook, HookMap } from '../hooks/hook-types';
+import { composeAround, levelChain } from '../hooks/run-hooks';
+import { normalizePath } from './normalize-path';
+import { createHookRegistry, mixInEmitter, resolveMethods, type RegisteredService } from './registered-service';
+
+/** Creates a service for a path the app does not know (the REST client installs one). */
+export type DefaultServiceFactory = (path: string) => any;
+type AppHook = (app: Application, next: () => Promise<void>) => Promise<void> | void;
+
+/**
+ * The application core: a registry of services wrapped with hooks and events. It knows nothing
+ * of transports; they call `execute` to get the whole context (status, dispatch) of a call.
+ */
+export class Application {
+  private readonly registered = new Map<string, RegisteredService>();
+  private readonly appHooks = new HookRegistry();
+  private readonly lifecycleHooks: { setup: AppHook[]; teardown: AppHook[] } = { setup: [], teardown: [] };
+  private readonly chains = new Map<string, (context: HookContext) => Promise<void>>();
+  private readonly settings = new Map<string, unknown>();
+  private isSetUp = false;
+  /** Incremented on every `use`/`unuse`, so transports can rebuild their route tables lazily. */
+  version = 0;
+  defaultService?: DefaultServiceFactory;
+  /** The connection a REST client was configured with (seed: `app.rest`). */
+  rest?: unknown;
+
+  use(path: string, service: ServicePort | Record<string, any>, options: ServiceRegistrationOptions = {}): this {
+    const location = normalizePath(path);
+    if (service === null || typeof service !== 'object') throw new Error(`Invalid service object passed for path \`${location}\``);
+    const { methods, hookedMethods } = resolveMethods(location, service, options);
+    const wrapper = Object.create(service);
+    const entry: RegisteredService = {
+      path: location, original: service, wrapper, methods, hookedMethods,
+      events: options.events ?? (service as { events?: string[] }).events ?? [],
+      hooks: createHookRegistry(hookedMethods),
+    };
+    mixInEmitter(wrapper);
+    for (const method of hookedMethods) {
+      Object.defineProperty(wrapper, method, {
+        value: (...args: unknown[]) => this.execute(location, method, args).then((context) => context.result),
+        configurable: true, writable: true,
+      });
+    }
+    Object.defineProperty(wrapper, 'hooks', {
+      value: (map: HookMap) => { entry.hooks.register(map); this.chains.clear(); return wrapper; },
+      configurable: true,
+    });
+    this.registered.set(location, entry);
+    this.version++;
+    if (this.isSetUp && typeof service.setup === 'function') void Promise.resolve(service.setup(this, location));
+    return this;
+  }
+
+  async unuse(path: string): Promise<any> {
+    const location = normalizePath(path);
+    const entry = this.registered.get(location);
+    if (!entry) throw new NotFound(`Can not find service '${location}'`);
+    this.registered.delete(location);
+    this.chains.clear();
+    this.version++;
+    if (typeof entry.original.teardown === 'function') await entry.original.teardown(this, location);
+    return entry.original;
+  }
+
+  /** The hooked service at `path`; on a client with a default factory, a remote service is created. */
+  service<S = any>(path: string): S {
+    const location = normalizePath(path);
+    const entry = this.registered.get(location);
+    if (entry) return entry.wrapper as S;
+    if (this.defaultService) {
+      this.use(location, this.defaultService(location));
+      return this.registered.get(location)!.wrapper as S;
+    }
+    throw new NotFound(`Can not find service '${location}'`);
+  }
+
+  /** Registration details for transports; undefined when no service is at `path`. */
+  lookup(path: string): RegisteredService | undefined {
+    return this.registered.get(normalizePath(path));
+  }
+
+  entries(): RegisteredService[] {
+    return [...this.registered.values()];
+  }
+
+  hooks(map: HookMap & { setup?: AppHook | AppHook[]; teardown?: AppHook | AppHook[] }): this {
+    const { setup, teardown, ...rest } = map as Record<string, unknown>;
+    if (setup) this.lifecycleHooks.setup.push(...([] as AppHook[]).concat(setup as AppHook));
+    if (teardown) this.lifecycleHooks.teardown.push(...([] as AppHook[]).concat(teardown as AppHook));
+    if (Object.keys(rest).length > 0 || typeof map === 'function' || Array.isArray(map)) this.appHooks.register(map as HookMap);
+    this.chains.clear();
+    return this;
+  }
+
+  configure(fn: (app: this) => void): this {
+    fn.call(this, this);
+    return this;
+  }
+
+  set(name: string, value: unknown): this {
+    this.settings.set(name, value);
+    return this;
+  }
+
+  get<T = unknown>(name: string): T | undefined {
+    return this.settings.get(name) as T | undefined;
+  }
+
+  async setup(): Promise<this> {
+    await this.runLifecycle('setup', async () => {
+      for (const entry of this.registered.values()) {
+        if (typeof entry.original.setup === 'function') await entry.original.setup(this, entry.path);
+      }
+      this.isSetUp = true;
+    });
+    return this;
+  }
+
+  async teardown(): Promise<this> {
+    await this.runLifecycle('teardown', async () => {
+      for (const entry of this.registered.values()) {
+        if (typeof entry.original.teardown === 'function') await entry.original.teardown(this, entry.path);
+      }
+      this.isSetUp = false;
+    });
+    return this;
+  }
+
+  /**
+   * Runs one call through app hooks, service hooks and the method, then emits its event.
+   * Returns the final context; the error, if any, is thrown.
+   */
+  async execute(path: string, method: string, args: unknown[]): Promise<HookContext> {
+    const location = normalizePath(path);
+    const entry = this.registered.get(location);
+    if (!entry) throw new NotFound(`Can not find service '${location}'`);
+    if (!entry.hookedMethods.includes(method)) throw new NotFound(`Method '${method}' is not available on service '${location}'`);
+    const context = createContext(this, entry.wrapper, location, method, args);
+    await this.chainFor(entry, method)(context);
+    this.emitEvent(entry, context);
+    return context;
+  }
+
+  private chainFor(entry: RegisteredService, method: string): (context: HookContext) => Promise<void> {
+    const key = `${entry.path}\u0000${method}`;
+    let chain = this.chains.get(key);
+    if (!chain) {
+      const hooks: AroundHook[] = [...levelChain(this.appHooks, method), ...levelChain(entry.hooks, method)];
+      const implementation = entry.original[method] as (...args: unknown[]) => Promise<unknown>;
+      chain = composeAround(hooks, async (context) => {
+        // A before hook that set a result skips the method.
+        if (context.result === undefined) context.result = await implementation.apply(entry.original, contextArguments(context));
+      });
+      this.chains.set(key, chain);
+    }
+    return chain;
+  }
+
+  private emitEvent(entry: RegisteredService, context: HookContext): void {
+    const event = context.event;
+    if (!event || entry.events.includes(event) || context.result === undefined) return;
+    const items = Array.isArray(context.result) ? context.result : [context.result];
+    for (const item of items) entry.wrapper.emit(event, item, context);
+  }
+
+  private async runLifecycle(kind: 'setup' | 'teardown', body: () => Promise<void>): Promise<void> {
+    const hooks = this.lifecycleHooks[kind];
+    const run = async (index: number): Promise<void> => {
+      if (index === hooks.length) return body();
+      await hooks[index](this, () => run(index + 1));
+    };
+    await run(0);
+  }
+}
+
+export function createApp(): Application {
+  return new Application();
+}

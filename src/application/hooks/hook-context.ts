@@ -1,0 +1,68 @@
+import type { Id, NullableId } from '../../domain/id';
+import type { Params } from '../../ports/service-params';
+
+export type HookType = 'around' | 'before' | 'after' | 'error';
+
+/** What a transport may set on a successful call (the HTTP adapter reads it). */
+export interface HttpContext {
+  status?: number;
+  headers?: Record<string, string | string[]>;
+  location?: string;
+}
+
+/** The context every hook receives. `params` defaults to `{}`; `id`, `data`, `params`, `result` are writable. */
+export interface HookContext<A = any, S = any> {
+  readonly app: A;
+  readonly service: S;
+  readonly path: string;
+  readonly method: string;
+  type: HookType;
+  arguments: unknown[];
+  id?: NullableId | Id;
+  data?: any;
+  params: Params;
+  result?: any;
+  /** A transport-safe version of `result` (e.g. without hidden fields); transports prefer it. */
+  dispatch?: any;
+  error?: any;
+  /** The event to emit after success; `null` suppresses it. */
+  event: string | null;
+  /** Set for calls from the HTTP adapter; hooks may set status, headers and location. */
+  http?: HttpContext;
+  [key: string]: any;
+}
+
+export const DEFAULT_EVENTS: Readonly<Record<string, string>> = { create: 'created', update: 'updated', patch: 'patched', remove: 'removed' };
+
+/** The argument layout of each standard method; custom methods are `(data, params)`. */
+export function argumentNames(method: string): readonly ('id' | 'data' | 'params')[] {
+  switch (method) {
+    case 'find':
+      return ['params'];
+    case 'get':
+    case 'remove':
+      return ['id', 'params'];
+    case 'update':
+    case 'patch':
+      return ['id', 'data', 'params'];
+    default:
+      return ['data', 'params'];
+  }
+}
+
+export function createContext(app: unknown, service: unknown, path: string, method: string, args: unknown[]): HookContext {
+  const context: HookContext = {
+    app, service, path, method, type: 'around', arguments: args, params: {}, event: DEFAULT_EVENTS[method] ?? null,
+  };
+  argumentNames(method).forEach((name, index) => {
+    if (name === 'params') context.params = (args[index] as Params | undefined) ?? {};
+    else context[name] = args[index];
+  });
+  if (context.params.provider) context.http = {};
+  return context;
+}
+
+/** Rebuilds the call arguments from the (possibly changed) context. */
+export function contextArguments(context: HookContext): unknown[] {
+  return argumentNames(context.method).map((name) => context[name]);
+}

@@ -1,0 +1,61 @@
+import type { HookContext } from './hook-context';
+import type { AroundHook, NextFunction, RegularHook } from './hook-types';
+import type { HookRegistry } from './hook-registry';
+
+/** Runs around hooks as an onion, `last` innermost. Calling `next` twice is a programming error. */
+export function composeAround(hooks: readonly AroundHook[], last: (context: HookContext) => Promise<void>) {
+  return (context: HookContext): Promise<void> => {
+    const dispatch = async (index: number): Promise<void> => {
+      if (index === hooks.length) return last(context);
+      let called = false;
+      const next: NextFunction = () => {
+        if (called) return Promise.reject(new Error('next() called more than once in an around hook'));
+        called = true;
+        return dispatch(index + 1);
+      };
+      await hooks[index](context, next);
+    };
+    return dispatch(0);
+  };
+}
+
+async function runRegular(hooks: readonly RegularHook[], context: HookContext, type: HookContext['type']): Promise<void> {
+  for (const hook of hooks) {
+    context.type = type;
+    const returned = await hook(context);
+    if (returned && returned !== context) Object.assign(context, returned);
+  }
+}
+
+/**
+ * Before/after/error hooks of one level as a single around hook: before hooks, then everything
+ * inside, then after hooks; on failure the error hooks, which may recover by setting `result`.
+ */
+export function regularHooksAsAround(registry: HookRegistry, method: string): AroundHook | undefined {
+  const before = registry.collect('before', method);
+  const after = registry.collect('after', method);
+  const onError = registry.collectErrorHooks(method);
+  if (before.length + after.length + onError.length === 0) return undefined;
+  return async (context, next) => {
+    try {
+      await runRegular(before, context, 'before');
+      await next();
+      await runRegular(after, context, 'after');
+    } catch (error) {
+      if (onError.length === 0) throw error;
+      context.error = error;
+      context.result = undefined;
+      await runRegular(onError, context, 'error');
+      if (context.result === undefined) throw context.error;
+      context.error = undefined;
+    } finally {
+      context.type = 'around';
+    }
+  };
+}
+
+/** The full chain of one level (app or service): its around hooks, then its regular hooks. */
+export function levelChain(registry: HookRegistry, method: string): AroundHook[] {
+  const regular = regularHooksAsAround(registry, method);
+  return [...registry.collect('around', method), ...(regular ? [regular] : [])];
+}

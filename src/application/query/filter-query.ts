@@ -1,0 +1,74 @@
+import { BadRequest } from '../../domain/errors';
+import { LOGICAL_OPERATORS, STANDARD_OPERATORS, type Query, type QueryFilters } from '../../domain/query';
+import type { FilterSetting } from '../../ports/service-options';
+import type { PaginationOptions } from '../../ports/service-params';
+import { resolveLimit } from './pagination';
+import { isObject, parseCount, parseSelect, parseSort } from './parse-filters';
+import { FORBIDDEN_KEYS, MAX_QUERY_DEPTH, NEVER_ALLOWED_OPERATORS } from './query-limits';
+import { copyConditionValue } from './validate-conditions';
+
+export interface FilterQueryOptions {
+  filters?: Record<string, FilterSetting>;
+  operators?: readonly string[];
+  paginate?: PaginationOptions | false;
+}
+
+export interface FilteredQuery {
+  filters: QueryFilters;
+  query: Query;
+}
+
+/**
+ * Splits a service query into filters (`$limit $skip $sort $select` and custom ones) and
+ * conditions, validating both strictly: anything not allowed is a 400 naming the key. The
+ * result is a fresh copy; the input is never changed.
+ */
+export function filterQuery(input: unknown, options: FilterQueryOptions = {}): FilteredQuery {
+  if (input !== undefined && input !== null && (!isObject(input) || Array.isArray(input))) throw new BadRequest('The query must be an object');
+  const operators = new Set<string>([...STANDARD_OPERATORS, ...(options.operators ?? [])]);
+  const filters: QueryFilters = {};
+  const query: Query = {};
+  for (const [key, value] of Object.entries(input ?? {})) {
+    if (FORBIDDEN_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`);
+    if (value === undefined) continue;
+    switch (key) {
+      case '$limit': filters.$limit = parseCount('$limit', value); break;
+      case '$skip': filters.$skip = parseCount('$skip', value); break;
+      case '$sort': filters.$sort = parseSort(value); break;
+      case '$select': filters.$select = parseSelect(value); break;
+      default:
+        if (options.filters && Object.hasOwn(options.filters, key)) {
+          const setting = options.filters[key];
+          const converted = setting === true ? value : setting(value);
+          if (converted !== undefined) filters[key] = converted;
+        } else if ((LOGICAL_OPERATORS as readonly string[]).includes(key)) {
+          query[key] = copyLogical(key, value, operators, 1);
+        } else if (key.startsWith('$')) {
+          if (!operators.has(key) || NEVER_ALLOWED_OPERATORS.has(key)) throw new BadRequest(`Invalid filter value ${key}`);
+          query[key] = copyConditionValue(value, operators, 1);
+        } else {
+          query[key] = copyConditionValue(value, operators, 1);
+        }
+    }
+  }
+  const limit = resolveLimit(filters.$limit, options.paginate);
+  if (limit !== undefined) filters.$limit = limit;
+  return { filters, query };
+}
+
+/** `$or` / `$and`: arrays of condition objects, which may nest further logical operators. */
+function copyLogical(key: string, value: unknown, operators: ReadonlySet<string>, depth: number): Query[] {
+  if (depth > MAX_QUERY_DEPTH) throw new BadRequest('The query is nested too deeply');
+  if (!Array.isArray(value)) throw new BadRequest(`${key} must be an array of queries`);
+  return value.map((branch) => {
+    if (!isObject(branch) || Array.isArray(branch)) throw new BadRequest(`${key} must be an array of queries`);
+    const copy: Query = {};
+    for (const [field, inner] of Object.entries(branch)) {
+      if (FORBIDDEN_KEYS.has(field)) throw new BadRequest(`Invalid query parameter ${field}`);
+      if ((LOGICAL_OPERATORS as readonly string[]).includes(field)) copy[field] = copyLogical(field, inner, operators, depth + 1);
+      else if (field.startsWith('$') && (!operators.has(field) || NEVER_ALLOWED_OPERATORS.has(field))) throw new BadRequest(`Invalid query parameter ${field}`, { [field]: inner });
+      else copy[field] = copyConditionValue(inner, operators, depth + 1);
+    }
+    return copy;
+  });
+}

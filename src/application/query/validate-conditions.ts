@@ -1,0 +1,33 @@
+import { BadRequest } from '../../domain/errors';
+import { FORBIDDEN_KEYS, MAX_QUERY_DEPTH, NEVER_ALLOWED_OPERATORS } from './query-limits';
+import { isObject } from './parse-filters';
+
+const ARRAY_OPERATORS = new Set(['$in', '$nin', '$all']);
+
+/**
+ * Copies a condition value, refusing any `$` key not in `operators`, forbidden keys and excessive
+ * depth. It walks every object whatever its prototype (a `constructor` key cannot hide an
+ * operator); only Dates and genuine BSON values (class instances with `_bsontype`) are leaves.
+ */
+export function copyConditionValue(value: unknown, operators: ReadonlySet<string>, depth: number): unknown {
+  if (!isObject(value) || isLeaf(value)) return value;
+  if (depth > MAX_QUERY_DEPTH) throw new BadRequest('The query is nested too deeply');
+  if (Array.isArray(value)) return value.map((item) => copyConditionValue(item, operators, depth + 1));
+  const copy: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (FORBIDDEN_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`);
+    if (key.startsWith('$')) {
+      if (!operators.has(key) || NEVER_ALLOWED_OPERATORS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`, { [key]: inner });
+      if (ARRAY_OPERATORS.has(key) && !Array.isArray(inner)) throw new BadRequest(`${key} needs an array`, { [key]: inner });
+    }
+    copy[key] = copyConditionValue(inner, operators, depth + 1);
+  }
+  return copy;
+}
+
+function isLeaf(value: object): boolean {
+  if (value instanceof Date) return true;
+  const proto = Object.getPrototypeOf(value);
+  const isPlain = proto === Object.prototype || proto === null || Array.isArray(value);
+  return !isPlain && typeof (value as { _bsontype?: unknown })._bsontype === 'string';
+}

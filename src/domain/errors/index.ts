@@ -1,0 +1,3 @@
+export * from './service-error';
+export * from './error-classes';
+export * from './convert-error';

@@ -1,0 +1,21 @@
+/** The standard property operators every adapter understands. */
+export const STANDARD_OPERATORS = ['$in', '$nin', '$lt', '$lte', '$gt', '$gte', '$ne', '$eq'] as const;
+
+/** Top-level keys that are not conditions. */
+export const STANDARD_FILTERS = ['$limit', '$skip', '$sort', '$select'] as const;
+
+/** Top-level logical keys whose values are arrays of queries. */
+export const LOGICAL_OPERATORS = ['$or', '$and'] as const;
+
+export type SortDirection = 1 | -1;
+
+export interface QueryFilters {
+  $limit?: number;
+  $skip?: number;
+  $sort?: Record<string, SortDirection>;
+  $select?: string[];
+  [key: string]: unknown;
+}
+
+/** A service query: conditions plus the filters above. */
+export type Query = Record<string, any>;

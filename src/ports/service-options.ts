@@ -1,0 +1,28 @@
+import type { PaginationOptions } from './service-params';
+
+/** A filter value: `true` keeps the value, a function converts it (returning undefined drops it). */
+export type FilterSetting = true | ((value: unknown) => unknown);
+
+/** Options shared by every adapter built on the adapter base. */
+export interface ServiceOptions {
+  /** The id field. Default 'id' (memory) or '_id' (database). */
+  id?: string;
+  /** Pagination; `false` (the default) returns plain arrays. */
+  paginate?: PaginationOptions | false;
+  /** Multi-record create/patch/remove: `true` for all, a list of methods, or `false` (the default). */
+  multi?: boolean | string[];
+  /** Extra top-level query filters beyond `$limit $skip $sort $select $or $and`. */
+  filters?: Record<string, FilterSetting>;
+  /** Extra property operators beyond `$in $nin $lt $lte $gt $gte $ne $eq` (e.g. '$regex', '$options'). */
+  operators?: string[];
+  /** Custom event names the service emits itself. */
+  events?: string[];
+}
+
+/** Options of `app.use(path, service, options)`. */
+export interface ServiceRegistrationOptions {
+  /** The methods transports may call. Default: the standard methods the service has. Custom methods must be listed. */
+  methods?: string[];
+  /** Custom event names. */
+  events?: string[];
+}
