@@ -45,7 +45,7 @@ module.exports = {
     {
       name: 'embedded-mongo-used-by-composition-only',
       severity: 'error',
-      from: { path: '(^|/)src/', pathNot: `${layer('embedded-mongo')}|${layer('composition')}|(^|/)src/composition-root|(^|/)src/main` },
+      from: { path: '(^|/)src/', pathNot: `${layer('embedded-mongo')}|${layer('composition')}|(^|/)src/(composition-root|main|index)\\.ts$` },
       to: { path: layer('embedded-mongo') },
     },
     {

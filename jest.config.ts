@@ -1,15 +1,19 @@
 import type { Config } from 'jest';
 
-// swc transpiles only; `npm run typecheck` does the type checking once for the whole tree.
-const transform: Config['transform'] = { '^.+\\.ts$': ['@swc/jest', {}] };
+// swc transpiles only; `npm run typecheck` type-checks the whole tree once.
+// Inversify 8 ships ESM only: Node >= 20.19 can require() it, Jest's module loader cannot, so swc
+// turns those packages into CommonJS for the tests.
+const transform: Config['transform'] = { '^.+\\.(t|j)s$': ['@swc/jest', {}] };
+const transformIgnorePatterns = ['/node_modules/(?!(inversify|@inversifyjs)/)'];
 
 const config: Config = {
   projects: [
-    { displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], transform, testEnvironment: 'node' },
+    { displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], transform, transformIgnorePatterns, testEnvironment: 'node' },
     {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       transform,
+      transformIgnorePatterns,
       testEnvironment: 'node',
       slowTestThreshold: 30,
     },

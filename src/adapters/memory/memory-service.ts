@@ -25,11 +25,12 @@ type AnyRecord = Record<string, any>;
  */
 export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P extends Params = Params> extends AdapterBase<T, D, P, MemoryServiceOptions<T>> {
   readonly store = new Map<string, T>();
-  private nextId: number;
+  /** Held in an object: the app's wrapper (`Object.create(service)`) must not shadow a counter with its own copy. */
+  private readonly ids: { next: number };
 
   constructor(options: MemoryServiceOptions<T> = {}) {
     super(options, 'id');
-    this.nextId = options.startId ?? 0;
+    this.ids = { next: options.startId ?? 0 };
     for (const [key, record] of Object.entries(options.store ?? {})) this.store.set(key, cloneRecord(record));
   }
 
@@ -54,12 +55,12 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
   }
 
   async _create(data: D | D[], params: P = {} as P): Promise<T | T[]> {
+    const { filters } = this.filterQuery(params);
     if (Array.isArray(data)) return Promise.all(data.map((item) => this._create(item, params) as Promise<T>));
     const record = cloneRecord(data as unknown as AnyRecord) as T;
-    const id = record[this.id] ?? this.nextId++;
+    const id = record[this.id] ?? this.ids.next++;
     (record as AnyRecord)[this.id] = id;
     this.store.set(String(id), record);
-    const { filters } = this.filterQuery(params);
     return selectFields(cloneRecord(record), filters.$select, this.id);
   }
 

@@ -59,7 +59,8 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
   async create(data: D | D[], params: P = {} as P): Promise<T | T[]> {
     if (Array.isArray(data) && !this.allowsMulti('create', params)) throw new MethodNotAllowed('Can not create multiple entries');
     if (!isCreatable(data)) throw new BadRequest('The data must be an object or an array of objects');
-    return this._create(data, params);
+    // Validate the query (for `$select`) before anything is stored.
+    return this._create(data, { ...params, query: this.sanitizeQuery(params) });
   }
 
   async update(id: NullableId, data: D, params: P = {} as P): Promise<T> {

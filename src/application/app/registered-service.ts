@@ -20,9 +20,17 @@ export interface RegisteredService {
 
 const EMITTER_METHODS = ['on', 'once', 'off', 'emit', 'addListener', 'removeListener', 'removeAllListeners', 'listeners', 'listenerCount', 'eventNames'] as const;
 
+/**
+ * A service that creates custom methods on demand (the REST client) implements this: `app.use`
+ * calls it with the listed methods it lacks, before checking that every listed method exists.
+ */
+export const DECLARE_METHODS: unique symbol = Symbol('declareMethods');
+
 export function resolveMethods(path: string, service: any, options: ServiceRegistrationOptions): { methods: string[]; hookedMethods: string[] } {
   const present = STANDARD_METHODS.filter((name) => typeof service[name] === 'function');
   const methods = options.methods ? [...options.methods] : present;
+  const missing = methods.filter((name) => typeof name === 'string' && typeof service[name] !== 'function');
+  if (missing.length > 0 && typeof service[DECLARE_METHODS] === 'function') service[DECLARE_METHODS](missing);
   for (const name of methods) {
     if (typeof name !== 'string' || name === '') throw new Error(`Invalid method name on service '${path}'`);
     if (!(STANDARD_METHODS as readonly string[]).includes(name) && isReservedMethodName(name)) {

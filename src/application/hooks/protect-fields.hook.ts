@@ -1,0 +1,23 @@
+import { isPaginated } from '../../domain/paginated';
+import type { HookContext } from './hook-context';
+
+/**
+ * Removes hidden fields from what leaves through a transport (`context.dispatch`), for every
+ * method and for pages, arrays and single records. Internal calls keep the full `result`.
+ */
+export function protectFields(...fields: string[]) {
+  const strip = (record: unknown): unknown => {
+    if (typeof record !== 'object' || record === null || Array.isArray(record)) return record;
+    const copy: Record<string, unknown> = { ...(record as Record<string, unknown>) };
+    for (const field of fields) delete copy[field];
+    return copy;
+  };
+  return async (context: HookContext, next: () => Promise<void>): Promise<void> => {
+    await next();
+    if (!context.params.provider) return;
+    const source = context.dispatch ?? context.result;
+    if (isPaginated(source)) context.dispatch = { ...source, data: source.data.map(strip) };
+    else if (Array.isArray(source)) context.dispatch = source.map(strip);
+    else context.dispatch = strip(source);
+  };
+}

@@ -1,0 +1,54 @@
+import 'reflect-metadata';
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import { Container } from 'inversify';
+import { createHttpAdapter } from './adapters/http';
+import type { Application } from './application/app/application';
+import type { AppConfig } from './composition/app-config';
+import { applicationModule } from './composition/modules/application.module';
+import { infrastructureModule } from './composition/modules/infrastructure.module';
+import { servicesModule } from './composition/modules/services.module';
+import { Tokens } from './composition/tokens';
+
+export interface ComposedApplication {
+  app: Application;
+  http: Express;
+  container: Container;
+  /** Tears the application down and closes the database (if one was opened). */
+  close(): Promise<void>;
+}
+
+/** Builds the whole application from a validated configuration: the one place that wires adapters. */
+export async function composeApplication(config: AppConfig): Promise<ComposedApplication> {
+  const container = new Container();
+  await container.load(infrastructureModule(config), servicesModule(config), applicationModule(config));
+  const app = await container.getAsync(Tokens.app);
+  const logger = container.get(Tokens.infrastructure.logger);
+  const usesDatabase = config.store === 'mongo' && Object.keys(config.remotes).length < 2;
+  const database = usesDatabase ? await container.getAsync(Tokens.infrastructure.database) : undefined;
+  await app.setup();
+  const http = createHttpAdapter(app, {
+    logger,
+    bodyLimit: config.bodyLimitBytes,
+    production: config.nodeEnv === 'production',
+    readiness: database ? () => database.ping() : async () => true,
+    cors: config.corsOrigins.length > 0 ? { origins: config.corsOrigins } : false,
+  });
+  return {
+    app,
+    http,
+    container,
+    close: async () => {
+      await app.teardown();
+      await database?.close();
+    },
+  };
+}
+
+/** Listens and resolves once the port is bound. */
+export function listen(http: Express, host: string, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = http.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
+    server.once('error', reject);
+  });
+}

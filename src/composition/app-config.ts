@@ -1,0 +1,23 @@
+/** Everything the process reads from its environment, validated once at start. */
+export interface AppConfig {
+  nodeEnv: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  store: 'mongo' | 'memory';
+  /** Unset: the embedded MongoDB-compatible server is started. */
+  mongodbUrl?: string;
+  /** Where the embedded server and the development secret live; ':memory:' keeps nothing. */
+  dataDir: string;
+  authSecret?: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  bodyLimitBytes: number;
+  /** How long start-up waits for the database before failing. */
+  databaseTimeoutMs: number;
+  /** Services bound to another server's REST API instead of the local store, by service name. */
+  remotes: Record<string, { url: string; token?: string }>;
+  corsOrigins: string[];
+}
+
+/** The services this application defines; `<NAME>_REMOTE_URL` may bind any of them remotely. */
+export const SERVICE_NAMES = ['users', 'messages'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
