@@ -19,7 +19,8 @@ export function validateData<T extends object>(dto: ClassConstructor<T>, options
       const instance = plainToInstance(dto, item, { excludeExtraneousValues: false });
       const failures = await validate(instance, { ...OPTIONS, skipMissingProperties: options.partial === true });
       if (failures.length > 0) throw toBadRequest('Invalid data', failures);
-      return { ...instance } as Record<string, unknown>;
+      // Class fields exist on every instance (ES2022 semantics); keep only what the caller sent.
+      return Object.fromEntries(Object.entries(instance).filter(([key]) => Object.hasOwn(item, key)));
     }));
     context.data = Array.isArray(context.data) ? validated : validated[0];
   };

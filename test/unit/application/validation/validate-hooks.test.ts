@@ -1,0 +1,111 @@
+import 'reflect-metadata';
+import { createApp } from '../../../../src/application/app/application';
+import { messagesHooks } from '../../../../src/application/services/messages/messages.hooks';
+import { withMessageMethods, MESSAGES_METHODS } from '../../../../src/application/services/messages/messages.methods';
+import { usersHooks, USERS_METHODS } from '../../../../src/application/services/users/users.hooks';
+import { MemoryService } from '../../../../src/adapters/memory';
+
+function givenApp() {
+  const app = createApp();
+  app.use('messages', withMessageMethods(new MemoryService({ paginate: { default: 10, max: 50 } })), { methods: [...MESSAGES_METHODS] });
+  app.service('messages').hooks(messagesHooks());
+  app.use('users', new MemoryService(), { methods: [...USERS_METHODS] });
+  app.service('users').hooks(usersHooks());
+  return app;
+}
+
+const external = { provider: 'rest' };
+
+describe('validateData (messages and users DTOs)', () => {
+  it('accepts valid data and stamps server-owned fields', async () => {
+    const app = givenApp();
+    const created = await app.service('messages').create({ text: 'hello', userId: 'u1' });
+    expect(created).toMatchObject({ text: 'hello', userId: 'u1', read: false });
+    expect(typeof created.createdAt).toBe('number');
+  });
+
+  it('refuses unknown fields and bad values with per-field errors', async () => {
+    const app = givenApp();
+    await expect(app.service('messages').create({ text: 'x', admin: true })).rejects.toMatchObject({ name: 'BadRequest', errors: { admin: expect.any(Array) } });
+    await expect(app.service('messages').create({ text: 42 })).rejects.toMatchObject({ name: 'BadRequest', errors: { text: expect.any(Array) } });
+    await expect(app.service('users').create({ email: 'not-an-email', password: 'long enough' })).rejects.toMatchObject({
+      name: 'BadRequest', errors: { email: expect.any(Array) },
+    });
+  });
+
+  it('does not let a client set read or createdAt on create', async () => {
+    const app = givenApp();
+    await expect(app.service('messages').create({ text: 'x', read: true })).rejects.toMatchObject({ name: 'BadRequest' });
+  });
+
+  it('validates each item of an array', async () => {
+    const app = givenApp();
+    app.service('messages'); // multi is off: the adapter refuses arrays after validation passes
+    await expect(app.service('messages').create([{ text: 'a' }, { text: 3 }])).rejects.toMatchObject({ name: 'BadRequest' });
+  });
+
+  it('skips missing fields on patch but still checks the given ones', async () => {
+    const app = givenApp();
+    const created = await app.service('messages').create({ text: 'a' });
+    await expect(app.service('messages').patch(created.id, { read: true })).resolves.toMatchObject({ read: true, text: 'a' });
+    await expect(app.service('messages').patch(created.id, { read: 'yes' })).rejects.toMatchObject({ name: 'BadRequest', errors: { read: expect.any(Array) } });
+  });
+});
+
+describe('validateQuery', () => {
+  it('converts URL strings to the declared types', async () => {
+    const app = givenApp();
+    const first = await app.service('messages').create({ text: 'a' });
+    await app.service('messages').markRead({ id: String(first.id) });
+    await app.service('messages').create({ text: 'b' });
+    const read = await app.service('messages').find({ ...external, query: { read: 'true' } });
+    expect(read.data.map((m: { text: string }) => m.text)).toEqual(['a']);
+    const recent = await app.service('messages').find({ ...external, query: { createdAt: { $gte: '0' } } });
+    expect(recent.total).toBe(2);
+    const iso = await app.service('messages').find({ ...external, query: { createdAt: { $gte: '2000-01-01T00:00:00Z' } } });
+    expect(iso.total).toBe(2);
+    const inList = await app.service('messages').find({ ...external, query: { text: { $in: ['a', 'zzz'] } } });
+    expect(inList.total).toBe(1);
+  });
+
+  it('converts values inside $or branches', async () => {
+    const app = givenApp();
+    await app.service('messages').create({ text: 'a' });
+    const page = await app.service('messages').find({ query: { $or: [{ read: 'false' }, { text: 'nope' }] } });
+    expect(page.total).toBe(1);
+  });
+
+  it('refuses unknown fields, unparseable values and hidden fields', async () => {
+    const app = givenApp();
+    await expect(app.service('messages').find({ query: { secret: 'x' } })).rejects.toMatchObject({ name: 'BadRequest' });
+    await expect(app.service('messages').find({ query: { read: 'maybe' } })).rejects.toMatchObject({ name: 'BadRequest' });
+    await expect(app.service('messages').find({ query: { createdAt: 'yesterday' } })).rejects.toMatchObject({ name: 'BadRequest' });
+    await expect(app.service('users').find({ query: { password: 'x' } })).rejects.toMatchObject({ name: 'BadRequest' });
+  });
+
+  it('always lets the id field through', async () => {
+    const app = givenApp();
+    const created = await app.service('messages').create({ text: 'a' });
+    const page = await app.service('messages').find({ query: { id: created.id } });
+    expect(page.total).toBe(1);
+  });
+});
+
+describe('custom method markRead', () => {
+  it('marks a message read and validates its data', async () => {
+    const app = givenApp();
+    const created = await app.service('messages').create({ text: 'a' });
+    await expect(app.service('messages').markRead({ id: String(created.id) })).resolves.toMatchObject({ read: true });
+    await expect(app.service('messages').markRead({ id: { $ne: null } })).rejects.toMatchObject({ name: 'BadRequest' });
+  });
+});
+
+describe('users hide the password from external calls', () => {
+  it('keeps it for internal calls and strips it for external ones', async () => {
+    const app = givenApp();
+    const external = await app.execute('users', 'create', [{ email: 'a@example.com', password: 'long enough' }, { provider: 'rest' }]);
+    expect(external.dispatch).not.toHaveProperty('password');
+    const internal = await app.service('users').get(external.result.id);
+    expect(internal).toHaveProperty('password');
+  });
+});
