@@ -7,6 +7,8 @@ import { isObject, parseCount, parseSelect, parseSort } from './parse-filters';
 import { FORBIDDEN_KEYS, MAX_QUERY_DEPTH, NEVER_ALLOWED_OPERATORS } from './query-limits';
 import { copyConditionValue } from './validate-conditions';
 
+const STANDARD_FIELD_OPERATORS: ReadonlySet<string> = new Set(STANDARD_OPERATORS);
+
 export interface FilterQueryOptions {
   filters?: Record<string, FilterSetting>;
   operators?: readonly string[];
@@ -44,7 +46,8 @@ export function filterQuery(input: unknown, options: FilterQueryOptions = {}): F
         } else if ((LOGICAL_OPERATORS as readonly string[]).includes(key)) {
           query[key] = copyLogical(key, value, operators, 1);
         } else if (key.startsWith('$')) {
-          if (!operators.has(key) || NEVER_ALLOWED_OPERATORS.has(key)) throw new BadRequest(`Invalid filter value ${key}`);
+          // Field operators ($in, $eq, ...) mean nothing at the top level; only listed extras (e.g. $text) may be there.
+          if (!operators.has(key) || NEVER_ALLOWED_OPERATORS.has(key) || STANDARD_FIELD_OPERATORS.has(key)) throw new BadRequest(`Invalid filter value ${key}`);
           query[key] = copyConditionValue(value, operators, 1);
         } else {
           query[key] = copyConditionValue(value, operators, 1);
@@ -66,7 +69,7 @@ function copyLogical(key: string, value: unknown, operators: ReadonlySet<string>
     for (const [field, inner] of Object.entries(branch)) {
       if (FORBIDDEN_KEYS.has(field)) throw new BadRequest(`Invalid query parameter ${field}`);
       if ((LOGICAL_OPERATORS as readonly string[]).includes(field)) copy[field] = copyLogical(field, inner, operators, depth + 1);
-      else if (field.startsWith('$') && (!operators.has(field) || NEVER_ALLOWED_OPERATORS.has(field))) throw new BadRequest(`Invalid query parameter ${field}`, { [field]: inner });
+      else if (field.startsWith('$') && (!operators.has(field) || NEVER_ALLOWED_OPERATORS.has(field) || STANDARD_FIELD_OPERATORS.has(field))) throw new BadRequest(`Invalid query parameter ${field}`, { [field]: inner });
       else copy[field] = copyConditionValue(inner, operators, depth + 1);
     }
     return copy;
