@@ -2,7 +2,7 @@ import { Query } from 'mingo';
 import { AdapterBase } from '../../application/adapter/adapter-base';
 import { selectFields } from '../../application/adapter/select-fields';
 import { isPaginating } from '../../application/query/pagination';
-import { NotFound } from '../../domain/errors';
+import { Conflict, NotFound } from '../../domain/errors';
 import type { Id, NullableId } from '../../domain/id';
 import type { Paginated } from '../../domain/paginated';
 import type { Query as ServiceQuery } from '../../domain/query';
@@ -56,12 +56,21 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
 
   async _create(data: D | D[], params: P = {} as P): Promise<T | T[]> {
     const { filters } = this.filterQuery(params);
-    if (Array.isArray(data)) return Promise.all(data.map((item) => this._create(item, params) as Promise<T>));
-    const record = cloneRecord(data as unknown as AnyRecord) as T;
-    const id = record[this.id] ?? this.ids.next++;
-    (record as AnyRecord)[this.id] = id;
-    this.store.set(String(id), record);
-    return selectFields(cloneRecord(record), filters.$select, this.id);
+    const records = (Array.isArray(data) ? data : [data]).map((item) => cloneRecord(item as unknown as AnyRecord) as T);
+    // Check every id first so a batch with a duplicate stores nothing (like a unique index would refuse it).
+    const keys = new Set<string>();
+    for (const record of records) {
+      if (record[this.id] === undefined) continue;
+      const key = String(record[this.id]);
+      if (this.store.has(key) || keys.has(key)) throw new Conflict(`A record with ${this.id} '${key}' already exists`, { fields: [this.id] });
+      keys.add(key);
+    }
+    const created = records.map((record) => {
+      (record as AnyRecord)[this.id] ??= this.ids.next++;
+      this.store.set(String(record[this.id]), record);
+      return selectFields(cloneRecord(record), filters.$select, this.id);
+    });
+    return Array.isArray(data) ? created : created[0];
   }
 
   async _update(id: Id, data: D, params: P = {} as P): Promise<T> {

@@ -166,3 +166,13 @@ describe('MemoryService', () => {
     });
   });
 });
+
+describe('MemoryService duplicate ids', () => {
+  it('refuses a record whose id exists with 409 Conflict, storing nothing of the batch', async () => {
+    const service = new MemoryService({ multi: true });
+    await service.create({ id: 'a', name: 'first' });
+    await expect(service.create({ id: 'a', name: 'second' })).rejects.toMatchObject({ name: 'Conflict', data: { fields: ['id'] } });
+    await expect(service.create([{ id: 'b' }, { id: 'b' }])).rejects.toMatchObject({ name: 'Conflict' });
+    expect(await service.find()).toEqual([{ id: 'a', name: 'first' }]);
+  });
+});
