@@ -1,0 +1,140 @@
+import { DECLARE_METHODS } from '../../application/app/registered-service';
+import { isReservedMethodName } from '../../application/app/reserved-names';
+import { BadRequest } from '../../domain/errors';
+import type { Id, NullableId } from '../../domain/id';
+import type { Paginated } from '../../domain/paginated';
+import type { Params } from '../../ports/service-params';
+import { STANDARD_METHODS } from '../../ports/service.port';
+import { buildUrl, servicePath } from './build-url';
+import { encodeQuery } from './encode-query';
+import { mergeHeaders } from './merge-headers';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Defaults of one client (the second argument of `rest(url).fetch(fetch, options)`). */
+export interface RestClientOptions {
+  /** Sent with every request, e.g. `{ Authorization: 'Bearer <token>' }`. */
+  headers?: Record<string, string>;
+  /** Milliseconds before a call fails with `Timeout`; `params.connection.timeout` overrides it per call. */
+  timeout?: number;
+}
+
+/** One HTTP request, library-neutral; `body` is already JSON text. */
+export interface RestRequest {
+  url: string;
+  method: HttpMethod;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** What a connection receives besides the request: `params.connection` without `headers`. */
+export type ConnectionOptions = Record<string, any>;
+
+export interface RestServiceSettings<C> {
+  /** The base URL (already resolved: no trailing slash). */
+  base: string;
+  /** The service path; may hold `:name` placeholders filled from `params.route`. */
+  name: string;
+  connection: C;
+  options?: RestClientOptions;
+}
+
+export type RestServiceClass<S extends RestService = RestService, C = any> = new (settings: RestServiceSettings<C>) => S;
+
+/**
+ * A remote service: the standard methods mapped onto HTTP (seed Endpoints table), custom methods
+ * as POST with `X-Service-Method`. Each connection (fetch, axios, superagent) implements `request`.
+ */
+export abstract class RestService<T = any, D = Partial<T>, P extends Params = Params, C = any> {
+  readonly base: string;
+  readonly name: string;
+  readonly connection: C;
+  readonly options: RestClientOptions;
+
+  constructor(settings: RestServiceSettings<C>) {
+    this.base = settings.base;
+    this.name = servicePath(settings.name);
+    this.connection = settings.connection;
+    this.options = { ...settings.options, headers: { ...settings.options?.headers } };
+  }
+
+  /** The query string for `query`: `?...` (qs, as the server parses it) or '' when empty. Override to customise. */
+  getQuery(query: Record<string, unknown> | undefined): string {
+    return encodeQuery(query);
+  }
+
+  makeUrl(query: Record<string, unknown> | undefined, id?: NullableId, route?: Record<string, unknown>): string {
+    return buildUrl(this.base, this.name, id, route, this.getQuery(query ?? {}));
+  }
+
+  /** Sends the request with the library and decodes the response (or throws the revived error). */
+  protected abstract request(request: RestRequest, connection: ConnectionOptions): Promise<unknown>;
+
+  async find(params: P = {} as P): Promise<T[] | Paginated<T>> {
+    return this.send('GET', this.makeUrl(params.query, null, params.route), undefined, params) as Promise<T[] | Paginated<T>>;
+  }
+
+  async get(id: Id, params: P = {} as P): Promise<T> {
+    requireId(id, 'get', false);
+    return this.send('GET', this.makeUrl(params.query, id, params.route), undefined, params) as Promise<T>;
+  }
+
+  async create(data: D | D[], params: P = {} as P): Promise<T | T[]> {
+    return this.send('POST', this.makeUrl(params.query, null, params.route), data, params) as Promise<T | T[]>;
+  }
+
+  async update(id: NullableId, data: D, params: P = {} as P): Promise<T | T[]> {
+    requireId(id, 'update', true);
+    return this.send('PUT', this.makeUrl(params.query, id, params.route), data, params) as Promise<T | T[]>;
+  }
+
+  async patch(id: NullableId, data: Partial<D>, params: P = {} as P): Promise<T | T[]> {
+    requireId(id, 'patch', true);
+    return this.send('PATCH', this.makeUrl(params.query, id, params.route), data, params) as Promise<T | T[]>;
+  }
+
+  async remove(id: NullableId, params: P = {} as P): Promise<T | T[]> {
+    requireId(id, 'remove', true);
+    return this.send('DELETE', this.makeUrl(params.query, id, params.route), undefined, params) as Promise<T | T[]>;
+  }
+
+  /**
+   * Adds custom methods that POST their data with `X-Service-Method: <name>`. `app.use(name,
+   * service, { methods })` calls it for the listed custom methods, so only listed ones exist.
+   */
+  methods(...names: string[]): this {
+    for (const name of names) {
+      if (typeof name !== 'string' || (STANDARD_METHODS as readonly string[]).includes(name) || isReservedMethodName(name)) continue;
+      if (typeof (this as Record<string, unknown>)[name] === 'function') continue;
+      Object.defineProperty(this, name, {
+        value: (data?: unknown, params: P = {} as P) =>
+          this.send('POST', this.makeUrl(params.query, null, params.route), data, params, { 'X-Service-Method': name }),
+        configurable: true, writable: true, enumerable: false,
+      });
+    }
+    return this;
+  }
+
+  [DECLARE_METHODS](names: string[]): void {
+    this.methods(...names);
+  }
+
+  protected async send(method: HttpMethod, url: string, data: unknown, params: P, extra?: Record<string, string>): Promise<unknown> {
+    const { headers: connectionHeaders, ...connection } = (params.connection ?? {}) as ConnectionOptions;
+    const body = data === undefined ? undefined : JSON.stringify(data);
+    const headers = mergeHeaders(
+      { Accept: 'application/json' },
+      this.options.headers,
+      body === undefined ? undefined : { 'Content-Type': 'application/json' },
+      params.headers,
+      connectionHeaders,
+      extra,
+    );
+    return this.request({ url, method, headers, body }, connection);
+  }
+}
+
+/** `get` needs an id; the others accept `null` (every matching record) but not a missing one. */
+function requireId(id: unknown, method: string, nullable: boolean): void {
+  if (id === undefined || id === '' || (!nullable && id === null)) throw new BadRequest(`id for .${method} is required`);
+}
