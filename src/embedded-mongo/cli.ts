@@ -1,0 +1,45 @@
+import { parseArgs } from 'node:util';
+import { startEmbeddedMongo } from './start-embedded-mongo';
+import type { EmbeddedMongoLogger } from './logger';
+
+/** `npm run embedded-mongo -- --port 27017 --dbpath ./data [--bind_ip 127.0.0.1] [--socket /tmp/m.sock]` */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '27017' },
+      bind_ip: { type: 'string', default: '127.0.0.1' },
+      dbpath: { type: 'string', default: './data' },
+      socket: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log('usage: embedded-mongo [--port 27017] [--bind_ip 127.0.0.1] [--dbpath ./data | :memory:] [--socket path]');
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer 0..65535, got '${values.port}'`);
+  const logger: EmbeddedMongoLogger = {
+    info: (message, meta) => console.log(message, meta ?? ''),
+    warn: (message, meta) => console.warn(message, meta ?? ''),
+    error: (message, meta) => console.error(message, meta ?? ''),
+  };
+  const server = await startEmbeddedMongo({ host: values.bind_ip, port, dataDir: values.dbpath, socketPath: values.socket, logger });
+  const shutdown = (signal: string): void => {
+    console.log(`${signal}: flushing and stopping`);
+    server.stop().then(
+      () => process.exit(0),
+      (error: Error) => {
+        console.error(error.message);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: Error) => {
+  console.error(`embedded-mongo: ${error.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+import { parseCollation } from '../query/collation';
+import { evaluateLet } from '../query/evaluate-let';
+import { runPipeline } from '../query/run-pipeline';
+import { optionalCount, optionalDocument } from './command-args';
+import type { CommandHandler } from './command-context';
+import { CommandError } from './command-error';
+import { cursorReply } from './cursor-reply';
+
+/** `aggregate` on a collection, or on the database with `aggregate: 1`. */
+export const aggregateCommand: CommandHandler = (command, context) => {
+  const target = command.aggregate;
+  const collection = typeof target === 'string' ? target : undefined;
+  if (collection === undefined && target !== 1) {
+    throw new CommandError('InvalidNamespace', "'aggregate' must be a collection name or the number 1");
+  }
+  const cursorOptions = optionalDocument(command, 'cursor');
+  if (!cursorOptions && command.explain !== true) {
+    throw new CommandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
+  }
+  const docs = runPipeline({
+    catalog: context.catalog,
+    db: context.db,
+    collection,
+    pipeline: command.pipeline,
+    collation: parseCollation(command.collation),
+    variables: evaluateLet(command.let),
+    sessions: () => context.sessions.list(),
+  });
+  const namespace = `${context.db}.${collection ?? '$cmd.aggregate'}`;
+  const { id, batch } = context.cursors.open(namespace, docs, { batchSize: optionalCount(cursorOptions ?? {}, 'batchSize') });
+  return cursorReply(id, namespace, batch, 'firstBatch');
+};

@@ -1,0 +1,55 @@
+import type { Document } from 'bson';
+
+/** Server error codes used by this server, with the codeName a real mongod sends. */
+export const ErrorCode = {
+  InternalError: 1,
+  BadValue: 2,
+  FailedToParse: 9,
+  TypeMismatch: 14,
+  IllegalOperation: 20,
+  NamespaceNotFound: 26,
+  IndexNotFound: 27,
+  Unauthorized: 13,
+  CursorNotFound: 43,
+  NamespaceExists: 48,
+  DollarPrefixedFieldName: 52,
+  InvalidIdField: 53,
+  CommandNotFound: 59,
+  ImmutableField: 66,
+  InvalidOptions: 72,
+  InvalidNamespace: 73,
+  IndexOptionsConflict: 85,
+  IndexKeySpecsConflict: 86,
+  Location40415: 40415,
+  MergeStageNoMatchingDocument: 13113,
+  CommandNotSupportedOnView: 166,
+  DuplicateKey: 11000,
+} as const;
+
+export type ErrorCodeName = keyof typeof ErrorCode;
+
+/** An error that becomes `{ ok: 0, errmsg, code, codeName, ...extra }` (or a writeErrors entry). */
+export class CommandError extends Error {
+  override readonly name = 'CommandError';
+  readonly code: number;
+
+  constructor(
+    readonly codeName: ErrorCodeName,
+    message: string,
+    readonly extra: Document = {},
+  ) {
+    super(message);
+    this.code = ErrorCode[codeName];
+  }
+}
+
+/** Any thrown value as a CommandError: mingo throws plain errors for bad operators and expressions. */
+export function toCommandError(error: unknown): CommandError {
+  if (error instanceof CommandError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new CommandError(error instanceof Error && error.constructor.name === 'MingoError' ? 'BadValue' : 'InternalError', message);
+}
+
+export function errorReply(error: CommandError): Document {
+  return { ok: 0, errmsg: error.message, code: error.code, codeName: error.codeName, ...error.extra };
+}

@@ -1,0 +1,19 @@
+import { parseCollation } from '../query/collation';
+import { findDocuments } from '../query/find-documents';
+import { readSource } from '../query/read-source';
+import { collectionName, optionalCount, optionalDocument } from './command-args';
+import type { CommandHandler } from './command-context';
+
+/** `count` (estimatedDocumentCount sends it without a query: answered from the size). */
+export const countCommand: CommandHandler = (command, context) => {
+  const store = readSource(context.catalog, context.db, collectionName(command, 'count'));
+  const query = optionalDocument(command, 'query');
+  const skip = optionalCount(command, 'skip') ?? 0;
+  const limit = Math.abs(optionalCount(command, 'limit', true) ?? 0);
+  if (!query || Object.keys(query).length === 0) {
+    const available = Math.max((store?.size ?? 0) - skip, 0);
+    return { n: limit > 0 ? Math.min(limit, available) : available, ok: 1 };
+  }
+  const n = findDocuments(store, { filter: query, skip, limit, collation: parseCollation(command.collation) }).length;
+  return { n, ok: 1 };
+};

@@ -1,0 +1,28 @@
+import { parseCollation, foldsStrings, foldValue } from '../query/collation';
+import { findDocuments } from '../query/find-documents';
+import { readSource } from '../query/read-source';
+import { pathValues } from '../storage/path-values';
+import { valueKey } from '../storage/value-key';
+import { collectionName, optionalDocument } from './command-args';
+import type { CommandHandler } from './command-context';
+import { CommandError } from './command-error';
+
+/** `distinct`: array fields contribute their elements; under a folding collation 'A' and 'a' are one value. */
+export const distinctCommand: CommandHandler = (command, context) => {
+  const store = readSource(context.catalog, context.db, collectionName(command, 'distinct'));
+  if (typeof command.key !== 'string') throw new CommandError('TypeMismatch', "BSON field 'distinct.key' must be a string");
+  const collation = parseCollation(command.collation);
+  const docs = findDocuments(store, { filter: optionalDocument(command, 'query'), collation });
+  const seen = new Set<string>();
+  const values: unknown[] = [];
+  for (const doc of docs) {
+    for (const value of pathValues(doc, command.key)) {
+      if (value === undefined) continue;
+      const key = valueKey(foldsStrings(collation) ? foldValue(value, collation.strength) : value);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      values.push(value);
+    }
+  }
+  return { values, ok: 1 };
+};

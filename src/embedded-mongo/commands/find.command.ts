@@ -1,0 +1,34 @@
+import { parseCollation } from '../query/collation';
+import { evaluateLet } from '../query/evaluate-let';
+import { findDocuments } from '../query/find-documents';
+import { readSource } from '../query/read-source';
+import { parseSort } from '../query/sort-documents';
+import { collectionName, optionalCount, optionalDocument } from './command-args';
+import type { CommandHandler } from './command-context';
+import { CommandError } from './command-error';
+import { cursorReply } from './cursor-reply';
+
+/** `find`: a negative limit means "one batch of that many", as legacy clients send it. */
+export const findCommand: CommandHandler = (command, context) => {
+  const name = collectionName(command, 'find');
+  if (command.tailable === true) throw new CommandError('BadValue', 'tailable cursors require a capped collection');
+  const rawLimit = optionalCount(command, 'limit', true) ?? 0;
+  const limit = Math.abs(rawLimit);
+  const batchSize = optionalCount(command, 'batchSize');
+  const docs = findDocuments(readSource(context.catalog, context.db, name), {
+    filter: optionalDocument(command, 'filter'),
+    sort: parseSort(command.sort),
+    skip: optionalCount(command, 'skip'),
+    limit,
+    projection: optionalDocument(command, 'projection'),
+    collation: parseCollation(command.collation),
+    variables: evaluateLet(command.let),
+  });
+  const namespace = `${context.db}.${name}`;
+  const firstBatchSize = limit > 0 && (batchSize === undefined || limit < batchSize) ? limit : batchSize;
+  const { id, batch } = context.cursors.open(namespace, docs, {
+    batchSize: firstBatchSize,
+    singleBatch: command.singleBatch === true || rawLimit < 0,
+  });
+  return cursorReply(id, namespace, batch, 'firstBatch');
+};

@@ -1,0 +1,19 @@
+import { collectionName, optionalArray } from './command-args';
+import type { CommandHandler } from './command-context';
+import { CommandError } from './command-error';
+import { runWriteStatements, writeReply } from './write-errors';
+import { prepareForStorage } from '../update/validate-document';
+
+/** `insert`: documents arrive in the body or as a kind-1 sequence (already merged by the wire layer). */
+export const insertCommand: CommandHandler = (command, context) => {
+  const name = collectionName(command, 'insert');
+  const documents = optionalArray(command, 'documents');
+  if (!documents) throw new CommandError('FailedToParse', "BSON field 'insert.documents' is missing but a required field");
+  const { store } = context.catalog.ensureCollection(context.db, name);
+  let n = 0;
+  const writeErrors = runWriteStatements(documents, command.ordered !== false, (doc) => {
+    store.insert(prepareForStorage(doc));
+    n++;
+  });
+  return writeReply({ n }, writeErrors);
+};

@@ -1,0 +1,50 @@
+import type { Document } from 'bson';
+import { findDocuments } from '../query/find-documents';
+import { applyUpdate, isOperatorUpdate } from '../update/apply-update';
+import { buildUpsert } from '../update/build-upsert';
+import { collectionName, optionalArray } from './command-args';
+import type { CommandHandler } from './command-context';
+import { CommandError } from './command-error';
+import { assertKnownStatementFields, parseWriteStatement } from './write-statement';
+import { runWriteStatements, writeReply } from './write-errors';
+
+/** `update`: operator, replacement and pipeline updates, upserts; `n` counts matched + upserted. */
+export const updateCommand: CommandHandler = (command, context) => {
+  const name = collectionName(command, 'update');
+  const updates = optionalArray(command, 'updates');
+  if (!updates) throw new CommandError('FailedToParse', "BSON field 'update.updates' is missing but a required field");
+  assertKnownStatementFields(updates, 'update');
+  let n = 0;
+  let nModified = 0;
+  const upserted: Document[] = [];
+  const writeErrors = runWriteStatements(updates, command.ordered !== false, (raw, index) => {
+    const statement = parseWriteStatement(raw, 'update', command.let);
+    const isReplacement = !Array.isArray(statement.update) && !isOperatorUpdate(statement.update);
+    if (statement.multi && isReplacement) {
+      throw new CommandError('FailedToParse', 'multi update is not supported for replacement-style update');
+    }
+    const store = context.catalog.getCollection(context.db, name);
+    const matches = findDocuments(store, {
+      filter: statement.filter,
+      collation: statement.collation,
+      variables: statement.variables,
+      limit: statement.multi ? 0 : 1,
+    });
+    if (matches.length === 0) {
+      if (!statement.upsert) return;
+      const doc = buildUpsert(statement);
+      context.catalog.ensureCollection(context.db, name).store.insert(doc);
+      upserted.push({ index, _id: doc._id });
+      n++;
+      return;
+    }
+    for (const doc of matches) {
+      const outcome = applyUpdate(doc, statement.update, { ...statement, inserting: false });
+      n++;
+      if (!outcome.modified) continue;
+      store!.replace(doc, outcome.doc);
+      nModified++;
+    }
+  });
+  return writeReply({ n, nModified, ...(upserted.length > 0 ? { upserted } : {}) }, writeErrors);
+};

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { Long, type Document } from 'bson';
+import { CommandError } from './commands/command-error';
+import { takeBatch } from './query/take-batch';
+
+/** What mongod uses when the client gives no batchSize for the first batch. */
+const DEFAULT_FIRST_BATCH = 101;
+const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
+
+interface OpenCursor {
+  readonly namespace: string;
+  readonly docs: Document[];
+  position: number;
+  lastUsed: number;
+}
+
+export interface BatchResult {
+  readonly id: Long;
+  readonly batch: Document[];
+}
+
+export interface BatchOptions {
+  readonly batchSize?: number;
+  readonly singleBatch?: boolean;
+}
+
+/**
+ * Server-side cursors over materialised results. Ids are random positive int64 values (the
+ * driver rejects a cursor id that is not an Int64); idle cursors are reaped after a timeout.
+ */
+export class CursorRegistry {
+  private readonly cursors = new Map<string, OpenCursor>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS) {
+    this.sweeper = setInterval(() => this.reapIdle(), Math.min(idleTimeoutMs, 60_000));
+    this.sweeper.unref();
+  }
+
+  get openCount(): number {
+    return this.cursors.size;
+  }
+
+  /** Returns the first batch and registers a cursor for the rest, if there is any rest. */
+  open(namespace: string, docs: Document[], options: BatchOptions = {}): BatchResult {
+    const maxCount = options.batchSize ?? DEFAULT_FIRST_BATCH;
+    const batch = maxCount === 0 ? [] : takeBatch(docs, 0, maxCount);
+    if (options.singleBatch || batch.length >= docs.length) return { id: Long.ZERO, batch };
+    const id = this.newId();
+    this.cursors.set(id.toString(), { namespace, docs, position: batch.length, lastUsed: Date.now() });
+    return { id, batch };
+  }
+
+  getMore(id: Long, namespace: string, batchSize?: number): BatchResult {
+    const key = id.toString();
+    const cursor = this.cursors.get(key);
+    if (!cursor) throw new CommandError('CursorNotFound', `cursor id ${key} not found`);
+    if (cursor.namespace !== namespace) {
+      throw new CommandError('Unauthorized', `cursor ${key} belongs to ${cursor.namespace}, not ${namespace}`);
+    }
+    const batch = takeBatch(cursor.docs, cursor.position, batchSize && batchSize > 0 ? batchSize : Infinity);
+    cursor.position += batch.length;
+    cursor.lastUsed = Date.now();
+    if (cursor.position >= cursor.docs.length) {
+      this.cursors.delete(key);
+      return { id: Long.ZERO, batch };
+    }
+    return { id, batch };
+  }
+
+  /** Returns true when the cursor existed. */
+  kill(id: Long): boolean {
+    return this.cursors.delete(id.toString());
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+    this.cursors.clear();
+  }
+
+  reapIdle(now = Date.now()): void {
+    for (const [key, cursor] of this.cursors) {
+      if (now - cursor.lastUsed > this.idleTimeoutMs) this.cursors.delete(key);
+    }
+  }
+
+  private newId(): Long {
+    // 62 random bits: positive, never 0, and not guessable across connections.
+    const id = Long.fromBytesLE([...randomBytes(8)]).and(Long.fromString('3fffffffffffffff', 16));
+    return id.isZero() ? this.newId() : id;
+  }
+}

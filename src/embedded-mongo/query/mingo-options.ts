@@ -1,0 +1,56 @@
+import { ObjectId, type Document } from 'bson';
+import { Context, Query } from 'mingo';
+import type { Collation } from './collation';
+
+/** mingo's option types, reached through its public constructor (subpath types need node16 resolution). */
+export type MingoOptions = NonNullable<ConstructorParameters<typeof Query>[1]>;
+export type CollationSpec = NonNullable<MingoOptions['collation']>;
+type ExpressionOperator = (obj: unknown, expr: unknown, options: unknown) => unknown;
+
+/**
+ * `$toObjectId`, which mingo lacks. The argument is evaluated through `$ifNull` (an identity on
+ * non-null values), so any expression works as the input without reaching into mingo internals.
+ */
+const toObjectId: ExpressionOperator = (obj, expr, options) => {
+  const ifNull = (options as { context: Context }).context.getOperator('expression' as never, '$ifNull') as ExpressionOperator;
+  const value = ifNull(obj, [expr, null], options);
+  if (value === null || value === undefined || value instanceof ObjectId) return value ?? null;
+  if (typeof value === 'string' && /^[0-9a-fA-F]{24}$/.test(value)) return new ObjectId(value);
+  throw new Error(`Failed to parse objectId '${String(value)}' in $convert with no onError value`);
+};
+
+const SERVER_OPERATORS: Record<string, ExpressionOperator> = { $toObjectId: toObjectId };
+const SERVER_CONTEXT = Context.init({ expression: SERVER_OPERATORS as never });
+/** Deep enough for any real expression; deeper input simply gets the server context. */
+const MAX_SCAN_DEPTH = 64;
+
+export interface EvaluationSettings {
+  readonly collation?: Collation;
+  readonly variables?: Document;
+  readonly collectionResolver?: (name: string) => Document[];
+}
+
+/**
+ * Options for every mingo call the server makes. mingo merges a custom context into its
+ * default one on every Query/Aggregator (~100 µs), so the server's operators are added only
+ * when one of the `inspected` expressions uses them.
+ */
+export function mingoOptions(settings: EvaluationSettings = {}, ...inspected: unknown[]): Partial<MingoOptions> {
+  return {
+    idKey: '_id',
+    ...(inspected.some((value) => usesServerOperators(value, 0)) ? { context: SERVER_CONTEXT } : {}),
+    ...(settings.collation ? { collation: settings.collation.spec } : {}),
+    ...(settings.variables ? { variables: settings.variables } : {}),
+    ...(settings.collectionResolver ? { collectionResolver: settings.collectionResolver } : {}),
+  };
+}
+
+function usesServerOperators(value: unknown, depth: number): boolean {
+  if (depth > MAX_SCAN_DEPTH) return true;
+  if (Array.isArray(value)) return value.some((item) => usesServerOperators(item, depth + 1));
+  if (value === null || typeof value !== 'object' || value.constructor !== Object) return false;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key in SERVER_OPERATORS || usesServerOperators(inner, depth + 1)) return true;
+  }
+  return false;
+}

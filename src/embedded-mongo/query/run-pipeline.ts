@@ -1,0 +1,85 @@
+import type { Document } from 'bson';
+import { Aggregator, ProcessingMode } from 'mingo';
+import { CommandError } from '../commands/command-error';
+import type { Catalog } from '../storage/catalog';
+import { cloneDocument } from '../storage/clone-document';
+import type { Collation } from './collation';
+import { findDocuments } from './find-documents';
+import { idFirst } from './id-first';
+import { mingoOptions } from './mingo-options';
+import { readSource } from './read-source';
+import { writePipelineOutput } from './write-pipeline-output';
+
+export interface PipelineRun {
+  readonly catalog: Catalog;
+  readonly db: string;
+  /** undefined for database-level `aggregate: 1` (e.g. a `$documents` pipeline). */
+  readonly collection?: string;
+  readonly pipeline: unknown;
+  readonly collation?: Collation;
+  readonly variables?: Document;
+  /** Source of `$listLocalSessions`, the one database-level stage served from server state. */
+  readonly sessions?: () => Document[];
+  readonly viewDepth?: number;
+}
+
+/** Stages that mingo applies by mutating their input in place. */
+const MUTATING_STAGES = new Set(['$addFields', '$set', '$unset']);
+
+/**
+ * Runs an aggregation. A leading `$match` goes through the server's own matcher (`_id` lookups,
+ * collation); the rest runs in mingo with other collections resolved from the catalog.
+ * `$out` / `$merge` are written by the server so that unique indexes stay enforced.
+ */
+export function runPipeline(run: PipelineRun): Document[] {
+  const stages = validatePipeline(run.pipeline);
+  const last = stages[stages.length - 1];
+  const output = last && ('$out' in last || '$merge' in last) ? last : undefined;
+  let rest = output ? stages.slice(0, -1) : stages;
+  let source: Document[] = [];
+  if (run.collection !== undefined) {
+    const store = readSource(run.catalog, run.db, run.collection, run.viewDepth);
+    if (rest.length > 0 && '$match' in rest[0]) {
+      source = findDocuments(store, { filter: rest[0].$match, collation: run.collation, variables: run.variables });
+      rest = rest.slice(1);
+    } else {
+      source = store ? [...store.documents()] : [];
+    }
+  } else if (rest.length > 0 && '$listLocalSessions' in rest[0]) {
+    source = run.sessions?.() ?? [];
+    rest = rest.slice(1);
+  }
+  const mutates = rest.some((stage) => containsMutatingStage(stage));
+  const resolve = (name: string): Document[] => {
+    const docs = [...(run.catalog.getCollection(run.db, name)?.documents() ?? [])];
+    return mutates ? docs.map(cloneDocument) : docs;
+  };
+  const options = {
+    ...mingoOptions({ collation: run.collation, variables: run.variables, collectionResolver: resolve }, rest),
+    ...(mutates ? { processingMode: ProcessingMode.CLONE_INPUT } : {}),
+  };
+  const results = rest.length > 0 ? new Aggregator(rest, options).run<Document>(source).map(idFirst) : source;
+  if (!output) return results;
+  writePipelineOutput(run.catalog, run.db, output, results, run.variables);
+  return [];
+}
+
+function validatePipeline(pipeline: unknown): Document[] {
+  if (!Array.isArray(pipeline)) throw new CommandError('TypeMismatch', "'pipeline' option must be specified as an array");
+  pipeline.forEach((stage, position) => {
+    if (stage === null || typeof stage !== 'object' || Array.isArray(stage) || Object.keys(stage).length !== 1) {
+      throw new CommandError('BadValue', 'A pipeline stage specification object must contain exactly one field.');
+    }
+    const name = Object.keys(stage)[0];
+    if ((name === '$out' || name === '$merge') && position !== pipeline.length - 1) {
+      throw new CommandError('BadValue', `${name} can only be the final stage in the pipeline`);
+    }
+  });
+  return pipeline as Document[];
+}
+
+function containsMutatingStage(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(containsMutatingStage);
+  if (value === null || typeof value !== 'object' || value.constructor !== Object) return false;
+  return Object.entries(value).some(([key, inner]) => MUTATING_STAGES.has(key) || containsMutatingStage(inner));
+}

@@ -1,0 +1,48 @@
+import type { Document } from 'bson';
+import { CommandError } from '../commands/command-error';
+import { pathValues } from '../storage/path-values';
+import { compareBson } from './bson-compare';
+import { collatorFor, type Collation } from './collation';
+
+/** Validates a sort spec: every direction 1 or -1. */
+export function parseSort(raw: unknown): Array<[string, 1 | -1]> | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new CommandError('TypeMismatch', 'sort must be an object');
+  const fields = Object.entries(raw as Document).map(([field, direction]): [string, 1 | -1] => {
+    if (direction !== 1 && direction !== -1) throw new CommandError('BadValue', `bad sort specification for field '${field}'`);
+    return [field, direction];
+  });
+  return fields.length > 0 ? fields : undefined;
+}
+
+/**
+ * Stable multi-key sort in BSON order. On an array field ascending order uses the smallest
+ * element and descending the largest, as mongod does. Keys are computed once per document.
+ */
+export function sortDocuments(docs: Document[], sort: Array<[string, 1 | -1]>, collation?: Collation): Document[] {
+  const collator = collation ? collatorFor(collation) : undefined;
+  const compareStrings = collator ? (x: string, y: string) => collator.compare(x, y) : undefined;
+  const keyed = docs.map((doc, position) => ({
+    doc,
+    position,
+    keys: sort.map(([field, direction]) => sortKey(doc, field, direction, compareStrings)),
+  }));
+  keyed.sort((left, right) => {
+    for (let i = 0; i < sort.length; i++) {
+      const order = compareBson(left.keys[i], right.keys[i], compareStrings);
+      if (order !== 0) return order * sort[i][1];
+    }
+    return left.position - right.position;
+  });
+  return keyed.map((entry) => entry.doc);
+}
+
+function sortKey(doc: Document, field: string, direction: 1 | -1, compareStrings?: (x: string, y: string) => number): unknown {
+  const values = pathValues(doc, field);
+  if (values.length === 1) return values[0];
+  let best = values[0];
+  for (const value of values) {
+    if (compareBson(value, best, compareStrings) * direction < 0) best = value;
+  }
+  return best;
+}

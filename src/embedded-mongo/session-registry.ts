@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+import { Binary, type Document } from 'bson';
+import { LOGICAL_SESSION_TIMEOUT_MINUTES } from './commands/server-identity';
+
+/** Without authentication every session belongs to the same user: the hash of the empty name. */
+const ANONYMOUS_UID = new Binary(createHash('sha256').update('').digest(), 0);
+const TIMEOUT_MS = LOGICAL_SESSION_TIMEOUT_MINUTES * 60 * 1000;
+
+interface SessionEntry {
+  readonly id: unknown;
+  lastUse: Date;
+}
+
+/** Logical sessions seen in commands' `lsid`, for `$listLocalSessions` and expiry. */
+export class SessionRegistry {
+  private readonly sessions = new Map<string, SessionEntry>();
+
+  touch(lsid: unknown): void {
+    const key = sessionKey(lsid);
+    if (key === undefined) return;
+    const entry = this.sessions.get(key);
+    if (entry) entry.lastUse = new Date();
+    else this.sessions.set(key, { id: (lsid as Document).id, lastUse: new Date() });
+  }
+
+  end(lsids: readonly unknown[]): void {
+    for (const lsid of lsids) {
+      const key = sessionKey(lsid);
+      if (key !== undefined) this.sessions.delete(key);
+    }
+  }
+
+  /** Live sessions in the `$listLocalSessions` shape; expired ones are dropped on the way. */
+  list(now = Date.now()): Document[] {
+    const out: Document[] = [];
+    for (const [key, entry] of this.sessions) {
+      if (now - entry.lastUse.getTime() > TIMEOUT_MS) this.sessions.delete(key);
+      else out.push({ _id: { id: entry.id, uid: ANONYMOUS_UID }, lastUse: entry.lastUse });
+    }
+    return out;
+  }
+}
+
+function sessionKey(lsid: unknown): string | undefined {
+  const id = lsid && typeof lsid === 'object' ? (lsid as Document).id : undefined;
+  return id instanceof Binary ? Buffer.from(id.buffer).toString('hex') : undefined;
+}

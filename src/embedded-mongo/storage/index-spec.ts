@@ -1,0 +1,51 @@
+import type { Document } from 'bson';
+import { CommandError } from '../commands/command-error';
+
+/** An index as listIndexes reports it. Only `unique` changes behaviour; others are kept for listing. */
+export interface IndexSpec {
+  readonly v: number;
+  readonly key: Document;
+  readonly name: string;
+  readonly unique?: boolean;
+  readonly sparse?: boolean;
+  readonly partialFilterExpression?: Document;
+  readonly [option: string]: unknown;
+}
+
+export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
+
+/** The name the server derives from a key pattern: `{ a: 1, b: -1 }` -> `a_1_b_-1`. */
+export function defaultIndexName(key: Document): string {
+  return Object.entries(key)
+    .map(([field, direction]) => `${field}_${String(direction)}`)
+    .join('_');
+}
+
+/** Validates a createIndexes entry and fills in `v` and `name`. */
+export function normalizeIndexSpec(raw: unknown): IndexSpec {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new CommandError('TypeMismatch', 'each index specification must be an object');
+  }
+  const spec = raw as Document;
+  const key = spec.key as Document | undefined;
+  if (!key || typeof key !== 'object' || Object.keys(key).length === 0) {
+    throw new CommandError('BadValue', "index specification must have a non-empty 'key' object");
+  }
+  const name = typeof spec.name === 'string' && spec.name.length > 0 ? spec.name : defaultIndexName(key);
+  if (name === '_id_' && !isIdKey(key)) throw new CommandError('BadValue', "the index name '_id_' is reserved for the _id index");
+  const normalized: Document = { v: 2, ...spec, key, name };
+  if (isIdKey(key)) delete normalized.unique;
+  return normalized as IndexSpec;
+}
+
+export function isIdKey(key: Document): boolean {
+  const fields = Object.keys(key);
+  return fields.length === 1 && fields[0] === '_id';
+}
+
+/** Two specs name the same index if their keys match exactly (field order included). */
+export function sameKey(a: Document, b: Document): boolean {
+  const aFields = Object.entries(a);
+  const bFields = Object.entries(b);
+  return aFields.length === bFields.length && aFields.every(([f, d], i) => bFields[i][0] === f && bFields[i][1] === d);
+}

@@ -1,0 +1,43 @@
+import type { Document } from 'bson';
+import type { IndexSpec } from './index-spec';
+
+/**
+ * One change to the catalog, reported synchronously as it happens. A snapshot engine only needs
+ * to know which namespace is dirty; a journaling engine (part 2) appends these events as they are.
+ */
+export type WriteEvent =
+  | { readonly type: 'insert'; readonly db: string; readonly collection: string; readonly doc: Document }
+  | { readonly type: 'replace'; readonly db: string; readonly collection: string; readonly doc: Document }
+  | { readonly type: 'delete'; readonly db: string; readonly collection: string; readonly id: unknown }
+  | { readonly type: 'createCollection'; readonly db: string; readonly collection: string; readonly options: Document }
+  | { readonly type: 'dropCollection'; readonly db: string; readonly collection: string }
+  | { readonly type: 'createIndex'; readonly db: string; readonly collection: string; readonly spec: IndexSpec }
+  | { readonly type: 'dropIndex'; readonly db: string; readonly collection: string; readonly name: string };
+
+/** A collection as persisted: what the catalog needs to rebuild it at start-up. */
+export interface PersistedCollection {
+  readonly db: string;
+  readonly collection: string;
+  readonly options: Document;
+  readonly indexes: IndexSpec[];
+  readonly documents: Document[];
+}
+
+/** Read access to the live catalog, for engines that write whole snapshots. */
+export interface CatalogView {
+  snapshotCollection(db: string, collection: string): PersistedCollection | undefined;
+}
+
+/**
+ * Where durability plugs in. The server calls `record` for every change while a command runs,
+ * then awaits `commit` before it replies, so an engine that fsyncs there makes acknowledged
+ * writes durable without the command code knowing about files.
+ */
+export interface StorageEngine {
+  load(): Promise<PersistedCollection[]>;
+  attach(view: CatalogView): void;
+  record(event: WriteEvent): void;
+  /** Resolves when everything recorded so far is as durable as this engine makes it. */
+  commit(): Promise<void> | undefined;
+  close(): Promise<void>;
+}

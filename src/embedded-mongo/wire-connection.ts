@@ -1,0 +1,102 @@
+import type { Socket } from 'node:net';
+import type { Document } from 'bson';
+import { CommandError, errorReply } from './commands/command-error';
+import type { EmbeddedMongoLogger } from './logger';
+import { MessageReader, type RawMessage } from './wire/message-reader';
+import { encodeOpMsgReply, parseOpMsg } from './wire/op-msg';
+import { encodeOpReply, parseOpQuery } from './wire/op-query';
+import { ProtocolError } from './wire/protocol-error';
+import { OP_MSG, OP_QUERY } from './wire/wire-constants';
+
+/** Runs one command for this connection; returns the reply and, when writes must become durable first, a promise. */
+export type CommandRunner = (command: Document, db: string, connectionId: number) => { reply: Document; durable?: Promise<void> };
+
+type ReplyEncoder = (reply: Document) => Buffer;
+
+let nextReplyId = 1;
+
+/**
+ * One client socket: frames messages, runs each command synchronously, writes replies in order.
+ * A protocol violation closes only this socket; the reason is logged.
+ */
+export class WireConnection {
+  private readonly reader = new MessageReader();
+  /** Set while a reply waits for durability; later replies queue behind it to keep order. */
+  private pending?: Promise<void>;
+
+  constructor(
+    private readonly socket: Socket,
+    readonly id: number,
+    private readonly run: CommandRunner,
+    private readonly logger: EmbeddedMongoLogger,
+  ) {
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('error', (error) => this.logger.info('connection error', { connectionId: id, error: error.message }));
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+
+  private onData(chunk: Buffer): void {
+    try {
+      for (const message of this.reader.push(chunk)) this.handle(message);
+    } catch (error) {
+      const reason = error instanceof ProtocolError ? error.message : `internal error: ${(error as Error).message}`;
+      this.logger.warn('closing connection', { connectionId: this.id, reason });
+      this.socket.destroy();
+    }
+  }
+
+  private handle(message: RawMessage): void {
+    if (message.opCode === OP_MSG) {
+      const { command, moreToCome } = parseOpMsg(message.body);
+      const db = command.$db;
+      const result =
+        typeof db === 'string' && db.length > 0
+          ? this.run(command, db, this.id)
+          : { reply: errorReply(new CommandError('FailedToParse', 'OP_MSG requires a $db argument')) };
+      if (!moreToCome) this.send(result.durable, (reply) => encodeOpMsgReply(nextReplyId++, message.requestId, reply), result.reply);
+      return;
+    }
+    if (message.opCode === OP_QUERY) {
+      const { command, database } = parseOpQuery(message.body);
+      const result = this.run(command, database, this.id);
+      this.send(result.durable, (reply) => encodeOpReply(nextReplyId++, message.requestId, reply), result.reply);
+      return;
+    }
+    throw new ProtocolError(`unsupported opcode ${message.opCode}`);
+  }
+
+  private send(durable: Promise<void> | undefined, encode: ReplyEncoder, reply: Document): void {
+    if (!durable && !this.pending) {
+      this.write(encode, reply);
+      return;
+    }
+    const waitFor = Promise.all([this.pending, durable]);
+    const written = waitFor.then(
+      () => this.write(encode, reply),
+      (error: Error) => {
+        this.logger.error('durability barrier failed; closing connection', { connectionId: this.id, error: error.message });
+        this.socket.destroy();
+      },
+    );
+    this.pending = written;
+    void written.then(() => {
+      if (this.pending === written) this.pending = undefined;
+    });
+  }
+
+  /** A reply that cannot be encoded (over 16 MiB, say) is answered with an error instead. */
+  private write(encode: ReplyEncoder, reply: Document): void {
+    if (this.socket.destroyed) return;
+    let bytes: Buffer;
+    try {
+      bytes = encode(reply);
+    } catch (error) {
+      bytes = encode(errorReply(new CommandError('InternalError', `could not encode reply: ${(error as Error).message}`)));
+    }
+    this.socket.write(bytes);
+  }
+}
