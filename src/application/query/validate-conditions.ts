@@ -7,7 +7,7 @@ const ARRAY_OPERATORS = new Set(['$in', '$nin', '$all']);
 /**
  * Copies a condition value, refusing any `$` key not in `operators`, forbidden keys and excessive
  * depth. It walks every object whatever its prototype (a `constructor` key cannot hide an
- * operator); only Dates and genuine BSON values (class instances with `_bsontype`) are leaves.
+ * operator); only Dates, RegExps and genuine BSON values (class instances with `_bsontype`) are leaves.
  */
 export function copyConditionValue(value: unknown, operators: ReadonlySet<string>, depth: number): unknown {
   if (!isObject(value) || isLeaf(value)) return value;
@@ -26,7 +26,8 @@ export function copyConditionValue(value: unknown, operators: ReadonlySet<string
 }
 
 function isLeaf(value: object): boolean {
-  if (value instanceof Date) return true;
+  // A RegExp cannot arrive from a transport (JSON and query strings have none); internal callers may match with it.
+  if (value instanceof Date || value instanceof RegExp) return true;
   const proto = Object.getPrototypeOf(value);
   const isPlain = proto === Object.prototype || proto === null || Array.isArray(value);
   return !isPlain && typeof (value as { _bsontype?: unknown })._bsontype === 'string';

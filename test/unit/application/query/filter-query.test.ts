@@ -266,3 +266,10 @@ describe('filterQuery: field operators out of place', () => {
     expect(filterQuery({ $text: { $search: 'x' } }, { operators: ['$text', '$search'] }).query).toEqual({ $text: { $search: 'x' } });
   });
 });
+
+describe('filterQuery internal values', () => {
+  it('keeps a RegExp value (internal calls) as it is', () => {
+    const pattern = /^b/i;
+    expect(filterQuery({ name: pattern }).query.name).toBe(pattern);
+  });
+});

@@ -1,0 +1,258 @@
+import { ObjectId, type AggregationCursor, type CollationOptions, type Collection, type Document, type FindCursor } from 'mongodb';
+import { AdapterBase } from '../../application/adapter/adapter-base';
+import { isPaginating } from '../../application/query/pagination';
+import { BadRequest, GeneralError, NotFound, type ServiceError } from '../../domain/errors';
+import type { Id, NullableId } from '../../domain/id';
+import type { Paginated } from '../../domain/paginated';
+import type { Query, QueryFilters } from '../../domain/query';
+import type { Params } from '../../ports/service-params';
+import type { DatabaseServiceOptions } from './database-service-options';
+import { withMongoErrors } from './map-mongo-error';
+import { isObjectIdLike } from './object-id';
+import { patchToUpdate } from './patch-to-update';
+import { objectifyValue, queryToFilter } from './query-to-filter';
+import { buildCountPipeline, buildPipeline, selectToProjection, stableSort, type Projection } from './query-to-pipeline';
+import { readByIds, withoutUnderscoreId } from './read-by-ids';
+
+type AnyRecord = Record<string, any>;
+
+/** One call's query, converted: the MongoDB filter, the filters and the projection. */
+interface QueryPlan {
+  filter: Document;
+  filters: QueryFilters;
+  projection?: Projection;
+}
+
+/**
+ * A service over a MongoDB collection (the seed's `DatabaseService`). `find` runs the
+ * aggregation pipeline (`$match $sort $skip $limit`, `params.pipeline` after or at
+ * `{ $service: {} }`, then `$project`); with `params.database` and no pipeline it uses `findRaw`.
+ * `params.database` goes to every driver call of a method (re-reads and counts included), so a
+ * transaction `session` covers the whole call; `params.collation` applies to find, patch and
+ * remove with their counts and re-reads. Driver errors are mapped by `mapMongoError`.
+ */
+export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P extends Params = Params> extends AdapterBase<T, D, P, DatabaseServiceOptions> {
+  constructor(options: DatabaseServiceOptions) {
+    if (!options || !options.Model) throw new Error('DatabaseService needs options with a Model (a collection or a promise of one)');
+    super(options, '_id');
+    // A Model promise that rejects before the first call must not crash the process as an unhandled
+    // rejection; every call awaits it again and maps the error then.
+    Promise.resolve(options.Model).catch(() => undefined);
+  }
+
+  /** The collection for this call (`params.adapter.Model` overrides the service's). */
+  async getModel(params: P = {} as P): Promise<Collection<Document>> {
+    const { Model } = this.getOptions(params);
+    if (!Model) throw new GeneralError('DatabaseService has no Model');
+    return withMongoErrors(async () => (await Model) as unknown as Collection<Document>);
+  }
+
+  /** The query stages for `params` (`$match`, `$sort`, `$skip`, `$limit`, `$project`); ignores `params.pipeline`. */
+  makeServicePipeline(params: P = {} as P): Document[] {
+    const { filter, filters, projection } = this.plan(params);
+    return buildPipeline(filter, filters, projection);
+  }
+
+  /** The aggregation cursor `find` reads by default, with `params.pipeline` merged in. */
+  async aggregateRaw(params: P = {} as P): Promise<AggregationCursor<Document>> {
+    return this.aggregatePlan(this.plan(params), params);
+  }
+
+  /** A find cursor with `params.database` as the find options (the path `find` takes when it is set). */
+  async findRaw(params: P = {} as P): Promise<FindCursor<Document>> {
+    const model = await this.getModel(params);
+    const { filter, filters, projection } = this.plan(params);
+    // The driver reads limit 0 as "no limit"; `$limit: 0` means no records.
+    const selection = filters.$limit === 0 ? { $and: [filter, { _id: { $in: [] } }] } : filter;
+    const cursor = model.find(selection, { ...(projection ? { projection } : {}), ...params.database, ...this.collation(params) });
+    const sort = stableSort(filters.$sort);
+    if (sort) cursor.sort(sort);
+    if (filters.$skip) cursor.skip(filters.$skip);
+    if (filters.$limit) cursor.limit(filters.$limit);
+    return cursor;
+  }
+
+  async _find(params: P = {} as P): Promise<T[] | Paginated<T>> {
+    const { paginate } = this.getOptions(params);
+    const plan = this.plan(params);
+    const { $limit: limit, $skip: skip = 0 } = plan.filters;
+    const readData = async () => {
+      if (limit === 0) return [];
+      const cursor = params.database && !params.pipeline ? await this.findRaw(params) : await this.aggregatePlan(plan, params);
+      return withMongoErrors(() => cursor.toArray());
+    };
+    if (!isPaginating(paginate)) return (await readData()) as T[];
+    // Inside a session the calls run one after the other: a transaction must not start twice in parallel.
+    const [data, total] = params.database?.session
+      ? [await readData(), await this.countPlan(plan, params)]
+      : await Promise.all([readData(), this.countPlan(plan, params)]);
+    return { total, limit: limit ?? total, skip, data: data as T[] };
+  }
+
+  async _get(id: Id, params: P = {} as P): Promise<T> {
+    const plan = this.plan(params, id);
+    let record: Document | null;
+    if (params.pipeline) {
+      const cursor = await this.aggregatePlan({ ...plan, filters: { $limit: 1 } }, params);
+      record = (await withMongoErrors(() => cursor.toArray()))[0] ?? null;
+    } else {
+      const model = await this.getModel(params);
+      record = await withMongoErrors(() => model.findOne(plan.filter, { ...this.projectionOption(plan), ...params.database }));
+    }
+    if (!record) throw notFound(id);
+    return record as unknown as T;
+  }
+
+  async _create(data: D | D[], params: P = {} as P): Promise<T | T[]> {
+    const model = await this.getModel(params);
+    const { projection } = this.plan(params);
+    const records = (Array.isArray(data) ? data : [data]).map((item) => this.prepareCreate(item as AnyRecord, params));
+    const options = { ...params.database };
+    if (!Array.isArray(data)) {
+      const { insertedId } = await withMongoErrors(() => model.insertOne(records[0], options));
+      const [created] = await withMongoErrors(() => readByIds(model, [insertedId], projection, options));
+      if (!created) throw new GeneralError('The created record could not be read back');
+      return created as T;
+    }
+    if (records.length === 0) return [];
+    const { insertedIds } = await withMongoErrors(() => model.insertMany(records, options));
+    const ids = records.map((_record, index) => insertedIds[index]);
+    return (await withMongoErrors(() => readByIds(model, ids, projection, options))) as T[];
+  }
+
+  async _update(id: Id, data: D, params: P = {} as P): Promise<T> {
+    const model = await this.getModel(params);
+    const plan = this.plan(params, id);
+    const replacement: AnyRecord = { ...(data as AnyRecord) };
+    const dollarKey = Object.keys(replacement).find((key) => key.startsWith('$'));
+    if (dollarKey) throw new BadRequest(`update replaces the record and takes no update operators (${dollarKey}); use patch`);
+    delete replacement._id;
+    if (this.id !== '_id') replacement[this.id] = id;
+    const record = await withMongoErrors(() =>
+      model.findOneAndReplace(plan.filter, replacement, { ...this.projectionOption(plan), ...params.database, returnDocument: 'after' }),
+    );
+    if (!record) throw notFound(id);
+    return record as unknown as T;
+  }
+
+  async _patch(id: NullableId, data: Partial<D>, params: P = {} as P): Promise<T | T[]> {
+    const model = await this.getModel(params);
+    const plan = this.plan(params, id ?? undefined);
+    const { updateOperators = [] } = this.getOptions(params);
+    const update = patchToUpdate(data as AnyRecord, { protectedFields: [this.id, '_id'], allowedOperators: updateOperators });
+    const hasUpdate = Object.keys(update).length > 0;
+    const options = { ...params.database, ...this.collation(params) };
+    if (id !== null) {
+      const record = await withMongoErrors(() =>
+        hasUpdate
+          ? model.findOneAndUpdate(plan.filter, update, { ...this.projectionOption(plan), ...options, returnDocument: 'after' })
+          : model.findOne(plan.filter, { ...this.projectionOption(plan), ...options }),
+      );
+      if (!record) throw notFound(id);
+      return record as unknown as T;
+    }
+    const ids = await this.matchingIds(model, plan, options);
+    if (ids.length > 0 && hasUpdate) await withMongoErrors(() => model.updateMany({ _id: { $in: ids } } as Document, update, options));
+    return (await withMongoErrors(() => readByIds(model, ids, plan.projection, options, plan.filters.$sort))) as T[];
+  }
+
+  async _remove(id: NullableId, params: P = {} as P): Promise<T | T[]> {
+    const model = await this.getModel(params);
+    const plan = this.plan(params, id ?? undefined);
+    const options = { ...params.database, ...this.collation(params) };
+    if (id !== null) {
+      const record = await withMongoErrors(() => model.findOneAndDelete(plan.filter, { ...this.projectionOption(plan), ...options }));
+      if (!record) throw notFound(id);
+      return record as unknown as T;
+    }
+    const hidesId = plan.projection?._id === 0;
+    const cursor = model.find(plan.filter, { projection: hidesId ? { ...plan.projection, _id: 1 } : plan.projection, ...options });
+    const sort = stableSort(plan.filters.$sort);
+    if (sort) cursor.sort(sort);
+    if (plan.filters.$skip) cursor.skip(plan.filters.$skip);
+    const records = await withMongoErrors(() => cursor.toArray());
+    if (records.length > 0) await withMongoErrors(() => model.deleteMany({ _id: { $in: records.map((record) => record._id) } }, options));
+    return (hidesId ? records.map(withoutUnderscoreId) : records) as unknown as T[];
+  }
+
+  /** ObjectId ids (of any bson copy) pass besides strings and numbers; objects and arrays are a 400. */
+  protected override assertId(id: unknown): asserts id is Id {
+    if (isObjectIdLike(id)) return;
+    super.assertId(id);
+  }
+
+  /** The id as stored: a 24-hex string becomes an ObjectId when the id field is `_id` (unless `disableObjectify`). */
+  getObjectId(id: Id | ObjectId, params: P = {} as P): unknown {
+    return this.id === '_id' && !this.getOptions(params).disableObjectify ? objectifyValue(id) : id;
+  }
+
+  /** Validates `params.query` and converts it; with an id, the id condition is added with `$and`. */
+  protected plan(params: P, id?: Id): QueryPlan {
+    const { filters, query } = this.filterQuery(params);
+    const { disableObjectify } = this.getOptions(params);
+    let filter: Document = queryToFilter(query as Query, { objectIdField: disableObjectify ? undefined : '_id' });
+    if (id !== undefined) {
+      const condition = { [this.id]: this.getObjectId(id, params) };
+      filter = Object.keys(filter).length === 0 ? condition : { ...filter, $and: [...((filter.$and as Document[]) ?? []), condition] };
+    }
+    return { filter, filters, projection: selectToProjection(filters.$select, this.id) };
+  }
+
+  private async aggregatePlan(plan: QueryPlan, params: P): Promise<AggregationCursor<Document>> {
+    const model = await this.getModel(params);
+    const stages = buildPipeline(plan.filter, plan.filters, plan.projection, params.pipeline);
+    return model.aggregate(stages, { ...params.database, ...this.collation(params) });
+  }
+
+  /**
+   * The page total, exact by default: `countDocuments` with the same filter, collation and
+   * session, or the same pipeline ending in `$count`. `useEstimatedDocumentCount` takes the
+   * collection's metadata count only when that equals the exact one: no conditions, no pipeline,
+   * and no transaction (where the `count` command is not allowed).
+   */
+  private async countPlan(plan: QueryPlan, params: P): Promise<number> {
+    const model = await this.getModel(params);
+    const options = { ...params.database, ...this.collation(params) };
+    if (params.pipeline) {
+      const [result] = await withMongoErrors(() => model.aggregate(buildCountPipeline(plan.filter, params.pipeline), options).toArray());
+      return typeof result?.total === 'number' ? result.total : 0;
+    }
+    const { useEstimatedDocumentCount } = this.getOptions(params);
+    const inTransaction = params.database?.session?.inTransaction?.() === true;
+    if (useEstimatedDocumentCount && Object.keys(plan.filter).length === 0 && !inTransaction) {
+      return withMongoErrors(() => model.estimatedDocumentCount({ ...params.database }));
+    }
+    return withMongoErrors(() => model.countDocuments(plan.filter, options));
+  }
+
+  /** The `_id`s a multi patch selects: the query with its `$sort` and `$skip`, in that order. */
+  private async matchingIds(model: Collection<Document>, plan: QueryPlan, options: Document): Promise<unknown[]> {
+    const cursor = model.find(plan.filter, { ...options, projection: { _id: 1 } });
+    const sort = stableSort(plan.filters.$sort);
+    if (sort) cursor.sort(sort);
+    if (plan.filters.$skip) cursor.skip(plan.filters.$skip);
+    return (await withMongoErrors(() => cursor.toArray())).map((record) => record._id);
+  }
+
+  private prepareCreate(data: AnyRecord, params: P): AnyRecord {
+    const record = { ...data };
+    if (this.id !== '_id') {
+      if (record[this.id] === undefined) record[this.id] = new ObjectId().toHexString();
+    } else if (record._id !== undefined) {
+      record._id = this.getObjectId(record._id, params);
+    }
+    return record;
+  }
+
+  private collation(params: P): { collation?: CollationOptions } {
+    return params.collation ? { collation: params.collation as CollationOptions } : {};
+  }
+
+  private projectionOption(plan: QueryPlan): { projection?: Projection } {
+    return plan.projection ? { projection: plan.projection } : {};
+  }
+}
+
+function notFound(id: unknown): ServiceError {
+  return new NotFound(`No record found for id '${String(id)}'`);
+}
