@@ -1,0 +1,50 @@
+import type { HelmetOptions } from 'helmet';
+import pino from 'pino';
+import type { LoggerPort } from '../../ports/logger.port';
+import { CorsPolicy, type CorsOptions } from './cors-policy';
+import { parseByteSize } from './parse-byte-size';
+import { captureSecurityHeaders } from './security-headers';
+
+export interface HttpAdapterOptions {
+  /** Where the one-line-per-request logs go (a pino logger fits). Default: silent. */
+  logger?: LoggerPort;
+  /** Largest accepted request body, e.g. `'1mb'` (the default) or a number of bytes. */
+  bodyLimit?: string | number;
+  /** Hides the messages of unexpected errors (500s) behind a generic one. */
+  production?: boolean;
+  /** Express's `trust proxy` setting (affects the logged client address). */
+  trustProxy?: boolean | number | string | string[];
+  /** Called by `GET /ready`; resolving `false` or rejecting answers 503, anything else 200. Default: always ready. */
+  readiness?: () => Promise<unknown> | unknown;
+  /** Cross-origin access; off by default. */
+  cors?: CorsOptions | false;
+  /** Helmet's security headers: on by default; `false` disables, an object configures helmet. */
+  securityHeaders?: boolean | HelmetOptions;
+}
+
+/** pino loggers also say whether a level is on; other loggers may not. */
+export type RequestLogger = LoggerPort & { isLevelEnabled?(level: string): boolean };
+
+/** Everything derived from the options once, at start-up. */
+export interface HttpAdapterSettings {
+  readonly logger: RequestLogger;
+  readonly bodyLimit: number;
+  readonly production: boolean;
+  readonly trustProxy?: boolean | number | string | string[];
+  readonly readiness?: () => Promise<unknown> | unknown;
+  readonly cors?: CorsPolicy;
+  readonly securityHeaders: Readonly<Record<string, string>>;
+}
+
+export function resolveHttpAdapterOptions(options: HttpAdapterOptions): HttpAdapterSettings {
+  const helmetOptions = options.securityHeaders ?? true;
+  return {
+    logger: options.logger ?? pino({ level: 'silent' }),
+    bodyLimit: parseByteSize(options.bodyLimit ?? '1mb'),
+    production: options.production ?? false,
+    trustProxy: options.trustProxy,
+    readiness: options.readiness,
+    cors: options.cors ? new CorsPolicy(options.cors) : undefined,
+    securityHeaders: helmetOptions === false ? {} : captureSecurityHeaders(helmetOptions === true ? {} : helmetOptions),
+  };
+}

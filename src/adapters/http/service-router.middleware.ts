@@ -1,0 +1,97 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Application } from '../../application/app/application';
+import type { HookContext } from '../../application/hooks/hook-context';
+import { MethodNotAllowed, NotFound } from '../../domain/errors';
+import type { Params } from '../../ports/service-params';
+import { encodeLocation } from './encode-location';
+import { answerHealth, answerReady, HEALTH_PATH, READY_PATH } from './health-check';
+import type { HttpAdapterSettings } from './http-adapter-options';
+import { HttpExchange } from './http-exchange';
+import { hasRequestBody, isCallable, serviceArguments, serviceMethodFor } from './http-method-mapping';
+import { parseBearerToken } from './parse-bearer-token';
+import { parseQueryString } from './parse-query-string';
+import { readRequestBody } from './read-request-body';
+import { responseStatus } from './response-status';
+import { RouteTable } from './route-table';
+import { createRequestIdSource } from './request-id';
+import { splitRequestPath } from './split-request-path';
+
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/**
+ * The one middleware serving every service of `app` (no per-resource routes): it matches the
+ * path in a route table rebuilt only when `app.version` changes, maps the verb to a service
+ * method, parses the query string once, reads the body only for methods that take data, runs
+ * `app.execute` and writes the result. It never calls `next`: every answer, 404 included, is JSON.
+ */
+export function createServiceRouter(app: Application, settings: HttpAdapterSettings): RequestHandler {
+  const nextRequestId = createRequestIdSource();
+  let table: RouteTable | undefined;
+  let tableVersion = -1;
+  const routes = (): RouteTable => {
+    if (!table || tableVersion !== app.version) {
+      table = new RouteTable(app.entries());
+      tableVersion = app.version;
+    }
+    return table;
+  };
+
+  const serve = async (exchange: HttpExchange): Promise<void> => {
+    const { req } = exchange;
+    const url = req.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+    const verb = req.method ?? 'GET';
+    if (settings.cors) {
+      const corsHeaders = settings.cors.headersFor(req.headers);
+      if (corsHeaders) {
+        Object.assign(exchange.headers, corsHeaders);
+        if (settings.cors.isPreflight(verb, req.headers)) {
+          Object.assign(exchange.headers, settings.cors.preflightHeaders());
+          return exchange.send(204);
+        }
+      }
+    }
+    if ((verb === 'GET' || verb === 'HEAD') && (pathname === HEALTH_PATH || pathname === READY_PATH)) {
+      return pathname === HEALTH_PATH ? answerHealth(exchange) : answerReady(exchange, settings.readiness);
+    }
+    const match = routes().match(splitRequestPath(pathname));
+    if (!match) throw new NotFound('Page not found', { url: pathname.slice(0, 200) });
+    const { entry, id, route } = match;
+    const hasId = id !== undefined;
+    const header = verb === 'POST' ? headerValue(req.headers['x-service-method']) || undefined : undefined;
+    const method = serviceMethodFor(verb, hasId, header);
+    if (method === undefined || !isCallable(method, entry.service.methods, header !== undefined)) {
+      exchange.headers.allow = hasId ? entry.itemAllow : entry.collectionAllow;
+      throw new MethodNotAllowed(method === undefined ? `Method ${verb.slice(0, 20)} not allowed` : `Method \`${method.slice(0, 100)}\` is not supported by this endpoint.`);
+    }
+    const query = parseQueryString(queryAt === -1 ? '' : url.slice(queryAt + 1));
+    const data = hasRequestBody(method) ? await readRequestBody(req, settings.bodyLimit) : undefined;
+    const params: Params = { provider: 'rest', query, headers: req.headers, route };
+    const authentication = parseBearerToken(req.headers.authorization);
+    if (authentication) params.authentication = authentication;
+    const context = await app.execute(entry.service.path, method, serviceArguments(method, hasId ? id : null, data, params));
+    sendResult(exchange, method, context);
+  };
+
+  return async (req, res) => {
+    const exchange = new HttpExchange(req, res, nextRequestId(req.headers['x-request-id']), settings);
+    try {
+      await serve(exchange);
+    } catch (error: unknown) {
+      exchange.sendError(error);
+    }
+  };
+}
+
+function sendResult(exchange: HttpExchange, method: string, context: HookContext): void {
+  const body = context.dispatch !== undefined ? context.dispatch : context.result;
+  const http = context.http;
+  if (http?.headers) for (const [name, value] of Object.entries(http.headers)) exchange.headers[name.toLowerCase()] = value;
+  if (http?.location !== undefined) exchange.headers.location = encodeLocation(http.location);
+  exchange.send(responseStatus(method, http, body), body === null ? undefined : body);
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
