@@ -1,11 +1,12 @@
 import 'reflect-metadata';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Express } from 'express';
 import { Container } from 'inversify';
-import { createHttpAdapter } from './adapters/http';
+import { answerClientErrors, createHttpAdapter } from './adapters/http';
 import type { Application } from './application/app/application';
 import type { AppConfig } from './composition/app-config';
 import { applicationModule } from './composition/modules/application.module';
+import { authenticationModule, type AuthenticationOptions } from './composition/modules/authentication.module';
 import { infrastructureModule } from './composition/modules/infrastructure.module';
 import { servicesModule } from './composition/modules/services.module';
 import { Tokens } from './composition/tokens';
@@ -18,10 +19,15 @@ export interface ComposedApplication {
   close(): Promise<void>;
 }
 
+/** Settings that do not come from the environment (tests and embedding applications). */
+export interface CompositionOptions {
+  authentication?: AuthenticationOptions;
+}
+
 /** Builds the whole application from a validated configuration: the one place that wires adapters. */
-export async function composeApplication(config: AppConfig): Promise<ComposedApplication> {
+export async function composeApplication(config: AppConfig, options: CompositionOptions = {}): Promise<ComposedApplication> {
   const container = new Container();
-  await container.load(infrastructureModule(config), servicesModule(config), applicationModule(config));
+  await container.load(infrastructureModule(config), servicesModule(config), authenticationModule(config, options.authentication), applicationModule(config));
   const app = await container.getAsync(Tokens.app);
   const logger = container.get(Tokens.infrastructure.logger);
   const usesDatabase = config.store === 'mongo' && Object.keys(config.remotes).length < 2;
@@ -45,10 +51,15 @@ export async function composeApplication(config: AppConfig): Promise<ComposedApp
   };
 }
 
-/** Listens and resolves once the port is bound. */
+/** Listens and resolves once the port is bound; malformed requests get JSON errors too. */
 export function listen(http: Express, host: string, port: number): Promise<Server> {
+  const server = createServer(http);
+  answerClientErrors(server);
   return new Promise((resolve, reject) => {
-    const server = http.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
     server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
   });
 }

@@ -13,6 +13,8 @@ export interface AppConfig {
   bodyLimitBytes: number;
   /** How long start-up waits for the database before failing. */
   databaseTimeoutMs: number;
+  /** The longest a request waits for an unreachable database before it gets 503. */
+  databaseOperationTimeoutMs: number;
   /** Services bound to another server's REST API instead of the local store, by service name. */
   remotes: Record<string, { url: string; token?: string }>;
   corsOrigins: string[];

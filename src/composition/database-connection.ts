@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MongoClient, type Db } from 'mongodb';
 import { startEmbeddedMongo } from '../embedded-mongo';
 import type { LoggerPort } from '../ports/logger.port';
@@ -12,20 +13,26 @@ export interface DatabaseConnection {
   close(): Promise<void>;
 }
 
+/** Pause between start-up attempts while the database is not answering yet. */
+const RETRY_PAUSE_MS = 250;
+
 /**
  * Connects the driver to `MONGODB_URL`, or starts the embedded server (keeping its files in
- * `DATA_DIR`) and connects to that. Fails with one clear line when the database cannot be
- * reached within `databaseTimeoutMs`.
+ * `DATA_DIR`) and connects to that. Start-up retries until `databaseTimeoutMs`, then fails with
+ * one clear line. At run time every operation waits at most `databaseOperationTimeoutMs` for an
+ * unreachable database (the adapter turns that into 503) and the driver reconnects by itself
+ * when the database returns.
  */
 export async function connectDatabase(config: AppConfig, logger: LoggerPort): Promise<DatabaseConnection> {
   const embedded = config.mongodbUrl
     ? undefined
     : await startEmbeddedMongo({ host: '127.0.0.1', port: 0, dataDir: config.dataDir === ':memory:' ? undefined : path.resolve(config.dataDir) });
-  const url = config.mongodbUrl ?? `${embedded!.url.replace(/\/$/, '')}/app`;
-  const client = new MongoClient(url, { serverSelectionTimeoutMS: config.databaseTimeoutMs, connectTimeoutMS: config.databaseTimeoutMs });
+  const url = config.mongodbUrl ?? embedded!.url;
+  const timeout = config.databaseOperationTimeoutMs;
+  const client = new MongoClient(url, { serverSelectionTimeoutMS: timeout, connectTimeoutMS: timeout, socketTimeoutMS: Math.max(timeout * 10, 30_000) });
+  const db = client.db(config.mongodbUrl ? undefined : 'app');
   try {
-    await client.connect();
-    await client.db().command({ ping: 1 });
+    await waitUntilReachable(db, config.databaseTimeoutMs);
   } catch (error) {
     await client.close().catch(() => undefined);
     await embedded?.stop();
@@ -33,12 +40,25 @@ export async function connectDatabase(config: AppConfig, logger: LoggerPort): Pr
   }
   logger.info({ database: config.mongodbUrl ? 'MONGODB_URL' : 'embedded', dataDir: embedded ? config.dataDir : undefined }, 'database connected');
   return {
-    db: client.db(config.mongodbUrl ? undefined : 'app'),
+    db,
     client,
-    ping: () => client.db().command({ ping: 1 }).then(() => true, () => false),
+    ping: () => db.command({ ping: 1 }).then(() => true, () => false),
     close: async () => {
       await client.close();
       await embedded?.stop();
     },
   };
+}
+
+async function waitUntilReachable(db: Db, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.command({ ping: 1 }, { timeoutMS: Math.max(100, deadline - Date.now()) });
+      return;
+    } catch (error) {
+      if (Date.now() + RETRY_PAUSE_MS >= deadline || attempt >= 10_000) throw error;
+      await sleep(RETRY_PAUSE_MS);
+    }
+  }
 }

@@ -29,6 +29,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 10_000, 100, 600_000),
+    databaseOperationTimeoutMs: integer(env, 'DATABASE_OPERATION_TIMEOUT_MS', 3_000, 100, 600_000),
     remotes: readRemotes(env),
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
   };

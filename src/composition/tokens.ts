@@ -1,7 +1,10 @@
 import type { ServiceIdentifier } from 'inversify';
+import type { JwtSettings } from '../adapters/passport';
 import type { Application } from '../application/app/application';
 import type { LoggerPort } from '../ports/logger.port';
+import type { PasswordHasherPort } from '../ports/password-hasher.port';
 import type { ServiceMethods } from '../ports/service.port';
+import type { TokenIssuerPort } from '../ports/token-issuer.port';
 import type { AppConfig } from './app-config';
 import type { DatabaseConnection } from './database-connection';
 
@@ -22,6 +25,14 @@ export const Tokens = {
     users: token<ServiceMethods>('services.users'),
     /** The messages store: local collection, memory, or a remote server. */
     messages: token<ServiceMethods>('services.messages'),
+  },
+  auth: {
+    /** Keys and options shared by token signing and verification. */
+    jwtSettings: token<JwtSettings>('auth.jwtSettings'),
+    tokenIssuer: token<TokenIssuerPort>('auth.tokenIssuer'),
+    passwordHasher: token<PasswordHasherPort>('auth.passwordHasher'),
+    /** Registers the authentication service (and its strategies) on an app. */
+    configure: token<(app: Application) => void>('auth.configure'),
   },
   /** The application with every service registered and hooked. */
   app: token<Application>('app'),

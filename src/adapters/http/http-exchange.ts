@@ -36,6 +36,8 @@ export class HttpExchange {
       // Nothing more can be said to the client; end the exchange and keep the reason in the logs.
       this.res.destroy();
     } else {
+      const retryAfter = (body.data as { retryAfter?: unknown } | undefined)?.retryAfter;
+      if (status === 429 && typeof retryAfter === 'number') this.headers['retry-after'] = String(retryAfter);
       this.write(status, JSON.stringify(body));
     }
     this.log(status, unexpected ? error : undefined, body.name);

@@ -67,7 +67,7 @@ export function createServiceRouter(app: Application, settings: HttpAdapterSetti
     }
     const query = parseQueryString(queryAt === -1 ? '' : url.slice(queryAt + 1));
     const data = hasRequestBody(method) ? await readRequestBody(req, settings.bodyLimit) : undefined;
-    const params: Params = { provider: 'rest', query, headers: req.headers, route };
+    const params: Params = { provider: 'rest', query, headers: req.headers, route, ip: (req as IncomingMessage & { ip?: string }).ip ?? req.socket.remoteAddress };
     const authentication = parseBearerToken(req.headers.authorization);
     if (authentication) params.authentication = authentication;
     const context = await app.execute(entry.service.path, method, serviceArguments(method, hasId ? id : null, data, params));

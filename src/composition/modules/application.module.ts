@@ -11,17 +11,18 @@ export function applicationModule(config: AppConfig): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(Tokens.app)
       .toResolvedValue(
-        (users, messages) => {
+        (users, messages, passwordHasher, configureAuthentication) => {
           const app = createApp();
           app.set('config', config);
+          app.configure(configureAuthentication);
           app.use('users', users, { methods: [...USERS_METHODS] });
-          app.service('users').hooks(usersHooks());
+          app.service('users').hooks(usersHooks({ passwordHasher }));
           // A remote messages service already has markRead (the client sends it); a local store gets it here.
           app.use('messages', config.remotes.messages ? messages : withMessageMethods(messages), { methods: [...MESSAGES_METHODS] });
           app.service('messages').hooks(messagesHooks());
           return app;
         },
-        [Tokens.services.users, Tokens.services.messages],
+        [Tokens.services.users, Tokens.services.messages, Tokens.auth.passwordHasher, Tokens.auth.configure],
       )
       .inSingletonScope();
   });

@@ -47,7 +47,7 @@ function splitMessage(message: unknown, data: unknown): { text: string; rest?: u
   const source = isRecord(message) ? message : isRecord(data) ? data : undefined;
   if (source === undefined) return { text, rest: data ?? undefined };
   if (typeof source.message === 'string') text = source.message;
-  const { message: _m, errors, stack: _s, name: _n, ...rest } = source as Record<string, unknown>;
+  const { message: _m, errors, ...rest } = source as Record<string, unknown>;
   const hasRest = Object.keys(rest).length > 0 || source === data;
   return { text, rest: hasRest ? rest : undefined, errors };
 }

@@ -1,3 +1,4 @@
+import { authenticate } from '../../authentication/authenticate.hook';
 import type { HookContext } from '../../hooks/hook-context';
 import type { HookMap } from '../../hooks/hook-types';
 import { validateData } from '../../validation/validate-data.hook';
@@ -15,9 +16,11 @@ function stampNewMessage(context: HookContext): void {
   context.data = Array.isArray(context.data) ? context.data.map(stamp) : stamp(context.data);
 }
 
+/** Every external call needs a valid token; new messages belong to the authenticated user. */
 export function messagesHooks(): HookMap {
   const checkQuery = validateQuery(MessagesQueryDto);
   return {
+    around: { all: [authenticate('jwt')] },
     before: {
       find: [checkQuery],
       get: [checkQuery],

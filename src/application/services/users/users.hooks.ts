@@ -1,5 +1,9 @@
+import { authenticate } from '../../authentication/authenticate.hook';
+import { hashPassword } from '../../authentication/hash-password.hook';
+import { restrictToSelf } from '../../authentication/restrict-to-self.hook';
 import { protectFields } from '../../hooks/protect-fields.hook';
 import type { HookMap } from '../../hooks/hook-types';
+import type { PasswordHasherPort } from '../../../ports/password-hasher.port';
 import { validateData } from '../../validation/validate-data.hook';
 import { validateQuery } from '../../validation/validate-query.hook';
 import { CreateUserDto, PatchUserDto, UsersQueryDto } from './users.dto';
@@ -9,17 +13,36 @@ export const USERS_METHODS = ['find', 'get', 'create', 'update', 'patch', 'remov
 /** Fields that never leave the server. */
 export const USER_HIDDEN_FIELDS = ['password'] as const;
 
-export function usersHooks(): HookMap {
+export interface UsersHooksOptions {
+  /** Hashes the password on create, update and patch. */
+  passwordHasher: PasswordHasherPort;
+}
+
+/**
+ * Sign-up (`create`) is public; every other external call needs a valid token, and a user may
+ * update, patch or remove only their own record. Passwords are validated, then hashed.
+ */
+export function usersHooks(options: UsersHooksOptions): HookMap {
   const checkQuery = validateQuery(UsersQueryDto);
+  const requireToken = authenticate('jwt');
+  const onlySelf = restrictToSelf();
+  const hash = hashPassword(options.passwordHasher);
   return {
-    around: { all: [protectFields(...USER_HIDDEN_FIELDS)] },
+    around: {
+      all: [protectFields(...USER_HIDDEN_FIELDS)],
+      find: [requireToken],
+      get: [requireToken],
+      update: [requireToken],
+      patch: [requireToken],
+      remove: [requireToken],
+    },
     before: {
       find: [checkQuery],
       get: [checkQuery],
-      create: [validateData(CreateUserDto)],
-      update: [checkQuery, validateData(CreateUserDto)],
-      patch: [checkQuery, validateData(PatchUserDto, { partial: true })],
-      remove: [checkQuery],
+      create: [validateData(CreateUserDto), hash],
+      update: [onlySelf, checkQuery, validateData(CreateUserDto), hash],
+      patch: [onlySelf, checkQuery, validateData(PatchUserDto, { partial: true }), hash],
+      remove: [onlySelf, checkQuery],
     },
   };
 }

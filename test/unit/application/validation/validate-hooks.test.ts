@@ -10,11 +10,12 @@ function givenApp() {
   app.use('messages', withMessageMethods(new MemoryService({ paginate: { default: 10, max: 50 } })), { methods: [...MESSAGES_METHODS] });
   app.service('messages').hooks(messagesHooks());
   app.use('users', new MemoryService(), { methods: [...USERS_METHODS] });
-  app.service('users').hooks(usersHooks());
+  app.service('users').hooks(usersHooks({ passwordHasher: { hash: async (password: string) => `hashed:${password}`, compare: async () => false } }));
   return app;
 }
 
-const external = { provider: 'rest' };
+// Messages need an authenticated caller over transports; these tests are about validation.
+const external = { provider: 'rest', authenticated: true, user: { id: 'u1' } };
 
 describe('validateData (messages and users DTOs)', () => {
   it('accepts valid data and stamps server-owned fields', async () => {

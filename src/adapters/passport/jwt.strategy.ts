@@ -1,0 +1,70 @@
+import type { Jwt } from 'jsonwebtoken';
+import { Strategy as PassportJwtStrategy } from 'passport-jwt';
+import { NotAuthenticated, NotFound } from '../../domain/errors';
+import type { AuthenticationRequest, AuthenticationResult, AuthenticationStrategyPort } from '../../ports/authentication-strategy.port';
+import type { ServicePort } from '../../ports/service.port';
+import type { AccessTokenPayload } from '../../ports/token-issuer.port';
+import { jwtFailureToError } from './jwt-error';
+import { checkAccessToken, verifyOptionsOf, type JwtSettings } from './jwt-settings';
+import { runPassportStrategy, type MinimalRequest } from './passport-strategy-adapter';
+
+export interface JwtStrategyOptions {
+  settings: JwtSettings;
+  /** The users service, looked up per call. */
+  users: () => Pick<ServicePort, 'get'>;
+}
+
+type UserRecord = Record<string, any>;
+
+/**
+ * Bearer-token authentication with passport-jwt, verifying with the same settings the issuer
+ * signs with (algorithm, audience, issuer pinned; `typ`, `exp`, `sub` checked), then loading
+ * the token's user by `sub`. A token whose user no longer exists is a 401, not a 404.
+ */
+export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
+  readonly name = 'jwt';
+  private readonly passport: PassportJwtStrategy;
+
+  constructor(private readonly options: JwtStrategyOptions) {
+    const { settings } = options;
+    this.passport = new PassportJwtStrategy(
+      {
+        jwtFromRequest: (request: MinimalRequest) => (typeof request.body.accessToken === 'string' ? request.body.accessToken : null),
+        // A KeyObject, not a string: jsonwebtoken then refuses any algorithm of another key type.
+        secretOrKeyProvider: (_request, _token, done) => done(null, settings.verificationKey as never),
+        // passport-jwt overwrites these three with its own top-level options, even when undefined.
+        ...verifyOptionsOf(settings),
+        jsonWebTokenOptions: { ...verifyOptionsOf(settings), complete: true },
+      },
+      (decoded: Jwt, done: (error: unknown, user?: unknown, info?: unknown) => void) => {
+        this.verify(decoded).then(
+          (result) => (result instanceof NotAuthenticated ? done(null, false, result) : done(null, result.user, { payload: result.payload })),
+          (error: unknown) => done(error),
+        );
+      },
+    );
+  }
+
+  async authenticate(data: AuthenticationRequest): Promise<AuthenticationResult> {
+    const accessToken = data.accessToken;
+    if (typeof accessToken !== 'string' || accessToken === '') throw new NotAuthenticated('No access token');
+    const { user, info } = await runPassportStrategy<UserRecord>(this.passport, { body: { accessToken }, headers: {} }, jwtFailureToError);
+    return { accessToken, authentication: { strategy: this.name, accessToken, payload: info.payload }, user };
+  }
+
+  private async verify(decoded: Jwt): Promise<{ user: UserRecord; payload: AccessTokenPayload } | InstanceType<typeof NotAuthenticated>> {
+    let payload: AccessTokenPayload;
+    try {
+      payload = checkAccessToken(decoded, this.options.settings);
+    } catch (error) {
+      return error as InstanceType<typeof NotAuthenticated>;
+    }
+    try {
+      const user = (await this.options.users().get!(payload.sub, {})) as UserRecord;
+      return { user, payload };
+    } catch (error) {
+      if (error instanceof NotFound) return new NotAuthenticated('Invalid access token');
+      throw error;
+    }
+  }
+}

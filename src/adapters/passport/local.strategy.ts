@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { Strategy as PassportLocalStrategy } from 'passport-local';
+import { NotAuthenticated } from '../../domain/errors';
+import { isPaginated } from '../../domain/paginated';
+import type { AuthenticationRequest, AuthenticationResult, AuthenticationStrategyPort } from '../../ports/authentication-strategy.port';
+import type { PasswordHasherPort } from '../../ports/password-hasher.port';
+import type { ServicePort } from '../../ports/service.port';
+import { runPassportStrategy } from './passport-strategy-adapter';
+
+export interface LocalStrategyOptions {
+  /** The users service, looked up per call (it may be registered after the strategy). */
+  users: () => Pick<ServicePort, 'find'>;
+  passwordHasher: PasswordHasherPort;
+  /** Request and record field of the login name. Default 'email'. */
+  usernameField?: string;
+  /** Request and record field of the password (the record holds its hash). Default 'password'. */
+  passwordField?: string;
+  /** The one message of every failure. Default 'Invalid login'. */
+  errorMessage?: string;
+  /** Longer values fail without a lookup. Defaults 320 and 1024 characters. */
+  maxUsernameLength?: number;
+  maxPasswordLength?: number;
+}
+
+type UserRecord = Record<string, any>;
+
+/**
+ * Email/password login with passport-local. Credentials must be non-empty strings before
+ * anything is looked up (an object such as `{ "$ne": null }` never reaches a query), and an
+ * unknown user is compared against a dummy hash, so both failures look and take the same.
+ */
+export class LocalAuthenticationStrategy implements AuthenticationStrategyPort {
+  readonly name = 'local';
+  private readonly usernameField: string;
+  private readonly passwordField: string;
+  private readonly errorMessage: string;
+  private readonly passport: PassportLocalStrategy;
+  private readonly dummyHash: Promise<string>;
+
+  constructor(private readonly options: LocalStrategyOptions) {
+    this.usernameField = options.usernameField ?? 'email';
+    this.passwordField = options.passwordField ?? 'password';
+    this.errorMessage = options.errorMessage ?? 'Invalid login';
+    this.passport = new PassportLocalStrategy(
+      { usernameField: this.usernameField, passwordField: this.passwordField, session: false },
+      (username, password, done) => {
+        this.verify(username, password).then((user) => done(null, user), (error: Error) => done(error));
+      },
+    );
+    // Made once, at the configured cost, so the first unknown-user login is not slower than the rest.
+    this.dummyHash = options.passwordHasher.hash(randomBytes(24).toString('base64'));
+    this.dummyHash.catch(() => undefined);
+  }
+
+  async authenticate(data: AuthenticationRequest): Promise<AuthenticationResult> {
+    const username = data[this.usernameField];
+    const password = data[this.passwordField];
+    if (!this.isCredential(username, this.options.maxUsernameLength ?? 320) || !this.isCredential(password, this.options.maxPasswordLength ?? 1024)) {
+      throw new NotAuthenticated(this.errorMessage);
+    }
+    const request = { body: { [this.usernameField]: username, [this.passwordField]: password }, headers: {} };
+    const { user } = await runPassportStrategy<UserRecord>(this.passport, request, () => new NotAuthenticated(this.errorMessage));
+    return { authentication: { strategy: this.name }, user };
+  }
+
+  private isCredential(value: unknown, maxLength: number): value is string {
+    return typeof value === 'string' && value.length > 0 && value.length <= maxLength;
+  }
+
+  private async verify(username: string, password: string): Promise<UserRecord | false> {
+    const user = await this.findUser(username);
+    const stored = user?.[this.passwordField];
+    const hash = typeof stored === 'string' ? stored : undefined;
+    // Always one full compare: against the dummy hash when there is no user or no hash.
+    const matches = await this.options.passwordHasher.compare(password, hash ?? (await this.dummyHash));
+    return user && hash !== undefined && matches ? user : false;
+  }
+
+  private async findUser(username: string): Promise<UserRecord | undefined> {
+    // An internal call (no provider): the users service's hooks let it through and keep the hash.
+    const found = await this.options.users().find!({ query: { [this.usernameField]: username, $limit: 1 }, paginate: false });
+    const list = isPaginated(found) ? found.data : found;
+    return Array.isArray(list) && list.length > 0 ? (list[0] as UserRecord) : undefined;
+  }
+}

@@ -1,0 +1,112 @@
+import { NotAuthenticated, TooManyRequests } from '../../domain/errors';
+import type { NullableId } from '../../domain/id';
+import type { AuthenticationRequest, AuthenticationResult, AuthenticationStrategyPort } from '../../ports/authentication-strategy.port';
+import type { Params } from '../../ports/service-params';
+import type { TokenIssuerPort } from '../../ports/token-issuer.port';
+import { clientAddressOf } from './client-address';
+import { LoginRateLimiter, type LoginAttemptKeys, type LoginRateLimitOptions } from './login-rate-limiter';
+
+/** The methods transports may call on the authentication service. */
+export const AUTHENTICATION_METHODS = ['create', 'remove'] as const;
+
+export interface AuthenticationServiceOptions {
+  strategies: AuthenticationStrategyPort[];
+  tokenIssuer: TokenIssuerPort;
+  /** Strategies `create` accepts. Default: every registered strategy. */
+  authStrategies?: string[];
+  /** User fields never returned (e.g. the password hash). */
+  hiddenFields?: readonly string[];
+  /** The user's id field for the token subject. Default: `id`, else `_id`. */
+  entityId?: string;
+  /** Brute-force limits of `create`; `false` turns them off. */
+  rateLimit?: Partial<LoginRateLimitOptions> | false;
+  now?: () => number;
+}
+
+const NO_STRATEGY = 'Invalid authentication information (no `strategy` set)';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `POST /authentication` (`create`): authenticates with a named strategy and returns
+ * `{ accessToken, authentication: { strategy, payload }, user }`; a `jwt` request returns the
+ * token it was given (a re-login never extends a token). `DELETE /authentication` (`remove`)
+ * checks the bearer token and returns the same shape. `authenticate` serves the hook.
+ */
+export class AuthenticationService {
+  private readonly strategies = new Map<string, AuthenticationStrategyPort>();
+  private readonly authStrategies: string[];
+  private readonly limiter?: LoginRateLimiter;
+
+  constructor(private readonly options: AuthenticationServiceOptions) {
+    for (const strategy of options.strategies) this.strategies.set(strategy.name, strategy);
+    this.authStrategies = options.authStrategies ?? [...this.strategies.keys()];
+    if (options.rateLimit !== false) this.limiter = new LoginRateLimiter(options.rateLimit ?? {}, options.now);
+  }
+
+  /** Authenticates `data` with one of `allowed` (all registered when empty); the user comes back without hidden fields. */
+  async authenticate(data: unknown, params: Params = {}, ...allowed: string[]): Promise<AuthenticationResult> {
+    if (!isRecord(data) || typeof data.strategy !== 'string' || data.strategy === '') throw new NotAuthenticated(NO_STRATEGY);
+    if (allowed.length > 0 && !allowed.includes(data.strategy)) {
+      throw new NotAuthenticated('Invalid authentication information (strategy not allowed in authStrategies)');
+    }
+    const strategy = this.strategies.get(data.strategy);
+    if (!strategy) throw new NotAuthenticated('Invalid authentication information');
+    // Strategies look users up with internal calls: the caller's transport fields stay out.
+    const { provider: _p, authentication: _a, authenticated: _d, query: _q, ...rest } = params;
+    const result = await strategy.authenticate(data as AuthenticationRequest, rest);
+    return { ...result, user: this.withoutHiddenFields(result.user) };
+  }
+
+  async create(data: unknown, params: Params = {}): Promise<AuthenticationResult> {
+    const keys = this.attemptKeys(data, params);
+    const waitMs = this.limiter?.retryAfterMs(keys) ?? 0;
+    if (waitMs > 0) {
+      // `data.retryAfter` (seconds) is what the HTTP adapter turns into a `Retry-After` header.
+      throw new TooManyRequests('Too many failed login attempts, try again later', { retryAfter: Math.ceil(waitMs / 1000) });
+    }
+    let result: AuthenticationResult;
+    try {
+      result = await this.authenticate(data, params, ...this.authStrategies);
+    } catch (error) {
+      if (error instanceof NotAuthenticated) this.limiter?.recordFailure(keys);
+      throw error;
+    }
+    this.limiter?.recordSuccess(keys);
+    if (result.accessToken) return result;
+    const accessToken = await this.options.tokenIssuer.sign(this.subjectOf(result.user));
+    const payload = await this.options.tokenIssuer.verify(accessToken);
+    return { accessToken, authentication: { ...result.authentication, payload }, user: result.user };
+  }
+
+  /** Logout: there is no server-side revocation, so this checks the bearer token and echoes the result. */
+  async remove(id: NullableId, params: Params = {}): Promise<AuthenticationResult> {
+    const authentication = params.authentication;
+    if (!isRecord(authentication) || typeof authentication.accessToken !== 'string') throw new NotAuthenticated(NO_STRATEGY);
+    const result = await this.authenticate(authentication, params, 'jwt');
+    if (id != null && String(id) !== result.accessToken) throw new NotAuthenticated('Invalid access token');
+    return result;
+  }
+
+  private attemptKeys(data: unknown, params: Params): LoginAttemptKeys {
+    const email = isRecord(data) && typeof data.email === 'string' ? data.email.trim().toLowerCase() : undefined;
+    return { client: clientAddressOf(params), email: email || undefined };
+  }
+
+  private subjectOf(user: Record<string, any>): string {
+    const field = this.options.entityId;
+    const id = field ? user[field] : (user.id ?? user._id);
+    if (id === undefined || id === null) throw new NotAuthenticated(`Can not set subject from user.${field ?? 'id'}`);
+    return String(id);
+  }
+
+  private withoutHiddenFields(user: Record<string, any>): Record<string, any> {
+    const hidden = this.options.hiddenFields ?? [];
+    if (!isRecord(user) || hidden.length === 0) return user;
+    const copy: Record<string, any> = { ...user };
+    for (const field of hidden) delete copy[field];
+    return copy;
+  }
+}

@@ -1,0 +1,69 @@
+import { ContainerModule } from 'inversify';
+import {
+  BcryptPasswordHasher,
+  createJwtSettings,
+  JsonWebTokenIssuer,
+  JwtAuthenticationStrategy,
+  LocalAuthenticationStrategy,
+  type JwtOptions,
+} from '../../adapters/passport';
+import type { Application } from '../../application/app/application';
+import { authenticationHooks } from '../../application/authentication/authentication.hooks';
+import { AUTHENTICATION_METHODS, AuthenticationService } from '../../application/authentication/authentication.service';
+import type { LoginRateLimitOptions } from '../../application/authentication/login-rate-limiter';
+import { USER_HIDDEN_FIELDS } from '../../application/services/users/users.hooks';
+import type { AppConfig } from '../app-config';
+import { resolveAuthSecret } from '../auth-secret';
+import { Tokens } from '../tokens';
+
+/** Authentication settings beyond the environment; every field has a default. */
+export interface AuthenticationOptions {
+  /** Merged over the defaults (HS256, 1 day, typ 'access', Feathers' audience and issuer). */
+  jwtOptions?: Partial<JwtOptions>;
+  /** PEM keys for RS*, PS* or ES* signing instead of the shared secret (set `jwtOptions.algorithm` to match). */
+  keyPair?: { privateKey: string; publicKey: string };
+  /** bcrypt cost. Default 10. */
+  bcryptCost?: number;
+  /** Brute-force limits of `POST /authentication`; `false` turns them off. */
+  rateLimit?: Partial<LoginRateLimitOptions> | false;
+  /** Strategies `POST /authentication` accepts. Default ['local', 'jwt']. */
+  authStrategies?: string[];
+}
+
+/**
+ * The password hasher, the token issuer and a configurer that registers the authentication
+ * service (local + jwt strategies) at `authentication`. Strategies reach the users service
+ * through the app at call time, so the order of registration does not matter.
+ */
+export function authenticationModule(config: AppConfig, options: AuthenticationOptions = {}): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(Tokens.auth.jwtSettings)
+      .toResolvedValue(async () => {
+        const keys = options.keyPair ?? { secret: await resolveAuthSecret(config) };
+        const algorithm = options.jwtOptions?.algorithm ?? (options.keyPair ? 'RS256' : undefined);
+        return createJwtSettings(keys, { ...options.jwtOptions, algorithm });
+      })
+      .inSingletonScope();
+    bind(Tokens.auth.passwordHasher).toConstantValue(new BcryptPasswordHasher({ cost: options.bcryptCost }));
+    bind(Tokens.auth.tokenIssuer)
+      .toResolvedValue((settings) => new JsonWebTokenIssuer(settings), [Tokens.auth.jwtSettings])
+      .inSingletonScope();
+    bind(Tokens.auth.configure)
+      .toResolvedValue(
+        (settings, tokenIssuer, passwordHasher) => (app: Application) => {
+          const users = () => app.service('users');
+          const service = new AuthenticationService({
+            strategies: [new LocalAuthenticationStrategy({ users, passwordHasher }), new JwtAuthenticationStrategy({ settings, users })],
+            tokenIssuer,
+            authStrategies: options.authStrategies ?? ['local', 'jwt'],
+            hiddenFields: USER_HIDDEN_FIELDS,
+            rateLimit: options.rateLimit,
+          });
+          app.use('authentication', service, { methods: [...AUTHENTICATION_METHODS] });
+          app.service('authentication').hooks(authenticationHooks());
+        },
+        [Tokens.auth.jwtSettings, Tokens.auth.tokenIssuer, Tokens.auth.passwordHasher],
+      )
+      .inSingletonScope();
+  });
+}
