@@ -18,6 +18,8 @@ export interface AppConfig {
   /** Services bound to another server's REST API instead of the local store, by service name. */
   remotes: Record<string, { url: string; token?: string }>;
   corsOrigins: string[];
+  /** Authentication settings from the environment; code may override them per composition. */
+  auth: { jwtExpiresIn: string; bcryptCost: number; maxLoginFailuresPerEmail: number; maxLoginFailuresPerClient: number; loginWindowMs: number };
 }
 
 /** The services this application defines; `<NAME>_REMOTE_URL` may bind any of them remotely. */

@@ -32,6 +32,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseOperationTimeoutMs: integer(env, 'DATABASE_OPERATION_TIMEOUT_MS', 3_000, 100, 600_000),
     remotes: readRemotes(env),
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
+    auth: {
+      jwtExpiresIn: duration(env, 'JWT_EXPIRES_IN', '1d'),
+      bcryptCost: integer(env, 'BCRYPT_COST', 10, 4, 15),
+      maxLoginFailuresPerEmail: integer(env, 'LOGIN_MAX_FAILURES_PER_EMAIL', 5, 1, 1_000_000),
+      maxLoginFailuresPerClient: integer(env, 'LOGIN_MAX_FAILURES_PER_CLIENT', 20, 1, 1_000_000),
+      loginWindowMs: integer(env, 'LOGIN_WINDOW_MS', 15 * 60_000, 1_000, 24 * 3_600_000),
+    },
   };
 }
 
@@ -41,6 +48,14 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (!/^\d+$/.test(raw) || value < min || value > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   return value;
+}
+
+/** A token lifetime as jsonwebtoken reads it: seconds, or a number with a unit (`15m`, `12h`, `7d`). */
+function duration(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d{1,9}(s|m|h|d)?$/.test(raw)) throw new ConfigError(`${name} must be a number of seconds or a number with s, m, h or d, got "${raw}"`);
+  return /^\d+$/.test(raw) ? `${raw}s` : raw;
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {

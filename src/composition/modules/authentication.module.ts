@@ -41,10 +41,10 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
       .toResolvedValue(async () => {
         const keys = options.keyPair ?? { secret: await resolveAuthSecret(config) };
         const algorithm = options.jwtOptions?.algorithm ?? (options.keyPair ? 'RS256' : undefined);
-        return createJwtSettings(keys, { ...options.jwtOptions, algorithm });
+        return createJwtSettings(keys, { expiresIn: config.auth.jwtExpiresIn, ...options.jwtOptions, algorithm });
       })
       .inSingletonScope();
-    bind(Tokens.auth.passwordHasher).toConstantValue(new BcryptPasswordHasher({ cost: options.bcryptCost }));
+    bind(Tokens.auth.passwordHasher).toConstantValue(new BcryptPasswordHasher({ cost: options.bcryptCost ?? config.auth.bcryptCost }));
     bind(Tokens.auth.tokenIssuer)
       .toResolvedValue((settings) => new JsonWebTokenIssuer(settings), [Tokens.auth.jwtSettings])
       .inSingletonScope();
@@ -57,7 +57,12 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
             tokenIssuer,
             authStrategies: options.authStrategies ?? ['local', 'jwt'],
             hiddenFields: USER_HIDDEN_FIELDS,
-            rateLimit: options.rateLimit,
+            rateLimit: options.rateLimit === false ? false : {
+              maxFailuresPerEmail: config.auth.maxLoginFailuresPerEmail,
+              maxFailuresPerClient: config.auth.maxLoginFailuresPerClient,
+              windowMs: config.auth.loginWindowMs,
+              ...options.rateLimit,
+            },
           });
           app.use('authentication', service, { methods: [...AUTHENTICATION_METHODS] });
           app.service('authentication').hooks(authenticationHooks());

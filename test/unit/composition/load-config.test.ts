@@ -19,9 +19,17 @@ describe('loadConfig', () => {
     [{ FOO_REMOTE_URL: 'http://127.0.0.1:1' }, /^FOO_REMOTE_URL names no service/],
     [{ MESSAGES_REMOTE_URL: 'not a url' }, /^MESSAGES_REMOTE_URL must be an absolute http\(s\) URL/],
     [{ MESSAGES_REMOTE_URL: 'ftp://127.0.0.1' }, /^MESSAGES_REMOTE_URL must be an http\(s\) URL/],
+    [{ JWT_EXPIRES_IN: 'forever' }, /^JWT_EXPIRES_IN must be a number of seconds/],
+    [{ BCRYPT_COST: '3' }, /^BCRYPT_COST must be an integer from 4 to 15/],
+    [{ DATABASE_OPERATION_TIMEOUT_MS: '-5' }, /^DATABASE_OPERATION_TIMEOUT_MS must be an integer/],
   ])('refuses %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('reads authentication settings', () => {
+    expect(loadConfig({ JWT_EXPIRES_IN: '3600', BCRYPT_COST: '12' }).auth).toMatchObject({ jwtExpiresIn: '3600s', bcryptCost: 12 });
+    expect(loadConfig({ JWT_EXPIRES_IN: '15m' }).auth.jwtExpiresIn).toBe('15m');
   });
 
   it('reads remote bindings with their tokens, without trailing slashes', () => {
