@@ -111,23 +111,15 @@ export class Application {
     return this.settings.get(name) as T | undefined;
   }
 
+  /** Calls every service's `setup(app, path)` in registration order, inside the app's setup hooks. */
   async setup(): Promise<this> {
-    await this.runLifecycle('setup', async () => {
-      for (const entry of this.registered.values()) {
-        if (typeof entry.original.setup === 'function') await entry.original.setup(this, entry.path);
-      }
-      this.isSetUp = true;
-    });
+    await this.runLifecycle('setup');
     return this;
   }
 
+  /** Calls every service's `teardown(app, path)` in registration order, inside the app's teardown hooks. */
   async teardown(): Promise<this> {
-    await this.runLifecycle('teardown', async () => {
-      for (const entry of this.registered.values()) {
-        if (typeof entry.original.teardown === 'function') await entry.original.teardown(this, entry.path);
-      }
-      this.isSetUp = false;
-    });
+    await this.runLifecycle('teardown');
     return this;
   }
 
@@ -163,16 +155,19 @@ export class Application {
 
   private emitEvent(entry: RegisteredService, context: HookContext): void {
     const event = context.event;
-    if (!event || entry.events.includes(event) || context.result === undefined) return;
+    if (!event || entry.events.includes(event) || context.result === undefined || context.result === null) return;
     const items = Array.isArray(context.result) ? context.result : [context.result];
     for (const item of items) entry.wrapper.emit(event, item, context);
   }
 
-  private async runLifecycle(kind: 'setup' | 'teardown', body: () => Promise<void>): Promise<void> {
+  private async runLifecycle(kind: 'setup' | 'teardown'): Promise<void> {
     const hooks = this.lifecycleHooks[kind];
     const run = async (index: number): Promise<void> => {
-      if (index === hooks.length) return body();
-      await hooks[index](this, () => run(index + 1));
+      if (index < hooks.length) return hooks[index](this, () => run(index + 1));
+      for (const entry of this.registered.values()) {
+        if (typeof entry.original[kind] === 'function') await entry.original[kind](this, entry.path);
+      }
+      this.isSetUp = kind === 'setup';
     };
     await run(0);
   }
