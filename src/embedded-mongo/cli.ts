@@ -2,7 +2,10 @@ import { parseArgs } from 'node:util';
 import { startEmbeddedMongo } from './start-embedded-mongo';
 import type { EmbeddedMongoLogger } from './logger';
 
-/** `npm run embedded-mongo -- --port 27017 --dbpath ./data [--bind_ip 127.0.0.1] [--socket /tmp/m.sock]` */
+/**
+ * `npm run embedded-mongo -- --port 27017 --dbpath ./data [--bind_ip 127.0.0.1] [--socket /tmp/m.sock]`
+ * [--snapshot-interval-ms 60000] [--snapshot-journal-bytes 67108864] [--transaction-timeout-ms 60000]`
+ */
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -10,11 +13,17 @@ async function main(): Promise<void> {
       bind_ip: { type: 'string', default: '127.0.0.1' },
       dbpath: { type: 'string', default: './data' },
       socket: { type: 'string' },
+      'snapshot-interval-ms': { type: 'string' },
+      'snapshot-journal-bytes': { type: 'string' },
+      'transaction-timeout-ms': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
-    console.log('usage: embedded-mongo [--port 27017] [--bind_ip 127.0.0.1] [--dbpath ./data | :memory:] [--socket path]');
+    console.log(
+      'usage: embedded-mongo [--port 27017] [--bind_ip 127.0.0.1] [--dbpath ./data | :memory:] [--socket path]\n' +
+        '       [--snapshot-interval-ms 60000] [--snapshot-journal-bytes 67108864] [--transaction-timeout-ms 60000]',
+    );
     return;
   }
   const port = Number(values.port);
@@ -24,7 +33,16 @@ async function main(): Promise<void> {
     warn: (message, meta) => console.warn(message, meta ?? ''),
     error: (message, meta) => console.error(message, meta ?? ''),
   };
-  const server = await startEmbeddedMongo({ host: values.bind_ip, port, dataDir: values.dbpath, socketPath: values.socket, logger });
+  const server = await startEmbeddedMongo({
+    host: values.bind_ip,
+    port,
+    dataDir: values.dbpath,
+    socketPath: values.socket,
+    logger,
+    snapshotIntervalMs: optionalInteger(values['snapshot-interval-ms'], '--snapshot-interval-ms'),
+    snapshotJournalBytes: optionalInteger(values['snapshot-journal-bytes'], '--snapshot-journal-bytes'),
+    transactionTimeoutMs: optionalInteger(values['transaction-timeout-ms'], '--transaction-timeout-ms'),
+  });
   const shutdown = (signal: string): void => {
     console.log(`${signal}: flushing and stopping`);
     server.stop().then(
@@ -37,6 +55,13 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+function optionalInteger(raw: string | undefined, flag: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${flag} must be a positive integer, got '${raw}'`);
+  return value;
 }
 
 main().catch((error: Error) => {

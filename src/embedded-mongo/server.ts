@@ -1,9 +1,10 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Document } from 'bson';
-import { runCommand } from './commands/command-registry';
 import type { ServerInfo } from './commands/command-context';
 import { CursorRegistry } from './cursor-registry';
 import { SessionRegistry } from './session-registry';
+import { runSessionCommand } from './transactions/run-in-session';
+import { TransactionManager } from './transactions/transaction-manager';
 import type { EmbeddedMongoLogger } from './logger';
 import type { Catalog } from './storage/catalog';
 import type { StorageEngine } from './storage/storage-engine';
@@ -14,6 +15,8 @@ export interface WireServerOptions {
   readonly engine: StorageEngine;
   readonly logger: EmbeddedMongoLogger;
   readonly cursorTimeoutMs?: number;
+  /** Open transactions idle longer than this are aborted. */
+  readonly transactionTimeoutMs?: number;
 }
 
 /** Accepts connections (TCP and optionally a unix socket) and routes their commands to the catalog. */
@@ -21,13 +24,14 @@ export class WireServer {
   private readonly servers: Server[] = [];
   private readonly connections = new Map<number, WireConnection>();
   private readonly cursors: CursorRegistry;
-  private readonly sessions = new SessionRegistry();
+  private readonly sessions: SessionRegistry;
   private readonly info: ServerInfo;
   private connectionCount = 0;
   private hostLabel = 'localhost';
 
   constructor(private readonly options: WireServerOptions) {
     this.cursors = new CursorRegistry(options.cursorTimeoutMs);
+    this.sessions = new SessionRegistry(new TransactionManager(options.catalog, options.transactionTimeoutMs));
     this.info = {
       startedAt: new Date(),
       host: () => this.hostLabel,
@@ -53,6 +57,7 @@ export class WireServer {
     for (const connection of this.connections.values()) connection.close();
     await Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
     this.cursors.close();
+    this.sessions.close();
   }
 
   private listen(start: (server: Server, done: () => void) => void): Promise<Server> {
@@ -76,9 +81,8 @@ export class WireServer {
   }
 
   private run(command: Document, db: string, connectionId: number): { reply: Document; durable?: Promise<void> } {
-    if (command.lsid !== undefined) this.sessions.touch(command.lsid);
     const context = { db, catalog: this.options.catalog, cursors: this.cursors, sessions: this.sessions, connectionId, server: this.info };
-    const reply = runCommand(command, context);
+    const reply = runSessionCommand(command, context);
     return { reply, durable: this.options.engine.commit() };
   }
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Binary, type Document } from 'bson';
 import { LOGICAL_SESSION_TIMEOUT_MINUTES } from './commands/server-identity';
+import type { TransactionManager } from './transactions/transaction-manager';
 
 /** Without authentication every session belongs to the same user: the hash of the empty name. */
 const ANONYMOUS_UID = new Binary(createHash('sha256').update('').digest(), 0);
@@ -11,9 +12,14 @@ interface SessionEntry {
   lastUse: Date;
 }
 
-/** Logical sessions seen in commands' `lsid`, for `$listLocalSessions` and expiry. */
+/**
+ * Logical sessions seen in commands' `lsid`, for `$listLocalSessions` and expiry, and their
+ * transactions: a session that ends or expires takes its open transaction with it.
+ */
 export class SessionRegistry {
   private readonly sessions = new Map<string, SessionEntry>();
+
+  constructor(readonly transactions: TransactionManager) {}
 
   touch(lsid: unknown): void {
     const key = sessionKey(lsid);
@@ -26,7 +32,9 @@ export class SessionRegistry {
   end(lsids: readonly unknown[]): void {
     for (const lsid of lsids) {
       const key = sessionKey(lsid);
-      if (key !== undefined) this.sessions.delete(key);
+      if (key === undefined) continue;
+      this.sessions.delete(key);
+      this.transactions.endSession(key);
     }
   }
 
@@ -34,14 +42,23 @@ export class SessionRegistry {
   list(now = Date.now()): Document[] {
     const out: Document[] = [];
     for (const [key, entry] of this.sessions) {
-      if (now - entry.lastUse.getTime() > TIMEOUT_MS) this.sessions.delete(key);
-      else out.push({ _id: { id: entry.id, uid: ANONYMOUS_UID }, lastUse: entry.lastUse });
+      if (now - entry.lastUse.getTime() > TIMEOUT_MS) {
+        this.sessions.delete(key);
+        this.transactions.endSession(key);
+      } else {
+        out.push({ _id: { id: entry.id, uid: ANONYMOUS_UID }, lastUse: entry.lastUse });
+      }
     }
     return out;
   }
+
+  close(): void {
+    this.transactions.close();
+  }
 }
 
-function sessionKey(lsid: unknown): string | undefined {
+/** The session's identity as a map key: the hex of its `lsid.id` UUID. */
+export function sessionKey(lsid: unknown): string | undefined {
   const id = lsid && typeof lsid === 'object' ? (lsid as Document).id : undefined;
   return id instanceof Binary ? Buffer.from(id.buffer).toString('hex') : undefined;
 }

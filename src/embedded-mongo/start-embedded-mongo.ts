@@ -1,8 +1,8 @@
 import { consoleWarningsLogger, type EmbeddedMongoLogger } from './logger';
 import { WireServer } from './server';
 import { Catalog } from './storage/catalog';
+import { JournalStorageEngine } from './storage/journal-storage-engine';
 import { MemoryStorageEngine } from './storage/memory-storage-engine';
-import { SnapshotStorageEngine } from './storage/snapshot-storage-engine';
 import type { StorageEngine } from './storage/storage-engine';
 
 export interface EmbeddedMongoOptions {
@@ -12,11 +12,20 @@ export interface EmbeddedMongoOptions {
   readonly port?: number;
   /** Also listen on this unix socket. */
   readonly socketPath?: string;
-  /** Where data is kept; absent or ':memory:' keeps nothing. */
+  /**
+   * Where data is kept; absent or ':memory:' keeps nothing. With a folder, every acknowledged
+   * write is fsynced to its journal before the reply, and one server at a time may use it.
+   */
   readonly dataDir?: string;
   readonly logger?: EmbeddedMongoLogger;
   /** Idle server-side cursors are closed after this long (default 10 minutes, as mongod). */
   readonly cursorTimeoutMs?: number;
+  /** Open transactions idle longer than this are aborted (default 60 s, as mongod). */
+  readonly transactionTimeoutMs?: number;
+  /** With a dataDir: a snapshot (and journal compaction) this often when anything changed (default 60 s). */
+  readonly snapshotIntervalMs?: number;
+  /** With a dataDir: ...and whenever the journal grows past this many bytes (default 64 MiB). */
+  readonly snapshotJournalBytes?: number;
 }
 
 export interface EmbeddedMongo {
@@ -30,12 +39,18 @@ export interface EmbeddedMongo {
 export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
   const host = options.host ?? '127.0.0.1';
   const logger = options.logger ?? consoleWarningsLogger;
-  const engine = createEngine(options.dataDir);
+  const engine = createEngine(options, logger);
   const catalog = new Catalog(engine);
   catalog.restore(await engine.load());
-  const server = new WireServer({ catalog, engine, logger, cursorTimeoutMs: options.cursorTimeoutMs });
-  const port = await server.listenTcp(host, options.port ?? 0);
-  if (options.socketPath) await server.listenUnix(options.socketPath);
+  const server = new WireServer({ catalog, engine, logger, cursorTimeoutMs: options.cursorTimeoutMs, transactionTimeoutMs: options.transactionTimeoutMs });
+  let port: number;
+  try {
+    port = await server.listenTcp(host, options.port ?? 0);
+    if (options.socketPath) await server.listenUnix(options.socketPath);
+  } catch (error) {
+    await server.close().then(() => engine.close());
+    throw error;
+  }
   const url = `mongodb://${host.includes(':') ? `[${host}]` : host}:${port}/`;
   logger.info('embedded mongo listening', { url, dataDir: options.dataDir ?? ':memory:' });
   let stopping: Promise<void> | undefined;
@@ -49,6 +64,8 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   };
 }
 
-function createEngine(dataDir: string | undefined): StorageEngine {
-  return !dataDir || dataDir === ':memory:' ? new MemoryStorageEngine() : new SnapshotStorageEngine(dataDir);
+function createEngine(options: EmbeddedMongoOptions, logger: EmbeddedMongoLogger): StorageEngine {
+  const { dataDir } = options;
+  if (!dataDir || dataDir === ':memory:') return new MemoryStorageEngine();
+  return new JournalStorageEngine(dataDir, logger, { snapshotIntervalMs: options.snapshotIntervalMs, snapshotJournalBytes: options.snapshotJournalBytes });
 }

@@ -25,6 +25,7 @@ export const aggregateCommand: CommandHandler = (command, context) => {
     collation: parseCollation(command.collation),
     variables: evaluateLet(command.let),
     sessions: () => context.sessions.list(),
+    hint: command.hint,
   });
   const namespace = `${context.db}.${collection ?? '$cmd.aggregate'}`;
   const { id, batch } = context.cursors.open(namespace, docs, { batchSize: optionalCount(cursorOptions ?? {}, 'batchSize') });

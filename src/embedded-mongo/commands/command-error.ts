@@ -20,10 +20,18 @@ export const ErrorCode = {
   InvalidNamespace: 73,
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
+  CannotCreateIndex: 67,
   Location40415: 40415,
   MergeStageNoMatchingDocument: 13113,
   CommandNotSupportedOnView: 166,
   DuplicateKey: 11000,
+  WriteConflict: 112,
+  ConflictingOperationInProgress: 117,
+  TransactionTooOld: 225,
+  SnapshotUnavailable: 246,
+  NoSuchTransaction: 251,
+  TransactionCommitted: 256,
+  OperationNotSupportedInTransaction: 263,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;

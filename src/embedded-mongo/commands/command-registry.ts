@@ -25,6 +25,7 @@ import { helloCommand } from './hello.command';
 import { createIndexesCommand, dropIndexesCommand, listIndexesCommand } from './index.commands';
 import { insertCommand } from './insert.command';
 import { killCursorsCommand } from './kill-cursors.command';
+import { abortTransactionCommand, commitTransactionCommand, killSessionsCommand } from './transaction.commands';
 import { updateCommand } from './update.command';
 
 const HANDLERS: Record<string, CommandHandler> = {
@@ -41,10 +42,10 @@ const HANDLERS: Record<string, CommandHandler> = {
   listDatabases: listDatabasesCommand,
   dropDatabase: dropDatabaseCommand,
   endSessions: endSessionsCommand,
-  killSessions: acknowledgeCommand,
+  killSessions: killSessionsCommand,
   refreshSessions: acknowledgeCommand,
-  commitTransaction: acknowledgeCommand,
-  abortTransaction: acknowledgeCommand,
+  commitTransaction: commitTransactionCommand,
+  abortTransaction: abortTransactionCommand,
   insert: insertCommand,
   find: findCommand,
   getMore: getMoreCommand,

@@ -1,6 +1,6 @@
 import { parseCollation } from '../query/collation';
 import { findDocuments } from '../query/find-documents';
-import { readSource } from '../query/read-source';
+import { readSource } from '../query/run-pipeline';
 import { collectionName, optionalCount, optionalDocument } from './command-args';
 import type { CommandHandler } from './command-context';
 
@@ -10,10 +10,10 @@ export const countCommand: CommandHandler = (command, context) => {
   const query = optionalDocument(command, 'query');
   const skip = optionalCount(command, 'skip') ?? 0;
   const limit = Math.abs(optionalCount(command, 'limit', true) ?? 0);
-  if (!query || Object.keys(query).length === 0) {
+  if ((!query || Object.keys(query).length === 0) && command.hint === undefined) {
     const available = Math.max((store?.size ?? 0) - skip, 0);
     return { n: limit > 0 ? Math.min(limit, available) : available, ok: 1 };
   }
-  const n = findDocuments(store, { filter: query, skip, limit, collation: parseCollation(command.collation) }).length;
+  const n = findDocuments(store, { filter: query, skip, limit, collation: parseCollation(command.collation), hint: command.hint }).length;
   return { n, ok: 1 };
 };

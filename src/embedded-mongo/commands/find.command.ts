@@ -1,7 +1,7 @@
 import { parseCollation } from '../query/collation';
 import { evaluateLet } from '../query/evaluate-let';
 import { findDocuments } from '../query/find-documents';
-import { readSource } from '../query/read-source';
+import { readSource } from '../query/run-pipeline';
 import { parseSort } from '../query/sort-documents';
 import { collectionName, optionalCount, optionalDocument } from './command-args';
 import type { CommandHandler } from './command-context';
@@ -23,6 +23,7 @@ export const findCommand: CommandHandler = (command, context) => {
     projection: optionalDocument(command, 'projection'),
     collation: parseCollation(command.collation),
     variables: evaluateLet(command.let),
+    hint: command.hint,
   });
   const namespace = `${context.db}.${name}`;
   const firstBatchSize = limit > 0 && (batchSize === undefined || limit < batchSize) ? limit : batchSize;

@@ -1,4 +1,5 @@
 import type { Document } from 'bson';
+import { normalizeTextSpec } from '../indexes/text-spec';
 import { defaultIndexName, normalizeIndexSpec, sameKey } from '../storage/index-spec';
 import { collectionName, optionalArray } from './command-args';
 import type { CommandHandler } from './command-context';
@@ -7,7 +8,7 @@ import { cursorReply } from './cursor-reply';
 
 export const createIndexesCommand: CommandHandler = (command, context) => {
   const name = collectionName(command, 'createIndexes');
-  const specs = (optionalArray(command, 'indexes') ?? []).map(normalizeIndexSpec);
+  const specs = (optionalArray(command, 'indexes') ?? []).map((raw) => normalizeTextSpec(normalizeIndexSpec(raw)));
   if (specs.length === 0) throw new CommandError('BadValue', 'Must specify at least one index to create');
   const { store, created } = context.catalog.ensureCollection(context.db, name);
   const numIndexesBefore = store.indexes().length;

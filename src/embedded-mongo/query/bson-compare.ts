@@ -1,7 +1,8 @@
-import { Binary, BSONRegExp, Decimal128, Long, MaxKey, MinKey, ObjectId, Timestamp } from 'bson';
+import { Binary, BSONRegExp, Long, MaxKey, MinKey, ObjectId, Timestamp } from 'bson';
+import { isBsonNumber, numberValue } from './bson-numbers';
 
 /** MongoDB's cross-type sort order (numbers of all widths form one class). */
-function typeRank(value: unknown): number {
+export function typeRank(value: unknown): number {
   if (value === undefined || value === null) return 2;
   switch (typeof value) {
     case 'number':
@@ -14,7 +15,7 @@ function typeRank(value: unknown): number {
   }
   if (value instanceof MinKey) return 1;
   if (value instanceof MaxKey) return 100;
-  if (value instanceof Long || value instanceof Decimal128) return 3;
+  if (isBsonNumber(value)) return 3;
   if (Array.isArray(value)) return 6;
   if (value instanceof Binary) return 7;
   if (value instanceof ObjectId) return 8;
@@ -22,13 +23,6 @@ function typeRank(value: unknown): number {
   if (value instanceof Timestamp) return 11;
   if (value instanceof RegExp || value instanceof BSONRegExp) return 12;
   return 5;
-}
-
-function toNumber(value: unknown): number {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'bigint') return Number(value);
-  if (value instanceof Long) return value.toNumber();
-  return Number(String(value));
 }
 
 /**
@@ -41,8 +35,11 @@ export function compareBson(a: unknown, b: unknown, compareStrings?: (x: string,
   if (rankA !== rankB) return rankA < rankB ? -1 : 1;
   switch (rankA) {
     case 3: {
-      const x = toNumber(a);
-      const y = toNumber(b);
+      // Two int64 compare exactly; anything else numerically (NaN sorts first, as in mongod).
+      if (a instanceof Long && b instanceof Long) return a.compare(b);
+      const x = numberValue(a);
+      const y = numberValue(b);
+      if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : -1) : 1;
       return x < y ? -1 : x > y ? 1 : 0;
     }
     case 4:

@@ -1,30 +1,63 @@
 import { ObjectId, type Document } from 'bson';
+import { chooseIndex } from '../indexes/choose-plan';
+import type { ScanStats } from '../indexes/ordered-index';
+import type { IndexPlan, QueryPlan } from '../indexes/query-plan';
 import { foldsStrings, type Collation } from './collation';
 import type { ReadSource } from './read-source';
 
 export interface Candidates {
   readonly docs: Iterable<Document>;
-  /** True when the candidates are exactly the matches (the filter is only an `_id` lookup). */
+  /** True when the candidates are exactly the matches (an `_id` or index lookup answers the filter). */
   readonly exact: boolean;
+  /** True when the candidates already come in the requested sort order. */
+  readonly sorted: boolean;
+  readonly plan: QueryPlan;
+}
+
+export interface CandidateOptions {
+  readonly collation?: Collation;
+  readonly sort?: ReadonlyArray<readonly [string, number]>;
+  readonly hint?: unknown;
 }
 
 /**
  * The documents a filter can possibly match. An `_id` equality or `$in` is answered from the
- * `_id` map instead of a scan; everything else still goes through the full predicate.
+ * `_id` map, bounds on indexed fields from an ordered index; everything else is a scan.
  */
-export function candidateDocuments(store: ReadSource, filter: Document, collation?: Collation): Candidates {
-  const ids = store.getById ? idsFromFilter(filter._id, foldsStrings(collation)) : undefined;
-  if (!ids || !store.getById) return { docs: store.documents(), exact: false };
-  const found: Document[] = [];
-  const seen = new Set<Document>();
-  for (const id of ids) {
-    const doc = store.getById(id);
-    if (doc && !seen.has(doc)) {
-      seen.add(doc);
-      found.push(doc);
+export function candidateDocuments(store: ReadSource, filter: Document, options: CandidateOptions = {}, stats: ScanStats = { keysExamined: 0 }): Candidates {
+  const indexes = store.secondary?.orderedIndexes() ?? [];
+  const choice =
+    indexes.length > 0 || options.hint !== undefined ? chooseIndex(indexes, { filter, ...options }) : { natural: false, idHinted: false };
+  const ids = store.getById && !choice.natural && (options.hint === undefined || choice.idHinted) ? idsFromFilter(filter._id, foldsStrings(options.collation)) : undefined;
+  if (ids && store.getById) {
+    const found: Document[] = [];
+    const seen = new Set<Document>();
+    for (const id of ids) {
+      stats.keysExamined++;
+      const doc = store.getById(id);
+      if (doc && !seen.has(doc)) {
+        seen.add(doc);
+        found.push(doc);
+      }
+    }
+    return { docs: found, exact: Object.keys(filter).length === 1, sorted: found.length <= 1, plan: { stage: 'IDHACK' } };
+  }
+  if (choice.plan) return { docs: indexDocuments(choice.plan, stats), exact: choice.plan.exact, sorted: choice.plan.sorted, plan: choice.plan };
+  return { docs: store.documents(), exact: false, sorted: false, plan: { stage: 'COLLSCAN' } };
+}
+
+/** Walks the plan's intervals; a document reached through several keys is returned once. */
+function* indexDocuments(plan: IndexPlan, stats: ScanStats): Generator<Document> {
+  const seen = plan.tuples.length > 1 || plan.index.multikey ? new Set<Document>() : undefined;
+  for (const tuple of plan.tuples) {
+    for (const entry of plan.index.scan(tuple, plan.reverse, stats)) {
+      if (seen) {
+        if (seen.has(entry.doc)) continue;
+        seen.add(entry.doc);
+      }
+      yield entry.doc;
     }
   }
-  return { docs: found, exact: Object.keys(filter).length === 1 };
 }
 
 function idsFromFilter(condition: unknown, stringsFold: boolean): unknown[] | undefined {

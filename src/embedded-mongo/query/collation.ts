@@ -1,6 +1,9 @@
 import type { Document } from 'bson';
-import type { CollationSpec } from './mingo-options';
+import type { Query } from 'mingo';
 import { CommandError } from '../commands/command-error';
+
+/** mingo's collation option type, reached through its public constructor. */
+export type CollationSpec = NonNullable<NonNullable<ConstructorParameters<typeof Query>[1]>['collation']>;
 
 /** A request's collation, reduced to what this server applies. */
 export interface Collation {
@@ -34,9 +37,32 @@ export function parseCollation(raw: unknown): Collation | undefined {
   return { spec, strength };
 }
 
-/** Whether equality under this collation differs from binary equality. */
+/** Whether equality or order under this collation differs from binary comparison of the strings. */
 export function foldsStrings(collation: Collation | undefined): collation is Collation {
-  return collation !== undefined && collation.strength < 3;
+  return collation !== undefined && (collation.strength < 3 || collation.spec.numericOrdering === true);
+}
+
+/** Digit runs padded so that folded strings order numerically ('9' < '10'), for numericOrdering. */
+const DIGIT_WIDTH = 24;
+
+/**
+ * The fold that maps strings to comparable representatives under the collation (undefined when
+ * binary comparison already agrees): used to run mingo's equality and range matching.
+ */
+export function stringFoldFor(collation: Collation | undefined): ((value: string) => string) | undefined {
+  if (!foldsStrings(collation)) return undefined;
+  const { strength } = collation;
+  const numeric = collation.spec.numericOrdering === true;
+  return (value) => {
+    const folded = strength < 3 ? foldString(value, strength) : value;
+    return numeric ? folded.replace(/\d+/g, (digits) => digits.replace(/^0+(?=\d)/, '').padStart(DIGIT_WIDTH, '0')) : folded;
+  };
+}
+
+/** Two collations compare strings identically (both absent counts as equal). */
+export function sameCollation(a: Collation | undefined, b: Collation | undefined): boolean {
+  if (!a || !b) return a === b;
+  return JSON.stringify(a.spec) === JSON.stringify(b.spec) && a.strength === b.strength;
 }
 
 /**
@@ -46,16 +72,6 @@ export function foldsStrings(collation: Collation | undefined): collation is Col
 export function foldString(value: string, strength: number): string {
   const lower = value.toLowerCase();
   return strength <= 1 ? lower.normalize('NFD').replace(/\p{Mn}/gu, '') : lower;
-}
-
-/** Deep copy with every string folded; `$regex` patterns are kept verbatim. */
-export function foldValue(value: unknown, strength: number): unknown {
-  if (typeof value === 'string') return foldString(value, strength);
-  if (Array.isArray(value)) return value.map((item) => foldValue(item, strength));
-  if (value === null || typeof value !== 'object' || value.constructor !== Object) return value;
-  const out: Document = {};
-  for (const [key, item] of Object.entries(value as Document)) out[key] = key === '$regex' ? item : foldValue(item, strength);
-  return out;
 }
 
 /** A string comparator honouring locale, strength and numeric ordering. */

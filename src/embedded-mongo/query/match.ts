@@ -1,7 +1,9 @@
 import type { Document } from 'bson';
 import { Query } from 'mingo';
 import { CommandError } from '../commands/command-error';
-import { foldsStrings, foldValue } from './collation';
+import { renameTypeOperator } from './bson-type';
+import { stringFoldFor } from './collation';
+import { matchView } from './match-view';
 import { mingoOptions, type EvaluationSettings } from './mingo-options';
 
 export type DocumentPredicate = (doc: Document) => boolean;
@@ -9,20 +11,21 @@ export type DocumentPredicate = (doc: Document) => boolean;
 const MATCH_ALL: DocumentPredicate = () => true;
 
 /**
- * Compiles a query filter. mingo ignores collation when matching, so under a case- or
- * accent-insensitive collation both the filter and each candidate are folded first.
+ * Compiles a query filter. mingo sees plain views (numeric wrappers unwrapped, so int, long,
+ * double and decimal compare by value); under a case-, accent- or numeric-aware collation both the
+ * filter and each candidate are folded first, because mingo ignores collation when matching.
+ * `$type` is served by a BSON-aware operator reading the raw document.
  */
 export function compileFilter(filter: unknown, settings: EvaluationSettings = {}): DocumentPredicate {
-  const criteria = asFilter(filter);
+  let criteria = asFilter(filter);
   if (Object.keys(criteria).length === 0) return MATCH_ALL;
-  if ('$text' in criteria) throw new CommandError('BadValue', 'text index required for $text query');
-  const { collation } = settings;
-  if (!foldsStrings(collation)) {
-    const query = new Query(criteria, mingoOptions(settings, criteria));
-    return (doc) => query.test(doc);
-  }
-  const query = new Query(foldValue(criteria, collation.strength) as Document, mingoOptions({ ...settings, collation: undefined }, criteria));
-  return (doc) => query.test(foldValue(doc, collation.strength) as Document);
+  if ('$text' in criteria) throw new CommandError('IndexNotFound', 'text index required for $text query');
+  const typed = mentionsKey(criteria, '$type', 0) ? renameTypeOperator(criteria) : undefined;
+  if (typed?.renamed) criteria = typed.filter as Document;
+  const fold = stringFoldFor(settings.collation);
+  const options = mingoOptions({ ...settings, ...(fold ? { collation: undefined } : {}), bsonTypes: typed?.renamed }, criteria);
+  const query = new Query(matchView(criteria, fold), options);
+  return (doc) => query.test(matchView(doc, fold));
 }
 
 /** A filter must be a document; absent means everything. */
@@ -30,4 +33,12 @@ export function asFilter(filter: unknown): Document {
   if (filter === undefined || filter === null) return {};
   if (typeof filter !== 'object' || Array.isArray(filter)) throw new CommandError('TypeMismatch', 'filter must be an object');
   return filter as Document;
+}
+
+function mentionsKey(value: unknown, key: string, depth: number): boolean {
+  if (depth > 64 || value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((item) => mentionsKey(item, key, depth + 1));
+  if (value.constructor !== Object) return false;
+  for (const [name, item] of Object.entries(value)) if (name === key || mentionsKey(item, key, depth + 1)) return true;
+  return false;
 }

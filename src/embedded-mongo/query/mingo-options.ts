@@ -1,10 +1,11 @@
 import { ObjectId, type Document } from 'bson';
 import { Context, Query } from 'mingo';
+import { bsonTypeOperator } from './bson-type';
+import { collationKey } from './collation-group';
 import type { Collation } from './collation';
 
 /** mingo's option types, reached through its public constructor (subpath types need node16 resolution). */
 export type MingoOptions = NonNullable<ConstructorParameters<typeof Query>[1]>;
-export type CollationSpec = NonNullable<MingoOptions['collation']>;
 type ExpressionOperator = (obj: unknown, expr: unknown, options: unknown) => unknown;
 
 /**
@@ -19,8 +20,10 @@ const toObjectId: ExpressionOperator = (obj, expr, options) => {
   throw new Error(`Failed to parse objectId '${String(value)}' in $convert with no onError value`);
 };
 
-const SERVER_OPERATORS: Record<string, ExpressionOperator> = { $toObjectId: toObjectId };
+const SERVER_OPERATORS: Record<string, ExpressionOperator> = { $toObjectId: toObjectId, $collationKey: collationKey };
 const SERVER_CONTEXT = Context.init({ expression: SERVER_OPERATORS as never });
+/** Adds `$bsonType` (the server's `$type`, see match.ts) to the query operators. */
+const BSON_TYPE_CONTEXT = Context.init({ expression: SERVER_OPERATORS as never, query: { $bsonType: bsonTypeOperator } as never });
 /** Deep enough for any real expression; deeper input simply gets the server context. */
 const MAX_SCAN_DEPTH = 64;
 
@@ -28,6 +31,8 @@ export interface EvaluationSettings {
   readonly collation?: Collation;
   readonly variables?: Document;
   readonly collectionResolver?: (name: string) => Document[];
+  /** The filter uses `$bsonType`. */
+  readonly bsonTypes?: boolean;
 }
 
 /**
@@ -38,7 +43,7 @@ export interface EvaluationSettings {
 export function mingoOptions(settings: EvaluationSettings = {}, ...inspected: unknown[]): Partial<MingoOptions> {
   return {
     idKey: '_id',
-    ...(inspected.some((value) => usesServerOperators(value, 0)) ? { context: SERVER_CONTEXT } : {}),
+    ...(settings.bsonTypes ? { context: BSON_TYPE_CONTEXT } : inspected.some((value) => usesServerOperators(value, 0)) ? { context: SERVER_CONTEXT } : {}),
     ...(settings.collation ? { collation: settings.collation.spec } : {}),
     ...(settings.variables ? { variables: settings.variables } : {}),
     ...(settings.collectionResolver ? { collectionResolver: settings.collectionResolver } : {}),

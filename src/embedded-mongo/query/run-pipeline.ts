@@ -4,10 +4,13 @@ import { CommandError } from '../commands/command-error';
 import type { Catalog } from '../storage/catalog';
 import { cloneDocument } from '../storage/clone-document';
 import type { Collation } from './collation';
+import { collateGroups } from './collation-group';
 import { findDocuments } from './find-documents';
 import { idFirst } from './id-first';
+import { matchView, rawOf } from './match-view';
 import { mingoOptions } from './mingo-options';
-import { readSource } from './read-source';
+import type { ReadSource } from './read-source';
+import { rewriteTextScoreStages, withoutScore, withScores } from './text-score-stages';
 import { writePipelineOutput } from './write-pipeline-output';
 
 export interface PipelineRun {
@@ -21,6 +24,8 @@ export interface PipelineRun {
   /** Source of `$listLocalSessions`, the one database-level stage served from server state. */
   readonly sessions?: () => Document[];
   readonly viewDepth?: number;
+  /** Index hint for the leading `$match`. */
+  readonly hint?: unknown;
 }
 
 /** Stages that mingo applies by mutating their input in place. */
@@ -40,8 +45,13 @@ export function runPipeline(run: PipelineRun): Document[] {
   if (run.collection !== undefined) {
     const store = readSource(run.catalog, run.db, run.collection, run.viewDepth);
     if (rest.length > 0 && '$match' in rest[0]) {
-      source = findDocuments(store, { filter: rest[0].$match, collation: run.collation, variables: run.variables });
+      const textScores = new Map<Document, number>();
+      source = findDocuments(store, { filter: rest[0].$match, collation: run.collation, variables: run.variables, hint: run.hint, textScores });
       rest = rest.slice(1);
+      if (textScores.size > 0) {
+        source = withScores(source, textScores);
+        rest = rewriteTextScoreStages(rest);
+      }
     } else {
       source = store ? [...store.documents()] : [];
     }
@@ -49,16 +59,22 @@ export function runPipeline(run: PipelineRun): Document[] {
     source = run.sessions?.() ?? [];
     rest = rest.slice(1);
   }
+  rest = collateGroups(rest, run.collation);
   const mutates = rest.some((stage) => containsMutatingStage(stage));
+  // mingo sees plain views (numeric wrappers unwrapped); documents that pass through unchanged go back raw.
   const resolve = (name: string): Document[] => {
-    const docs = [...(run.catalog.getCollection(run.db, name)?.documents() ?? [])];
+    const docs = [...(run.catalog.getCollection(run.db, name)?.documents() ?? [])].map((doc) => matchView(doc));
     return mutates ? docs.map(cloneDocument) : docs;
   };
   const options = {
     ...mingoOptions({ collation: run.collation, variables: run.variables, collectionResolver: resolve }, rest),
     ...(mutates ? { processingMode: ProcessingMode.CLONE_INPUT } : {}),
   };
-  const results = rest.length > 0 ? new Aggregator(rest, options).run<Document>(source).map(idFirst) : source;
+  const results = (
+    rest.length > 0
+      ? new Aggregator(matchView(rest), options).run<Document>(source.map((doc) => matchView(doc))).map((doc) => idFirst(rawOf(doc) as Document))
+      : source
+  ).map(withoutScore);
   if (!output) return results;
   writePipelineOutput(run.catalog, run.db, output, results, run.variables);
   return [];
@@ -82,4 +98,17 @@ function containsMutatingStage(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(containsMutatingStage);
   if (value === null || typeof value !== 'object' || value.constructor !== Object) return false;
   return Object.entries(value).some(([key, inner]) => MUTATING_STAGES.has(key) || containsMutatingStage(inner));
+}
+
+/** Views on views are resolved recursively; mongod caps the depth at 20 as well. */
+const MAX_VIEW_DEPTH = 20;
+
+/** The namespace as something to read: views (`create` with `viewOn`) run their pipeline first. */
+export function readSource(catalog: Catalog, db: string, name: string, depth = 0): ReadSource | undefined {
+  const store = catalog.getCollection(db, name);
+  const viewOn = store?.options.viewOn;
+  if (!store || typeof viewOn !== 'string') return store;
+  if (depth >= MAX_VIEW_DEPTH) throw new CommandError('BadValue', `view depth too deep or view cycle detected at ${db}.${name}`);
+  const docs = runPipeline({ catalog, db, collection: viewOn, pipeline: store.options.pipeline ?? [], viewDepth: depth + 1 });
+  return { size: docs.length, documents: () => docs };
 }

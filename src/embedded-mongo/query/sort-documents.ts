@@ -2,13 +2,19 @@ import type { Document } from 'bson';
 import { CommandError } from '../commands/command-error';
 import { pathValues } from '../storage/path-values';
 import { compareBson } from './bson-compare';
+import { isBsonNumber, numberValue } from './bson-numbers';
 import { collatorFor, type Collation } from './collation';
 
-/** Validates a sort spec: every direction 1 or -1. */
+/** Sort key standing for `{ $meta: 'textScore' }` (highest score first). */
+export const TEXT_SCORE_KEY = '\u0000textScore';
+
+/** Validates a sort spec: every direction 1 or -1 (any numeric type), or `{ $meta: 'textScore' }`. */
 export function parseSort(raw: unknown): Array<[string, 1 | -1]> | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new CommandError('TypeMismatch', 'sort must be an object');
-  const fields = Object.entries(raw as Document).map(([field, direction]): [string, 1 | -1] => {
+  const fields = Object.entries(raw as Document).map(([field, value]): [string, 1 | -1] => {
+    if (isTextScoreMeta(value)) return [TEXT_SCORE_KEY, -1];
+    const direction = isBsonNumber(value) ? numberValue(value) : value;
     if (direction !== 1 && direction !== -1) throw new CommandError('BadValue', `bad sort specification for field '${field}'`);
     return [field, direction];
   });
@@ -19,13 +25,18 @@ export function parseSort(raw: unknown): Array<[string, 1 | -1]> | undefined {
  * Stable multi-key sort in BSON order. On an array field ascending order uses the smallest
  * element and descending the largest, as mongod does. Keys are computed once per document.
  */
-export function sortDocuments(docs: Document[], sort: Array<[string, 1 | -1]>, collation?: Collation): Document[] {
+export function sortDocuments(
+  docs: Document[],
+  sort: Array<[string, 1 | -1]>,
+  collation?: Collation,
+  scores?: ReadonlyMap<Document, number>,
+): Document[] {
   const collator = collation ? collatorFor(collation) : undefined;
   const compareStrings = collator ? (x: string, y: string) => collator.compare(x, y) : undefined;
   const keyed = docs.map((doc, position) => ({
     doc,
     position,
-    keys: sort.map(([field, direction]) => sortKey(doc, field, direction, compareStrings)),
+    keys: sort.map(([field, direction]) => (field === TEXT_SCORE_KEY ? (scores?.get(doc) ?? 0) : sortKey(doc, field, direction, compareStrings))),
   }));
   keyed.sort((left, right) => {
     for (let i = 0; i < sort.length; i++) {
@@ -45,4 +56,8 @@ function sortKey(doc: Document, field: string, direction: 1 | -1, compareStrings
     if (compareBson(value, best, compareStrings) * direction < 0) best = value;
   }
   return best;
+}
+
+export function isTextScoreMeta(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && (value as Document).$meta === 'textScore';
 }

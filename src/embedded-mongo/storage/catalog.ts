@@ -6,6 +6,8 @@ import type { CatalogView, PersistedCollection, StorageEngine, WriteEvent } from
 /** All databases and their collections. Databases exist while they hold a collection, as in mongod. */
 export class Catalog implements CatalogView {
   private readonly databases = new Map<string, Map<string, CollectionStore>>();
+  /** Observers of committed changes (transactions track versions through this). */
+  private readonly listeners: Array<(event: WriteEvent) => void> = [];
   private restoring = false;
 
   constructor(private readonly engine: StorageEngine) {
@@ -75,8 +77,19 @@ export class Catalog implements CatalogView {
     return this.getCollection(db, collection)?.snapshot();
   }
 
+  snapshotAll(): PersistedCollection[] {
+    return [...this.databases.values()].flatMap((collections) => [...collections.values()].map((store) => store.snapshot()));
+  }
+
+  /** Called after each change, once the engine has it; never for restored data. */
+  onChange(listener: (event: WriteEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
   private record(event: WriteEvent): void {
-    if (!this.restoring) this.engine.record(event);
+    if (this.restoring) return;
+    this.engine.record(event);
+    for (const listener of this.listeners) listener(event);
   }
 }
 

@@ -3,7 +3,8 @@ import { CommandError } from '../commands/command-error';
 import { duplicateKeyError } from './duplicate-key';
 import { ID_INDEX, isIdKey, sameKey, type IndexSpec } from './index-spec';
 import type { PersistedCollection, WriteEvent } from './storage-engine';
-import { UniqueIndex } from './unique-index';
+import { SecondaryIndexes } from '../indexes/secondary-indexes';
+import { assertSingleTextIndex } from '../indexes/text-spec';
 import { valueKey } from './value-key';
 
 /**
@@ -14,7 +15,8 @@ import { valueKey } from './value-key';
 export class CollectionStore {
   private readonly docs = new Map<string, Document>();
   private readonly indexSpecs: IndexSpec[] = [ID_INDEX];
-  private uniqueIndexes: UniqueIndex[] = [];
+  /** Ordered, unique and text indexes, maintained on every write (see indexes/). */
+  readonly secondary = new SecondaryIndexes(() => this.namespace);
 
   constructor(
     readonly db: string,
@@ -43,8 +45,8 @@ export class CollectionStore {
     this.assertWritable();
     const id = valueKey(doc._id);
     if (this.docs.has(id)) throw duplicateKeyError(this.namespace, '_id_', { _id: 1 }, { _id: doc._id });
-    this.assertUnique(doc, id);
-    for (const index of this.uniqueIndexes) index.add(doc, id);
+    this.secondary.assertUnique(doc, id);
+    this.secondary.add(doc, id);
     this.docs.set(id, doc);
     this.record({ type: 'insert', db: this.db, collection: this.name, doc });
   }
@@ -53,20 +55,18 @@ export class CollectionStore {
   replace(previous: Document, next: Document): void {
     this.assertWritable();
     const id = valueKey(previous._id);
-    this.assertUnique(next, id);
-    for (const index of this.uniqueIndexes) {
-      index.remove(previous, id);
-      index.add(next, id);
-    }
+    this.secondary.assertUnique(next, id);
+    this.secondary.remove(previous, id);
+    this.secondary.add(next, id);
     this.docs.set(id, next);
-    this.record({ type: 'replace', db: this.db, collection: this.name, doc: next });
+    this.record({ type: 'replace', db: this.db, collection: this.name, doc: next, previous });
   }
 
   delete(doc: Document): void {
     const id = valueKey(doc._id);
     if (!this.docs.delete(id)) return;
-    for (const index of this.uniqueIndexes) index.remove(doc, id);
-    this.record({ type: 'delete', db: this.db, collection: this.name, id: doc._id });
+    this.secondary.remove(doc, id);
+    this.record({ type: 'delete', db: this.db, collection: this.name, id: doc._id, previous: doc });
   }
 
   indexes(): readonly IndexSpec[] {
@@ -85,7 +85,8 @@ export class CollectionStore {
       throw new CommandError('IndexOptionsConflict', `Index already exists with a different name: ${byKey.name}`);
     }
     if (isIdKey(spec.key)) return false;
-    if (spec.unique) this.uniqueIndexes.push(this.buildUniqueIndex(spec));
+    assertSingleTextIndex(this.indexSpecs, spec);
+    this.secondary.create(spec, this.docs);
     this.indexSpecs.push(spec);
     this.record({ type: 'createIndex', db: this.db, collection: this.name, spec });
     return true;
@@ -97,7 +98,7 @@ export class CollectionStore {
     const position = this.indexSpecs.findIndex((spec) => spec.name === name);
     if (position < 0) throw new CommandError('IndexNotFound', `index not found with name [${name}]`);
     this.indexSpecs.splice(position, 1);
-    this.uniqueIndexes = this.uniqueIndexes.filter((index) => index.spec.name !== name);
+    this.secondary.drop(name);
     this.record({ type: 'dropIndex', db: this.db, collection: this.name, name });
   }
 
@@ -114,25 +115,6 @@ export class CollectionStore {
   private assertWritable(): void {
     if (this.options.viewOn !== undefined) {
       throw new CommandError('CommandNotSupportedOnView', `Namespace ${this.namespace} is a view, not a collection`);
-    }
-  }
-
-  private buildUniqueIndex(spec: IndexSpec): UniqueIndex {
-    const index = new UniqueIndex(spec);
-    for (const [id, doc] of this.docs) {
-      if (index.findConflict(doc, id) !== undefined) {
-        throw duplicateKeyError(this.namespace, spec.name, spec.key, index.keyValueOf(doc));
-      }
-      index.add(doc, id);
-    }
-    return index;
-  }
-
-  private assertUnique(doc: Document, id: string): void {
-    for (const index of this.uniqueIndexes) {
-      if (index.findConflict(doc, id) !== undefined) {
-        throw duplicateKeyError(this.namespace, index.spec.name, index.spec.key, index.keyValueOf(doc));
-      }
     }
   }
 }

@@ -1,7 +1,9 @@
 import type { Document } from 'bson';
 import { CommandError } from '../commands/command-error';
+import { isBsonNumber, numberValue } from '../query/bson-numbers';
+import { parseCollation } from '../query/collation';
 
-/** An index as listIndexes reports it. Only `unique` changes behaviour; others are kept for listing. */
+/** An index as listIndexes reports it (key pattern plus options: unique, sparse, partial, collation, text weights...). */
 export interface IndexSpec {
   readonly v: number;
   readonly key: Document;
@@ -33,7 +35,14 @@ export function normalizeIndexSpec(raw: unknown): IndexSpec {
   }
   const name = typeof spec.name === 'string' && spec.name.length > 0 ? spec.name : defaultIndexName(key);
   if (name === '_id_' && !isIdKey(key)) throw new CommandError('BadValue', "the index name '_id_' is reserved for the _id index");
+  for (const [field, direction] of Object.entries(key)) {
+    const valid = direction === 'text' || ['2d', '2dsphere', 'hashed'].includes(direction as string) || (isBsonNumber(direction) && numberValue(direction) !== 0);
+    if (!valid) throw new CommandError('CannotCreateIndex', `Values in the index key pattern can't be ${String(direction)} (field '${field}')`);
+  }
+  // Validates the collation; `simple` means none, as mongod omits it then.
+  const collation = parseCollation(spec.collation);
   const normalized: Document = { v: 2, ...spec, key, name };
+  if (!collation) delete normalized.collation;
   if (isIdKey(key)) delete normalized.unique;
   return normalized as IndexSpec;
 }

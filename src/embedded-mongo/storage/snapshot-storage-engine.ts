@@ -11,7 +11,8 @@ const META_SUFFIX = '.meta.json';
 /**
  * Part-1 persistence: each changed collection is rewritten as a whole file shortly after the
  * write (temp file + rename, so a crash leaves the previous snapshot intact). Writes inside the
- * delay window can be lost on a crash; the journaling engine of part 2 closes that gap.
+ * delay window can be lost on a crash. The server now uses JournalStorageEngine; this one stays
+ * as the reader of part-1 dataDirs, which the journal engine migrates (legacy-snapshot.ts).
  */
 export class SnapshotStorageEngine implements StorageEngine {
   private view?: CatalogView;

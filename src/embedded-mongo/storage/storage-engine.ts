@@ -2,13 +2,14 @@ import type { Document } from 'bson';
 import type { IndexSpec } from './index-spec';
 
 /**
- * One change to the catalog, reported synchronously as it happens. A snapshot engine only needs
- * to know which namespace is dirty; a journaling engine (part 2) appends these events as they are.
+ * One change to the catalog, reported synchronously as it happens. The journaling engine appends
+ * them as they are; `previous` (the document replaced or deleted) serves snapshot reads of open
+ * transactions and is never journaled.
  */
 export type WriteEvent =
   | { readonly type: 'insert'; readonly db: string; readonly collection: string; readonly doc: Document }
-  | { readonly type: 'replace'; readonly db: string; readonly collection: string; readonly doc: Document }
-  | { readonly type: 'delete'; readonly db: string; readonly collection: string; readonly id: unknown }
+  | { readonly type: 'replace'; readonly db: string; readonly collection: string; readonly doc: Document; readonly previous?: Document }
+  | { readonly type: 'delete'; readonly db: string; readonly collection: string; readonly id: unknown; readonly previous?: Document }
   | { readonly type: 'createCollection'; readonly db: string; readonly collection: string; readonly options: Document }
   | { readonly type: 'dropCollection'; readonly db: string; readonly collection: string }
   | { readonly type: 'createIndex'; readonly db: string; readonly collection: string; readonly spec: IndexSpec }
@@ -26,6 +27,8 @@ export interface PersistedCollection {
 /** Read access to the live catalog, for engines that write whole snapshots. */
 export interface CatalogView {
   snapshotCollection(db: string, collection: string): PersistedCollection | undefined;
+  /** Every collection as of now; documents are shared, never copied (stored documents are immutable). */
+  snapshotAll(): PersistedCollection[];
 }
 
 /**

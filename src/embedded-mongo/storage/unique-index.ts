@@ -1,5 +1,7 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo';
+import { parseCollation, stringFoldFor } from '../query/collation';
+import { matchView } from '../query/match-view';
+import { compileFilter, type DocumentPredicate } from '../query/match';
 import { getPath, pathValues } from './path-values';
 import { valueKey } from './value-key';
 import type { IndexSpec } from './index-spec';
@@ -9,16 +11,19 @@ const MAX_KEYS_PER_DOCUMENT = 10_000;
 
 /**
  * Enforces one unique index: a Map from the canonical key string to the `_id` key of the owner.
- * Array values produce one entry per element (multikey), as in mongod.
+ * Array values produce one entry per element (multikey), as in mongod. Under an index collation
+ * strings are folded first, so 'A' and 'a' collide at strength 2.
  */
 export class UniqueIndex {
   private readonly owners = new Map<string, string>();
   private readonly fields: string[];
-  private readonly partial?: Query;
+  private readonly partial?: DocumentPredicate;
+  private readonly fold?: (value: string) => string;
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
-    if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression, {});
+    if (spec.partialFilterExpression) this.partial = compileFilter(spec.partialFilterExpression);
+    this.fold = stringFoldFor(parseCollation(spec.collation));
   }
 
   /** The `_id` key of another document holding one of `doc`'s keys, if any. */
@@ -48,12 +53,12 @@ export class UniqueIndex {
   }
 
   private keysOf(doc: Document): string[] {
-    if (this.partial && !this.partial.test(doc)) return [];
+    if (this.partial && !this.partial(doc)) return [];
     const perField = this.fields.map((field) => pathValues(doc, field));
     if (this.spec.sparse && perField.every((values) => values.length === 1 && values[0] === undefined)) return [];
     let keys = [''];
     for (const values of perField) {
-      const unique = [...new Set(values.map(valueKey))];
+      const unique = [...new Set(values.map((value) => valueKey(this.fold ? matchView(value, this.fold) : value)))];
       const next: string[] = [];
       for (const prefix of keys) for (const part of unique) next.push(prefix === '' ? part : `${prefix}|${part}`);
       if (next.length > MAX_KEYS_PER_DOCUMENT) throw new Error('too many index keys for one document');

@@ -1,4 +1,4 @@
-import { Binary, Decimal128, Long, ObjectId, Timestamp } from 'bson';
+import { Binary, Decimal128, Double, Int32, Long, ObjectId, Timestamp } from 'bson';
 
 /**
  * A canonical string for a BSON value, equal exactly when MongoDB treats the values as equal
@@ -28,6 +28,7 @@ function objectKey(value: unknown): string {
   if (value instanceof Date) return `d${value.getTime()}`;
   if (Array.isArray(value)) return `[${value.map(valueKey).join(',')}]`;
   if (value instanceof Long) return `n${value.toString()}`;
+  if (value instanceof Double || value instanceof Int32) return `n${value.value}`;
   if (value instanceof Decimal128) return `n${Number(value.toString())}`;
   if (value instanceof Binary) return `x${value.sub_type}:${Buffer.from(value.buffer).toString('base64')}`;
   if (value instanceof Timestamp) return `t${value.toString()}`;

@@ -1,4 +1,5 @@
 import type { Document } from 'bson';
+import { addNumbers, isBsonNumber } from '../query/bson-numbers';
 import { cloneDocument } from '../storage/clone-document';
 
 const SIMPLE_OPERATORS = new Set(['$set', '$unset', '$inc']);
@@ -17,7 +18,7 @@ export function trySimpleUpdate(doc: Document, modifier: Document): boolean {
     for (const [path, value] of Object.entries(fields as Document)) {
       const parts = path.split('.');
       if (parts.some((part) => part === '' || part.startsWith('$'))) return false;
-      if (operator === '$inc' && typeof value !== 'number') return false;
+      if (operator === '$inc' && !isBsonNumber(value)) return false;
       paths.push(path);
       steps.push([operator, parts, value]);
     }
@@ -28,14 +29,14 @@ export function trySimpleUpdate(doc: Document, modifier: Document): boolean {
   for (let i = 0; i < steps.length; i++) {
     const [operator, parts] = steps[i];
     const current = targets[i]!.parent?.[parts[parts.length - 1]];
-    if (operator === '$inc' && current !== undefined && typeof current !== 'number') return false;
+    if (operator === '$inc' && current !== undefined && !isBsonNumber(current)) return false;
   }
   steps.forEach(([operator, parts, value], i) => {
     const field = parts[parts.length - 1];
     const parent = targets[i]!.parent ?? createPath(doc, parts);
     if (operator === '$unset') delete parent[field];
     else if (operator === '$set') parent[field] = cloneDocument(value);
-    else parent[field] = ((parent[field] as number | undefined) ?? 0) + (value as number);
+    else parent[field] = addNumbers(parent[field] ?? 0, value); // keeps int / long / double widths
   });
   return true;
 }

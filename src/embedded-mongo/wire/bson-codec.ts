@@ -1,16 +1,27 @@
 import { BSON, type Document } from 'bson';
+import { TYPED_DESERIALIZE, toServerDocument } from './bson-types';
 import { ProtocolError } from './protocol-error';
 
-/** Reads the BSON document that starts at `offset`, checking its length against the frame first. */
-export function readDocumentAt(buffer: Buffer, offset: number, end: number): { doc: Document; next: number } {
+/**
+ * Reads the BSON document that starts at `offset`, checking its length against the frame first.
+ * Numeric types are kept (int32 / int64 / double); `promoteTopLevel` is for a command body, whose
+ * own arguments are promoted as the default decoder would while the data inside stays typed.
+ */
+export function readDocumentAt(buffer: Buffer, offset: number, end: number, promoteTopLevel = true): { doc: Document; next: number } {
   if (offset + 5 > end) throw new ProtocolError('truncated BSON document');
   const size = buffer.readInt32LE(offset);
   if (size < 5 || offset + size > end) throw new ProtocolError(`BSON document length ${size} overruns its section`);
   try {
-    return { doc: BSON.deserialize(buffer.subarray(offset, offset + size)), next: offset + size };
+    const doc = BSON.deserialize(buffer.subarray(offset, offset + size), TYPED_DESERIALIZE);
+    return { doc: toServerDocument(doc, promoteTopLevel), next: offset + size };
   } catch (error) {
     throw new ProtocolError(`malformed BSON: ${(error as Error).message}`);
   }
+}
+
+/** Decodes a stored document keeping its numeric types (for storage engines reading BSON back). */
+export function decodeStoredDocument(bytes: Uint8Array): Document {
+  return toServerDocument(BSON.deserialize(bytes, TYPED_DESERIALIZE));
 }
 
 /** bson serialises into a 17 MB scratch buffer; a larger reply grows it once and retries. */

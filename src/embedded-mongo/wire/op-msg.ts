@@ -50,7 +50,7 @@ function readSequence(body: Buffer, offset: number, end: number): { identifier: 
   let position = name.next;
   // Each iteration consumes at least 5 bytes, so the loop is bounded by the sequence size.
   while (position < sequenceEnd) {
-    const read = readDocumentAt(body, position, sequenceEnd);
+    const read = readDocumentAt(body, position, sequenceEnd, false);
     documents.push(read.doc);
     position = read.next;
   }

@@ -1,0 +1,91 @@
+import { Binary, BSONRegExp, Code, MaxKey, MinKey, ObjectId, Timestamp, type Document } from 'bson';
+import { CommandError } from '../commands/command-error';
+import { bsonNumberType } from './bson-numbers';
+import { rawOf } from './match-view';
+
+/** `$type` aliases and their numeric codes. */
+const TYPE_CODES: Record<string, number> = {
+  double: 1, string: 2, object: 3, array: 4, binData: 5, undefined: 6, objectId: 7, bool: 8, date: 9,
+  null: 10, regex: 11, javascript: 13, int: 16, timestamp: 17, long: 18, decimal: 19, minKey: -1, maxKey: 127,
+};
+const NUMBER_CODES = new Set([1, 16, 18, 19]);
+
+/** The BSON type code of a stored value (numbers by their kept width). */
+export function bsonTypeCode(value: unknown): number {
+  const numeric = bsonNumberType(value);
+  if (numeric) return TYPE_CODES[numeric];
+  if (value === undefined) return 6;
+  if (value === null) return 10;
+  if (typeof value === 'string') return 2;
+  if (typeof value === 'boolean') return 8;
+  if (Array.isArray(value)) return 4;
+  if (value instanceof Date) return 9;
+  if (value instanceof ObjectId) return 7;
+  if (value instanceof Binary) return 5;
+  if (value instanceof RegExp || value instanceof BSONRegExp) return 11;
+  if (value instanceof Timestamp) return 17;
+  if (value instanceof Code) return 13;
+  if (value instanceof MinKey) return -1;
+  if (value instanceof MaxKey) return 127;
+  return 3;
+}
+
+/** Accepts the `$type` operand: an alias, a code, 'number', or an array of those. */
+function parseTypes(operand: unknown): Set<number> {
+  const codes = new Set<number>();
+  for (const item of Array.isArray(operand) ? operand : [operand]) {
+    if (item === 'number') NUMBER_CODES.forEach((code) => codes.add(code));
+    else if (typeof item === 'string' && item in TYPE_CODES) codes.add(TYPE_CODES[item]);
+    else if (typeof item === 'number' && Object.values(TYPE_CODES).includes(item)) codes.add(item);
+    else throw new CommandError('BadValue', `Unknown type name alias: ${String(item)}`);
+  }
+  return codes;
+}
+
+/** A mingo query operator (`$bsonType`, standing in for `$type`) reading the raw, typed document. */
+export function bsonTypeOperator(selector: string, operand: unknown): (obj: unknown) => boolean {
+  const codes = parseTypes(operand);
+  const parts = selector.split('.');
+  return (obj) => {
+    const values: unknown[] = [];
+    collect(rawOf(obj), parts, 0, values);
+    return values.some((value) => codes.has(bsonTypeCode(value)));
+  };
+}
+
+/** Values on the path: a terminal array counts itself and its elements; missing fields count nothing. */
+function collect(value: unknown, parts: string[], depth: number, out: unknown[]): void {
+  if (depth === parts.length) {
+    if (value === undefined) return;
+    out.push(value);
+    if (Array.isArray(value)) out.push(...value);
+    return;
+  }
+  if (Array.isArray(value)) {
+    if (/^\d+$/.test(parts[depth])) collect(value[Number(parts[depth])], parts, depth + 1, out);
+    for (const element of value) if (element !== null && typeof element === 'object' && !Array.isArray(element)) collect(element, parts, depth, out);
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  collect((rawOf(value) as Document)[parts[depth]], parts, depth + 1, out);
+}
+
+/** Renames query `$type` to `$bsonType` (outside `$expr`, where `$type` is the expression operator). */
+export function renameTypeOperator(filter: unknown): { filter: unknown; renamed: boolean } {
+  let renamed = false;
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (value === null || typeof value !== 'object' || value.constructor !== Object) return value;
+    const out: Document = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (key === '$expr' || key === '$where') out[key] = item;
+      else if (key === '$type') {
+        renamed = true;
+        out.$bsonType = item;
+      } else out[key] = walk(item);
+    }
+    return out;
+  };
+  const result = walk(filter);
+  return { filter: result, renamed };
+}
