@@ -16,10 +16,10 @@ export function applicationModule(config: AppConfig): ContainerModule {
           app.set('config', config);
           app.configure(configureAuthentication);
           app.use('users', users, { methods: [...USERS_METHODS] });
-          app.service('users').hooks(usersHooks({ passwordHasher }));
-          // A remote messages service already has markRead (the client sends it); a local store gets it here.
+          app.service('users').hooks(usersHooks({ passwordHasher, storesLocally: !config.remotes.users }));
+          // A remote store forwards markRead to the server that owns it; a local store gets it here.
           app.use('messages', config.remotes.messages ? messages : withMessageMethods(messages), { methods: [...MESSAGES_METHODS] });
-          app.service('messages').hooks(messagesHooks());
+          app.service('messages').hooks(messagesHooks({ storesLocally: !config.remotes.messages }));
           return app;
         },
         [Tokens.services.users, Tokens.services.messages, Tokens.auth.passwordHasher, Tokens.auth.configure],

@@ -16,17 +16,20 @@ export const USER_HIDDEN_FIELDS = ['password'] as const;
 export interface UsersHooksOptions {
   /** Hashes the password on create, update and patch. */
   passwordHasher: PasswordHasherPort;
+  /** False when the store is another server: that server hashes, so passwords are not hashed twice. */
+  storesLocally?: boolean;
 }
 
 /**
  * Sign-up (`create`) is public; every other external call needs a valid token, and a user may
- * update, patch or remove only their own record. Passwords are validated, then hashed.
+ * update, patch or remove only their own record. Passwords are validated, then hashed by the
+ * server that stores them.
  */
 export function usersHooks(options: UsersHooksOptions): HookMap {
   const checkQuery = validateQuery(UsersQueryDto);
   const requireToken = authenticate('jwt');
   const onlySelf = restrictToSelf();
-  const hash = hashPassword(options.passwordHasher);
+  const hash = options.storesLocally === false ? [] : [hashPassword(options.passwordHasher)];
   return {
     around: {
       all: [protectFields(...USER_HIDDEN_FIELDS)],
@@ -39,9 +42,9 @@ export function usersHooks(options: UsersHooksOptions): HookMap {
     before: {
       find: [checkQuery],
       get: [checkQuery],
-      create: [validateData(CreateUserDto), hash],
-      update: [onlySelf, checkQuery, validateData(CreateUserDto), hash],
-      patch: [onlySelf, checkQuery, validateData(PatchUserDto, { partial: true }), hash],
+      create: [validateData(CreateUserDto), ...hash],
+      update: [onlySelf, checkQuery, validateData(CreateUserDto), ...hash],
+      patch: [onlySelf, checkQuery, validateData(PatchUserDto, { partial: true }), ...hash],
       remove: [onlySelf, checkQuery],
     },
   };
