@@ -1,0 +1,30 @@
+import path from 'node:path';
+import { build } from 'esbuild';
+
+export const BENCH_DIR = path.resolve(__dirname, '..');
+export const RESULTS_DIR = path.join(BENCH_DIR, 'results');
+const BUILD_DIR = path.join(RESULTS_DIR, 'build');
+
+export type ServerName = 'framework-server' | 'express-server' | 'mongo-server';
+const SERVERS: ServerName[] = ['framework-server', 'express-server', 'mongo-server'];
+
+/**
+ * Bundles the server children to plain JavaScript, so that they run as an application would in
+ * production: no TypeScript loader in the process (it would add to RSS and to CPU profiles).
+ * Packages stay external and resolve from the project's node_modules.
+ */
+export async function bundleServers(): Promise<Record<ServerName, string>> {
+  await build({
+    entryPoints: SERVERS.map((name) => path.join(BENCH_DIR, 'servers', `${name}.ts`)),
+    outdir: BUILD_DIR,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    packages: 'external',
+    sourcemap: true,
+    keepNames: true,
+    logLevel: 'error',
+  });
+  return Object.fromEntries(SERVERS.map((name) => [name, path.join(BUILD_DIR, `${name}.js`)])) as Record<ServerName, string>;
+}

@@ -1,0 +1,78 @@
+import { WindowProfiler } from './cpu-profiler';
+
+/**
+ * What a server child and the harness tell each other over the IPC channel, and the settings
+ * both sides share (passed to the child in its environment).
+ */
+export interface ReadyMessage {
+  type: 'ready';
+  /** The HTTP port (or the wire port of a database-only child). */
+  port: number;
+  /** An id that `GET /messages/<id>` finds (ObjectId hex on the database store). */
+  sampleId: string;
+  /** Set by children that host an embedded database. */
+  mongoUrl?: string;
+}
+
+export interface FailedMessage {
+  type: 'failed';
+  error: string;
+}
+
+export type ChildMessage = ReadyMessage | FailedMessage;
+
+export const SEEDED_MESSAGES = 100;
+export const PAGINATE = { default: 10, max: 50 };
+
+/** The environment a server child reads its settings from. */
+export interface ServerSettings {
+  /** `memory` (MemoryService / an in-memory array) or `mongo` (DatabaseService on the embedded server). */
+  store: 'memory' | 'mongo';
+  /** Verify a bearer JWT on every `messages` call. */
+  auth: boolean;
+  secret: string;
+}
+
+export function settingsToEnv(settings: ServerSettings): Record<string, string> {
+  return { BENCH_STORE: settings.store, BENCH_AUTH: settings.auth ? '1' : '0', BENCH_SECRET: settings.secret };
+}
+
+export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSettings {
+  return { store: env.BENCH_STORE === 'mongo' ? 'mongo' : 'memory', auth: env.BENCH_AUTH === '1', secret: env.BENCH_SECRET ?? 'bench-secret' };
+}
+
+export function seedMessage(index: number): { text: string; userId: number } {
+  return { text: `Message number ${index}`, userId: index % 10 };
+}
+
+/**
+ * Announces readiness to the harness, profiles the measured window on request, and exits
+ * cleanly (writing the profile) when told to stop or when the harness goes away.
+ */
+export function serveUntilStopped(ready: ReadyMessage, stop: () => Promise<void>): void {
+  const profiler = new WindowProfiler();
+  let stopping = false;
+  const shutdown = (): void => {
+    if (stopping) return;
+    stopping = true;
+    const exit = (): never => process.exit(0);
+    setTimeout(exit, 4000).unref();
+    profiler.finish().then(stop).then(exit, exit);
+  };
+  process.on('message', (message: { type?: string }) => {
+    if (message?.type === 'stop') shutdown();
+    if (message?.type === 'profile-start') profiler.start();
+  });
+  process.on('disconnect', shutdown);
+  process.on('SIGTERM', shutdown);
+  process.send?.(ready);
+}
+
+export function reportFailure(error: unknown): void {
+  const text = error instanceof Error ? error.stack ?? error.message : String(error);
+  if (process.send) process.send({ type: 'failed', error: text } satisfies FailedMessage, () => process.exit(1));
+  else {
+    console.error(text);
+    process.exit(1);
+  }
+}
