@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { composeApplication, listen } from './composition-root';
+import { gracefulClose } from './composition/graceful-close';
 import { loadConfig } from './composition/load-config';
 import { Tokens } from './composition/tokens';
 
@@ -11,6 +12,7 @@ async function main(): Promise<void> {
   const composed = await composeApplication(config);
   const logger = composed.container.get(Tokens.infrastructure.logger);
   const server = await listen(composed.http, config.host, config.port);
+  const httpClose = gracefulClose(server);
   const { address, port } = server.address() as AddressInfo;
   logger.info({ url: `http://${address}:${port}` }, `listening on http://${address}:${port}`);
 
@@ -24,17 +26,17 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
-    // Stop accepting, let in-flight requests finish, then close the stores.
-    server.close(() => {
-      composed.close().then(
+    // Stop accepting, let in-flight requests finish (keep-alive sockets included), then close the stores.
+    httpClose
+      .close()
+      .then(() => composed.close())
+      .then(
         () => process.exit(0),
-        (error) => {
+        (error: unknown) => {
           logger.error({ err: error }, 'error while closing');
           process.exit(1);
         },
       );
-    });
-    server.closeIdleConnections();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

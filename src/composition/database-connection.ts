@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MongoClient, type Db } from 'mongodb';
+import { MongoClient, type Db, type ServerHeartbeatFailedEvent } from 'mongodb';
 import { startEmbeddedMongo } from '../embedded-mongo';
 import type { LoggerPort } from '../ports/logger.port';
 import type { AppConfig } from './app-config';
@@ -31,12 +31,19 @@ export async function connectDatabase(config: AppConfig, logger: LoggerPort): Pr
   const timeout = config.databaseOperationTimeoutMs;
   const client = new MongoClient(url, { serverSelectionTimeoutMS: timeout, connectTimeoutMS: timeout, socketTimeoutMS: Math.max(timeout * 10, 30_000) });
   const db = client.db(config.mongodbUrl ? undefined : 'app');
+  // The monitor's last failure says why (e.g. ECONNREFUSED) when the deadline cuts a ping short.
+  let lastFailure: Error | undefined;
+  const noteFailure = (event: ServerHeartbeatFailedEvent) => (lastFailure = event.failure);
+  client.on('serverHeartbeatFailed', noteFailure);
   try {
     await waitUntilReachable(db, config.databaseTimeoutMs);
   } catch (error) {
     await client.close().catch(() => undefined);
     await embedded?.stop();
-    throw new Error(`Could not reach the database${config.mongodbUrl ? ' at MONGODB_URL' : ''} within ${config.databaseTimeoutMs} ms: ${(error as Error).message}`);
+    const reason = ((error as Error).name === 'StartupDeadline' && lastFailure ? lastFailure : (error as Error)).message;
+    throw new Error(`Could not reach the database${config.mongodbUrl ? ' at MONGODB_URL' : ''} within ${config.databaseTimeoutMs} ms: ${reason}`);
+  } finally {
+    client.off('serverHeartbeatFailed', noteFailure);
   }
   logger.info({ database: config.mongodbUrl ? 'MONGODB_URL' : 'embedded', dataDir: embedded ? config.dataDir : undefined }, 'database connected');
   return {
@@ -50,15 +57,31 @@ export async function connectDatabase(config: AppConfig, logger: LoggerPort): Pr
   };
 }
 
+/**
+ * Pings until one answers or the deadline passes. Each ping is raced against the deadline: the
+ * driver ignores a per-operation `timeoutMS` and waits `serverSelectionTimeoutMS` (the
+ * operation timeout), which may be longer than the start-up budget.
+ */
 async function waitUntilReachable(db: Db, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 1; ; attempt++) {
     try {
-      await db.command({ ping: 1 }, { timeoutMS: Math.max(100, deadline - Date.now()) });
+      await beforeDeadline(db.command({ ping: 1 }), deadline);
       return;
     } catch (error) {
       if (Date.now() + RETRY_PAUSE_MS >= deadline || attempt >= 10_000) throw error;
       await sleep(RETRY_PAUSE_MS);
     }
   }
+}
+
+function beforeDeadline<T>(operation: Promise<T>, deadline: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expiry = new Promise<never>((_resolve, reject) => {
+    const error = Object.assign(new Error('no answer'), { name: 'StartupDeadline' });
+    timer = setTimeout(() => reject(error), Math.max(0, deadline - Date.now()));
+  });
+  // The losing ping is abandoned; closing the client ends it.
+  operation.catch(() => undefined);
+  return Promise.race([operation, expiry]).finally(() => clearTimeout(timer));
 }

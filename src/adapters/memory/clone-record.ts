@@ -8,6 +8,7 @@ export function cloneRecord<T>(value: T): T {
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return value;
   const copy: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) copy[key] = cloneRecord(inner);
+  // Object.keys rather than entries: no [key, value] pair per field on this per-record path.
+  for (const key of Object.keys(value)) copy[key] = cloneRecord((value as Record<string, unknown>)[key]);
   return copy as T;
 }

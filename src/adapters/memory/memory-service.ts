@@ -9,12 +9,21 @@ import type { Query as ServiceQuery } from '../../domain/query';
 import type { ServiceOptions } from '../../ports/service-options';
 import type { Params } from '../../ports/service-params';
 import { cloneRecord } from './clone-record';
+import { applyMemoryPatch, compileMemoryPatch, MEMORY_UPDATE_OPERATORS } from './memory-patch';
+import { assertUniqueFields } from './unique-fields';
 
 export interface MemoryServiceOptions<T> extends ServiceOptions {
   /** Records to start with, keyed by id. */
   store?: Record<string, T>;
   /** The first generated id; ids count up from it (deterministic). */
   startId?: number;
+  /**
+   * Update operators patch data may carry, as in DatabaseService; the memory adapter knows
+   * `$inc` and `$set`. Default none: any `$` key in patch data is a 400.
+   */
+  updateOperators?: string[];
+  /** Fields whose values must differ between records (like a unique index): 409 otherwise. */
+  unique?: string[];
 }
 
 type AnyRecord = Record<string, any>;
@@ -30,6 +39,8 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
 
   constructor(options: MemoryServiceOptions<T> = {}) {
     super(options, 'id');
+    const unknown = (options.updateOperators ?? []).filter((operator) => !MEMORY_UPDATE_OPERATORS.includes(operator));
+    if (unknown.length > 0) throw new Error(`MemoryService supports the update operators ${MEMORY_UPDATE_OPERATORS.join(', ')}, not ${unknown.join(', ')}`);
     this.ids = { next: options.startId ?? 0 };
     for (const [key, record] of Object.entries(options.store ?? {})) this.store.set(key, cloneRecord(record));
   }
@@ -37,12 +48,22 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
   async _find(params: P = {} as P): Promise<T[] | Paginated<T>> {
     const { paginate } = this.getOptions(params);
     const { filters, query } = this.filterQuery(params);
-    const matches = this.matching(query);
-    const total = matches.length;
-    if (filters.$sort && Object.keys(filters.$sort).length > 0) sortRecords(matches, filters.$sort);
     const skip = filters.$skip ?? 0;
     const end = filters.$limit === undefined ? undefined : skip + filters.$limit;
-    const data = matches.slice(skip, end).map((record) => selectFields(cloneRecord(record), filters.$select, this.id));
+    const sorted = filters.$sort !== undefined && Object.keys(filters.$sort).length > 0;
+    // Filter and sort references; only the returned page is copied.
+    let total: number;
+    let page: T[];
+    if (!sorted && isEmptyQuery(query)) {
+      total = this.store.size;
+      page = firstValues(this.store.values(), end ?? total).slice(skip);
+    } else {
+      const matches = this.matching(query);
+      total = matches.length;
+      if (sorted) sortRecords(matches, filters.$sort!);
+      page = matches.slice(skip, end);
+    }
+    const data = page.map((record) => selectFields(cloneRecord(record), filters.$select, this.id));
     if (!isPaginating(paginate)) return data;
     return { total, limit: filters.$limit ?? total, skip, data };
   }
@@ -50,7 +71,7 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
   async _get(id: Id, params: P = {} as P): Promise<T> {
     const { filters, query } = this.filterQuery(params);
     const record = this.store.get(String(id));
-    if (!record || !new Query(query).test(record)) throw new NotFound(`No record found for id '${id}'`);
+    if (!record || !matchesQuery(record, query)) throw new NotFound(`No record found for id '${id}'`);
     return selectFields(cloneRecord(record), filters.$select, this.id);
   }
 
@@ -65,6 +86,7 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
       if (this.store.has(key) || keys.has(key)) throw new Conflict(`A record with ${this.id} '${key}' already exists`, { fields: [this.id] });
       keys.add(key);
     }
+    assertUniqueFields(records, this.store, this.id, this.options.unique ?? []);
     const created = records.map((record) => {
       (record as AnyRecord)[this.id] ??= this.ids.next++;
       this.store.set(String(record[this.id]), record);
@@ -76,25 +98,26 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
   async _update(id: Id, data: D, params: P = {} as P): Promise<T> {
     const existing = await this._get(id, { ...params, query: withoutFilters(params.query) });
     const record = { ...cloneRecord(data as unknown as AnyRecord), [this.id]: existing[this.id] } as T;
+    assertUniqueFields([record], this.store, this.id, this.options.unique ?? []);
     this.store.set(String(existing[this.id]), record);
     return this._get(existing[this.id], params);
   }
 
   async _patch(id: NullableId, data: Partial<D>, params: P = {} as P): Promise<T | T[]> {
-    const targets = await this.targets(id, params);
-    const changes = cloneRecord(data as AnyRecord);
-    const updated = targets.map((record) => {
-      const next = { ...record, ...changes, [this.id]: record[this.id] } as T;
-      this.store.set(String(record[this.id]), next);
-      return next;
-    });
+    const { updateOperators = [] } = this.getOptions(params);
+    const patch = compileMemoryPatch(data as AnyRecord, this.id, updateOperators);
+    // Read, compute and store with no await in between, so concurrent `$inc`s all count; every
+    // record is computed before any is stored, so a 400 on one changes none.
+    const updated = this.targets(id, params).map((record) => applyMemoryPatch(record, patch, this.id));
+    assertUniqueFields(updated, this.store, this.id, this.options.unique ?? []);
+    for (const record of updated) this.store.set(String(record[this.id]), record);
     const { filters } = this.filterQuery({ ...params, paginate: false });
     const result = updated.map((record) => selectFields(cloneRecord(record), filters.$select, this.id));
     return id === null ? result : result[0];
   }
 
   async _remove(id: NullableId, params: P = {} as P): Promise<T | T[]> {
-    const targets = await this.targets(id, params);
+    const targets = this.targets(id, params);
     for (const record of targets) this.store.delete(String(record[this.id]));
     const { filters } = this.filterQuery({ ...params, paginate: false });
     const result = targets.map((record) => selectFields(record, filters.$select, this.id));
@@ -102,20 +125,41 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
   }
 
   /** The stored records a patch/remove addresses: one by id (404 if absent or not matching) or all matching. */
-  private async targets(id: NullableId, params: P): Promise<T[]> {
+  private targets(id: NullableId, params: P): T[] {
     const { query } = this.filterQuery({ ...params, paginate: false });
     if (id === null) return this.matching(query);
     const record = this.store.get(String(id));
-    if (!record || !new Query(query).test(record)) throw new NotFound(`No record found for id '${id}'`);
+    if (!record || !matchesQuery(record, query)) throw new NotFound(`No record found for id '${id}'`);
     return [record];
   }
 
   private matching(query: ServiceQuery): T[] {
-    const all = [...this.store.values()];
-    if (Object.keys(query).length === 0) return all;
+    if (isEmptyQuery(query)) return [...this.store.values()];
     const matcher = new Query(query);
-    return all.filter((record) => matcher.test(record));
+    const matches: T[] = [];
+    for (const record of this.store.values()) if (matcher.test(record)) matches.push(record);
+    return matches;
   }
+}
+
+/** No conditions: every record matches, and compiling a mingo query would be wasted. */
+function isEmptyQuery(query: ServiceQuery): boolean {
+  for (const key in query) if (Object.hasOwn(query, key)) return false;
+  return true;
+}
+
+function matchesQuery(record: AnyRecord, query: ServiceQuery): boolean {
+  return isEmptyQuery(query) || new Query(query).test(record);
+}
+
+function firstValues<T>(values: Iterator<T>, count: number): T[] {
+  const taken: T[] = [];
+  while (taken.length < count) {
+    const next = values.next();
+    if (next.done) break;
+    taken.push(next.value);
+  }
+  return taken;
 }
 
 function withoutFilters(query: ServiceQuery | undefined): ServiceQuery {

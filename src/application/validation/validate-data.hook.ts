@@ -2,6 +2,7 @@ import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { validate } from 'class-validator';
 import { BadRequest } from '../../domain/errors';
 import type { HookContext } from '../hooks/hook-context';
+import { FORBIDDEN_KEYS } from '../query/query-limits';
 import { toBadRequest } from './validation-errors';
 
 const OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, validationError: { target: false, value: false } };
@@ -16,6 +17,9 @@ export function validateData<T extends object>(dto: ClassConstructor<T>, options
     const items = Array.isArray(context.data) ? context.data : [context.data];
     const validated = await Promise.all(items.map(async (item) => {
       if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new BadRequest('The data must be an object');
+      // class-transformer silently skips these keys, so the whitelist would never see them.
+      const forbidden = findForbiddenKey(item);
+      if (forbidden !== undefined) throw new BadRequest(`Invalid field name '${forbidden}'`);
       const instance = plainToInstance(dto, item, { excludeExtraneousValues: false });
       const failures = await validate(instance, { ...OPTIONS, skipMissingProperties: options.partial === true });
       if (failures.length > 0) throw toBadRequest('Invalid data', failures);
@@ -24,4 +28,20 @@ export function validateData<T extends object>(dto: ClassConstructor<T>, options
     }));
     context.data = Array.isArray(context.data) ? validated : validated[0];
   };
+}
+
+/** The first `__proto__` / `constructor` / `prototype` own key at any depth of plain objects and arrays. */
+function findForbiddenKey(root: object): string | undefined {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    const proto = Object.getPrototypeOf(value);
+    if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) continue;
+    for (const key of Object.keys(value)) {
+      if (FORBIDDEN_KEYS.has(key)) return key;
+      stack.push((value as Record<string, unknown>)[key]);
+    }
+  }
+  return undefined;
 }

@@ -60,7 +60,11 @@ function convertField(dto: ClassConstructor<object>, field: string, value: unkno
   const type = declaredType(dto, field);
   const convertOne = (raw: unknown) => {
     const result = convertQueryValue(field, type, raw);
-    checks.push(checkValue(dto, field, result));
+    const check = checkValue(dto, field, result);
+    // A later field may throw before the checks are awaited: a failing check must not become an
+    // unhandled rejection (which ends the process); `Promise.all(checks)` still sees it.
+    check.catch(() => undefined);
+    checks.push(check);
     return result;
   };
   if (typeof value !== 'object' || value === null || value instanceof Date) return convertOne(value);

@@ -1,4 +1,5 @@
-import { IsBoolean, IsInt, IsOptional, IsString, MaxLength, Min, MinLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 
 export class CreateMessageDto {
   @IsString()
@@ -13,6 +14,14 @@ export class CreateMessageDto {
   userId?: string;
 }
 
+/** The one counter a client may move, by at most one per call. */
+export class LikesIncrementDto {
+  @IsInt()
+  @Min(-1)
+  @Max(1)
+  likes!: number;
+}
+
 export class PatchMessageDto {
   @IsOptional()
   @IsString()
@@ -23,6 +32,16 @@ export class PatchMessageDto {
   @IsOptional()
   @IsBoolean()
   read?: boolean;
+
+  /**
+   * `{ $inc: { likes: 1 } }`: the only update operator a client may send (the store applies it
+   * atomically, so concurrent likes all count); any other `$` key or field is a 400.
+   */
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => LikesIncrementDto)
+  $inc?: LikesIncrementDto;
 }
 
 /** Queryable fields; URL strings become these types ('true', '25', ISO dates). Initializers let the query hook list them. */
@@ -43,6 +62,10 @@ export class MessagesQueryDto {
   @IsOptional()
   @IsBoolean()
   read?: boolean = undefined;
+
+  @IsOptional()
+  @IsInt()
+  likes?: number = undefined;
 }
 
 /** The custom method's data. */

@@ -1,0 +1,32 @@
+import fc from 'fast-check';
+import { signUpAndLogIn, type Account } from './support/accounts';
+import { startApp, type RunningApp } from './support/app-server';
+import { checkAnswer, fuzzCase, toRequest } from './support/http-fuzz-cases';
+import { rawRequest } from './support/raw-request';
+
+describe.each([
+  ['memory', { STORE: 'memory' }, 1000],
+  ['mongo (embedded)', { STORE: 'mongo' }, 200],
+])('fuzzing the HTTP adapter on %s', (_store, env, numRuns) => {
+  let app: RunningApp;
+  let account: Account;
+
+  beforeAll(async () => {
+    app = await startApp(env);
+    account = await signUpAndLogIn(app.url);
+  }, 60_000);
+  afterAll(() => app?.close());
+
+  it(`answers ${numRuns} random requests (queries, bodies, ids, headers) with well-formed JSON and no 5xx`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fuzzCase, async (sample) => {
+        const spec = toRequest(sample, account.token);
+        checkAnswer(spec, await rawRequest(app.url, spec));
+      }),
+      { numRuns, interruptAfterTimeLimit: 40_000, markInterruptAsFailure: false },
+    );
+    // Still serving, and the account still works.
+    expect((await rawRequest(app.url, { method: 'GET', path: '/health' })).status).toBe(200);
+    expect((await rawRequest(app.url, { method: 'GET', path: '/messages', headers: { authorization: `Bearer ${account.token}` } })).status).toBe(200);
+  }, 60_000);
+});

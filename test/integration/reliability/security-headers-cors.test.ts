@@ -1,0 +1,88 @@
+import { signUpAndLogIn, type Account } from './support/accounts';
+import { startApp, type RunningApp } from './support/app-server';
+import { call } from './support/http';
+
+/** Helmet's default headers on every kind of answer; CORS only for the origins in CORS_ORIGINS. */
+describe('security: headers and CORS', () => {
+  const ALLOWED = 'https://app.example.com';
+  let app: RunningApp;
+  let closed: RunningApp;
+  let alice: Account;
+
+  beforeAll(async () => {
+    app = await startApp({ STORE: 'memory', CORS_ORIGINS: `${ALLOWED}, https://admin.example.com` });
+    closed = await startApp({ STORE: 'memory' });
+    alice = await signUpAndLogIn(app.url);
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    await closed?.close();
+  });
+
+  const HELMET_DEFAULTS: Record<string, RegExp> = {
+    'content-security-policy': /default-src 'self'/,
+    'cross-origin-opener-policy': /^same-origin$/,
+    'cross-origin-resource-policy': /^same-origin$/,
+    'origin-agent-cluster': /^\?1$/,
+    'referrer-policy': /^no-referrer$/,
+    'strict-transport-security': /max-age=\d+/,
+    'x-content-type-options': /^nosniff$/,
+    'x-dns-prefetch-control': /^off$/,
+    'x-download-options': /^noopen$/,
+    'x-frame-options': /^SAMEORIGIN$/,
+    'x-permitted-cross-domain-policies': /^none$/,
+    'x-xss-protection': /^0$/,
+  };
+
+  it.each([
+    ['a success', 'GET', '/messages', true, 200],
+    ['a 401', 'GET', '/messages', false, 401],
+    ['a 404', 'GET', '/nowhere', false, 404],
+    ['a 400', 'GET', '/messages?$where=1', true, 400],
+    ['the health check', 'GET', '/health', false, 200],
+  ] as const)('%s carries helmet defaults and no X-Powered-By', async (_label, method, pathname, withToken, status) => {
+    const response = await call(app.url, method, pathname, { token: withToken ? alice.token : undefined });
+    expect(response.status).toBe(status);
+    for (const [name, pattern] of Object.entries(HELMET_DEFAULTS)) expect([name, response.headers.get(name)]).toEqual([name, expect.stringMatching(pattern)]);
+    expect(response.headers.get('x-powered-by')).toBeNull();
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+
+  it('answers an allowed origin with its CORS headers, on successes and errors', async () => {
+    for (const token of [alice.token, undefined]) {
+      const response = await call(app.url, 'GET', '/messages', { token, headers: { origin: ALLOWED } });
+      expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED);
+      expect(response.headers.get('vary')).toMatch(/Origin/);
+    }
+  });
+
+  it('gives nothing to an origin not in the list, nor to a look-alike', async () => {
+    for (const origin of ['https://evil.example.com', 'https://app.example.com.evil.com', 'http://app.example.com', 'null']) {
+      const response = await call(app.url, 'GET', '/messages', { token: alice.token, headers: { origin } });
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
+      expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+    }
+  });
+
+  it('answers a preflight of an allowed origin with 204 and the allowed methods and headers', async () => {
+    const headers = { origin: ALLOWED, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization, content-type' };
+    const response = await call(app.url, 'OPTIONS', '/messages/1', { headers });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED);
+    expect(response.headers.get('access-control-allow-methods')).toMatch(/PATCH/);
+    expect(response.headers.get('access-control-allow-headers')).toMatch(/Authorization/i);
+  });
+
+  it('refuses the preflight of another origin (no CORS headers)', async () => {
+    const response = await call(app.url, 'OPTIONS', '/messages', { headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'DELETE' } });
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    expect(response.status).toBeGreaterThanOrEqual(400);
+  });
+
+  it('sends no CORS headers at all when CORS_ORIGINS is unset', async () => {
+    const response = await call(closed.url, 'GET', '/health', { headers: { origin: ALLOWED } });
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await call(closed.url, 'OPTIONS', '/messages', { headers: { origin: ALLOWED, 'access-control-request-method': 'GET' } });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
