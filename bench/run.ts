@@ -15,6 +15,7 @@ import { setUpPinning } from './lib/cpu-pinning';
 import { summarizeProfile } from './lib/profile-summary';
 import type { ResultsFile, SuiteResult } from './lib/results';
 import { killAllServers } from './lib/server-process';
+import { BENCH_TOKEN_CLAIMS } from './servers/server-protocol';
 import { renderResultsMarkdown, spliceResults } from './report/readme-results';
 import { renderRatiosSvg } from './report/ratios-svg';
 import { databaseSuite } from './suites/database.suite';
@@ -82,7 +83,10 @@ async function main(): Promise<void> {
     profileDir,
     only: options.only,
     secret,
-    token: jwt.sign({ sub: 'bench-user' }, secret, { algorithm: 'HS256', expiresIn: '2h' }),
+    token: jwt.sign({}, secret, {
+      algorithm: 'HS256', expiresIn: '2h', subject: BENCH_TOKEN_CLAIMS.subject, audience: BENCH_TOKEN_CLAIMS.audience,
+      issuer: BENCH_TOKEN_CLAIMS.issuer, header: { alg: 'HS256', typ: BENCH_TOKEN_CLAIMS.typ },
+    }),
     log: (line) => console.log(line),
   };
   console.log(`bench: ${options.suites.join(', ')}; ${options.rounds} rounds of ${options.duration} s, ${options.connections} connections; ${pinning.note}`);

@@ -20,7 +20,7 @@ export interface BenchContext {
   /** Set with `--only`: run only the comparisons whose id contains this text. */
   only?: string;
   secret: string;
-  /** A valid HS256 bearer token for `secret`. */
+  /** A valid HS256 bearer token for `secret`, with the claims of `BENCH_TOKEN_CLAIMS`. */
   token: string;
   log: (line: string) => void;
 }

@@ -1,14 +1,18 @@
 /**
  * The framework side of the HTTP benchmarks, written the way an application would be: createApp,
- * a `messages` service (MemoryService, or DatabaseService on the embedded server), an optional
- * JWT-verifying before hook, mounted by createHttpAdapter on a plain Node HTTP server.
+ * a `messages` service (MemoryService, or DatabaseService on the embedded server), with
+ * authentication on the framework's own `authenticate('jwt')` hook (AuthenticationService +
+ * JwtAuthenticationStrategy, which verifies the bearer token and loads its user from the `users`
+ * service on every call), mounted by createHttpAdapter on a plain Node HTTP server.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import jwt from 'jsonwebtoken';
 import { MongoClient } from 'mongodb';
-import { createApp, createHttpAdapter, DatabaseService, MemoryService, NotAuthenticated, startEmbeddedMongo, type HookContext } from '../../src';
-import { PAGINATE, SEEDED_MESSAGES, reportFailure, seedMessage, serveUntilStopped, settingsFromEnv } from './server-protocol';
+import {
+  authenticate, AuthenticationService, createApp, createHttpAdapter, createJwtSettings, DatabaseService, JsonWebTokenIssuer,
+  JwtAuthenticationStrategy, MemoryService, startEmbeddedMongo,
+} from '../../src';
+import { BENCH_USER, PAGINATE, SEEDED_MESSAGES, reportFailure, seedMessage, serveUntilStopped, settingsFromEnv } from './server-protocol';
 
 async function main(): Promise<void> {
   const settings = settingsFromEnv();
@@ -31,16 +35,16 @@ async function main(): Promise<void> {
   }
 
   if (settings.auth) {
-    const verifyAccessToken = (context: HookContext): void => {
-      const token = context.params.authentication?.accessToken;
-      if (!token) throw new NotAuthenticated('No access token');
-      try {
-        context.params.user = jwt.verify(token, settings.secret, { algorithms: ['HS256'] }) as Record<string, any>;
-      } catch {
-        throw new NotAuthenticated('Invalid access token');
-      }
-    };
-    app.service('messages').hooks({ before: { all: [verifyAccessToken] } });
+    const jwtSettings = createJwtSettings({ secret: settings.secret });
+    const users = new MemoryService();
+    await users.create(BENCH_USER);
+    app.use('users', users);
+    const authentication = new AuthenticationService({
+      strategies: [new JwtAuthenticationStrategy({ settings: jwtSettings, users: () => app.service('users') })],
+      tokenIssuer: new JsonWebTokenIssuer(jwtSettings),
+    });
+    app.use('authentication', authentication, { methods: ['create', 'remove'] });
+    app.service('messages').hooks({ before: { all: [authenticate('jwt')] } });
   }
 
   await app.setup();

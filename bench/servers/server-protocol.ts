@@ -41,6 +41,14 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
   return { store: env.BENCH_STORE === 'mongo' ? 'mongo' : 'memory', auth: env.BENCH_AUTH === '1', secret: env.BENCH_SECRET ?? 'bench-secret' };
 }
 
+/**
+ * The bench's one user and the claims of its access token: the framework's JWT defaults
+ * (`typ: access`, audience, issuer), so the framework's own authentication accepts it and the
+ * Express side checks the same claims.
+ */
+export const BENCH_USER = { id: 0, email: 'bench@example.com', name: 'Bench' };
+export const BENCH_TOKEN_CLAIMS = { subject: String(BENCH_USER.id), audience: 'https://yourdomain.com', issuer: 'feathers', typ: 'access' } as const;
+
 export function seedMessage(index: number): { text: string; userId: number } {
   return { text: `Message number ${index}`, userId: index % 10 };
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { HelmetOptions } from 'helmet';
 import pino from 'pino';
 import type { LoggerPort } from '../../ports/logger.port';
@@ -34,6 +35,8 @@ export interface HttpAdapterSettings {
   readonly readiness?: () => Promise<unknown> | unknown;
   readonly cors?: CorsPolicy;
   readonly securityHeaders: Readonly<Record<string, string>>;
+  /** `params.ip` and the logged address; the adapter replaces it with Express's `trust proxy` aware one. */
+  readonly clientAddress: (req: IncomingMessage) => string | undefined;
 }
 
 export function resolveHttpAdapterOptions(options: HttpAdapterOptions): HttpAdapterSettings {
@@ -46,5 +49,6 @@ export function resolveHttpAdapterOptions(options: HttpAdapterOptions): HttpAdap
     readiness: options.readiness,
     cors: options.cors ? new CorsPolicy(options.cors) : undefined,
     securityHeaders: helmetOptions === false ? {} : captureSecurityHeaders(helmetOptions === true ? {} : helmetOptions),
+    clientAddress: (req) => (req as IncomingMessage & { ip?: string }).ip ?? req.socket.remoteAddress,
   };
 }

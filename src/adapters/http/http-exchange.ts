@@ -22,6 +22,11 @@ export class HttpExchange {
     this.headers = { ...settings.securityHeaders, 'x-request-id': requestId };
   }
 
+  /** The client's address as `req.ip` gives it (honouring `trust proxy`), also when Express never saw the request. */
+  clientAddress(): string | undefined {
+    return this.settings.clientAddress(this.req);
+  }
+
   /** Sends `body` as JSON (nothing for `undefined` or a bodyless status). */
   send(status: number, body?: unknown): void {
     const payload = body === undefined || isBodyless(status) ? undefined : JSON.stringify(body);
@@ -67,7 +72,7 @@ export class HttpExchange {
       status,
       durationMs: Math.round((performance.now() - this.startedAt) * 1000) / 1000,
     };
-    if (settings.trustProxy !== undefined) entry.remoteAddress = (req as { ip?: string }).ip;
+    if (settings.trustProxy !== undefined) entry.remoteAddress = this.clientAddress();
     if (errorName !== undefined) entry.error = errorName;
     if (error !== undefined) {
       entry.err = error;

@@ -12,19 +12,32 @@ import { parseBearerToken } from './parse-bearer-token';
 import { parseQueryString } from './parse-query-string';
 import { readRequestBody } from './read-request-body';
 import { responseStatus } from './response-status';
-import { RouteTable } from './route-table';
+import { RouteTable, type RouteMatch } from './route-table';
 import { createRequestIdSource } from './request-id';
 import { splitRequestPath } from './split-request-path';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
+export interface ServiceRouter {
+  /**
+   * Answers a request for a service, `/health` or `/ready` and returns true; returns false, having
+   * done nothing, for any other path (or one that does not decode), which `serveAll` then answers.
+   */
+  tryServe(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Answers every request; paths nothing serves get the JSON 404. */
+  serveAll: RequestHandler;
+}
+
+/** What a path addresses: a probe or a service route. */
+type Target = typeof HEALTH_PATH | typeof READY_PATH | RouteMatch;
+
 /**
- * The one middleware serving every service of `app` (no per-resource routes): it matches the
+ * The router serving every service of `app` (no per-resource routes): it matches the
  * path in a route table rebuilt only when `app.version` changes, maps the verb to a service
  * method, parses the query string once, reads the body only for methods that take data, runs
  * `app.execute` and writes the result. It never calls `next`: every answer, 404 included, is JSON.
  */
-export function createServiceRouter(app: Application, settings: HttpAdapterSettings): RequestHandler {
+export function createServiceRouter(app: Application, settings: HttpAdapterSettings): ServiceRouter {
   const nextRequestId = createRequestIdSource();
   let table: RouteTable | undefined;
   let tableVersion = -1;
@@ -35,8 +48,13 @@ export function createServiceRouter(app: Application, settings: HttpAdapterSetti
     }
     return table;
   };
+  const targetOf = (verb: string, pathname: string): Target | undefined => {
+    if ((verb === 'GET' || verb === 'HEAD') && (pathname === HEALTH_PATH || pathname === READY_PATH)) return pathname;
+    return routes().match(splitRequestPath(pathname));
+  };
 
-  const serve = async (exchange: HttpExchange): Promise<void> => {
+  /** `target` is the path's, when the caller resolved it already; otherwise resolved here, after CORS. */
+  const serve = async (exchange: HttpExchange, known?: Target): Promise<void> => {
     const { req } = exchange;
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
@@ -52,12 +70,11 @@ export function createServiceRouter(app: Application, settings: HttpAdapterSetti
         }
       }
     }
-    if ((verb === 'GET' || verb === 'HEAD') && (pathname === HEALTH_PATH || pathname === READY_PATH)) {
-      return pathname === HEALTH_PATH ? answerHealth(exchange) : answerReady(exchange, settings.readiness);
-    }
-    const match = routes().match(splitRequestPath(pathname));
-    if (!match) throw new NotFound('Page not found', { url: pathname.slice(0, 200) });
-    const { entry, id, route } = match;
+    const target = known ?? targetOf(verb, pathname);
+    if (target === HEALTH_PATH) return answerHealth(exchange);
+    if (target === READY_PATH) return answerReady(exchange, settings.readiness);
+    if (!target) throw new NotFound('Page not found', { url: pathname.slice(0, 200) });
+    const { entry, id, route } = target;
     const hasId = id !== undefined;
     const header = verb === 'POST' ? headerValue(req.headers['x-service-method']) || undefined : undefined;
     const method = serviceMethodFor(verb, hasId, header);
@@ -67,20 +84,37 @@ export function createServiceRouter(app: Application, settings: HttpAdapterSetti
     }
     const query = parseQueryString(queryAt === -1 ? '' : url.slice(queryAt + 1));
     const data = hasRequestBody(method) ? await readRequestBody(req, settings.bodyLimit) : undefined;
-    const params: Params = { provider: 'rest', query, headers: req.headers, route, ip: (req as IncomingMessage & { ip?: string }).ip ?? req.socket.remoteAddress };
+    const params: Params = { provider: 'rest', query, headers: req.headers, route, ip: exchange.clientAddress() };
     const authentication = parseBearerToken(req.headers.authorization);
     if (authentication) params.authentication = authentication;
     const context = await app.execute(entry.service.path, method, serviceArguments(method, hasId ? id : null, data, params));
     sendResult(exchange, method, context);
   };
 
-  return async (req, res) => {
+  const run = async (req: IncomingMessage, res: ServerResponse, target?: Target): Promise<void> => {
     const exchange = new HttpExchange(req, res, nextRequestId(req.headers['x-request-id']), settings);
     try {
-      await serve(exchange);
+      await serve(exchange, target);
     } catch (error: unknown) {
       exchange.sendError(error);
     }
+  };
+
+  return {
+    tryServe(req, res) {
+      const url = req.url ?? '/';
+      const queryAt = url.indexOf('?');
+      let target: Target | undefined;
+      try {
+        target = targetOf(req.method ?? 'GET', queryAt === -1 ? url : url.slice(0, queryAt));
+      } catch {
+        return false;
+      }
+      if (target === undefined) return false;
+      void run(req, res, target);
+      return true;
+    },
+    serveAll: (req, res) => run(req, res),
   };
 }
 

@@ -4,8 +4,9 @@ import type { Paginated } from '../../domain/paginated';
 import type { Query } from '../../domain/query';
 import type { ServiceOptions } from '../../ports/service-options';
 import type { Params } from '../../ports/service-params';
-import { filterQuery, type FilteredQuery } from '../query/filter-query';
+import { filterQuery, type FilteredQuery, type FilterQueryOptions } from '../query/filter-query';
 import { allowsMulti, optionsForCall, type ResolvedServiceOptions } from './adapter-options';
+import { ValidatedQueries } from './validated-queries';
 
 /**
  * The shared half of every store adapter: public methods sanitize the query, check `multi` and
@@ -14,6 +15,8 @@ import { allowsMulti, optionsForCall, type ResolvedServiceOptions } from './adap
  */
 export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Params, O extends ServiceOptions = ServiceOptions> {
   options: ResolvedServiceOptions<O>;
+  /** Queries `sanitizeQuery` produced, so `_find`/`_get` do not validate them again. */
+  private readonly validatedQueries = new ValidatedQueries();
 
   constructor(options: O, defaultId = 'id') {
     this.options = { id: defaultId, paginate: false, multi: false, filters: {}, operators: [], events: [], ...options } as ResolvedServiceOptions<O>;
@@ -37,14 +40,19 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
 
   /** Validates `params.query` and splits it; `$limit` resolved against the call's pagination. */
   filterQuery(params: P = {} as P): FilteredQuery {
-    const { filters, operators, paginate } = this.getOptions(params);
-    return filterQuery(params.query, { filters, operators, paginate });
+    const options = this.filterOptions(params);
+    return this.validatedQueries.lookup(params.query, options) ?? filterQuery(params.query, options);
   }
 
   /** The validated query as one object (filters and conditions). */
   sanitizeQuery(params: P = {} as P): Query {
-    const { filters, query } = this.filterQuery(params);
-    return { ...filters, ...query };
+    const options = this.filterOptions(params);
+    return this.validatedQueries.sanitized(filterQuery(params.query, options), options);
+  }
+
+  private filterOptions(params: P): FilterQueryOptions {
+    const { filters, operators, paginate } = this.getOptions(params);
+    return { filters, operators, paginate };
   }
 
   async find(params: P = {} as P): Promise<T[] | Paginated<T>> {

@@ -27,7 +27,7 @@ export interface FilteredQuery {
  */
 export function filterQuery(input: unknown, options: FilterQueryOptions = {}): FilteredQuery {
   if (input !== undefined && input !== null && (!isObject(input) || Array.isArray(input))) throw new BadRequest('The query must be an object');
-  const operators = new Set<string>([...STANDARD_OPERATORS, ...(options.operators ?? [])]);
+  const operators = operatorSet(options.operators);
   const filters: QueryFilters = {};
   const query: Query = {};
   for (const [key, value] of Object.entries(input ?? {})) {
@@ -57,6 +57,20 @@ export function filterQuery(input: unknown, options: FilterQueryOptions = {}): F
   const limit = resolveLimit(filters.$limit, options.paginate);
   if (limit !== undefined) filters.$limit = limit;
   return { filters, query };
+}
+
+const operatorSets = new WeakMap<readonly string[], { key: string; set: ReadonlySet<string> }>();
+
+/** The allowed operators, built once per service's `operators` array rather than per call. */
+function operatorSet(extra: readonly string[] | undefined): ReadonlySet<string> {
+  if (extra === undefined || extra.length === 0) return STANDARD_FIELD_OPERATORS;
+  // The array may be changed in place (`service.options.operators.push(...)`): its contents are the key.
+  const key = extra.join('\u0000');
+  const cached = operatorSets.get(extra);
+  if (cached?.key === key) return cached.set;
+  const set: ReadonlySet<string> = new Set([...STANDARD_OPERATORS, ...extra]);
+  operatorSets.set(extra, { key, set });
+  return set;
 }
 
 /** `$or` / `$and`: arrays of condition objects, which may nest further logical operators. */
