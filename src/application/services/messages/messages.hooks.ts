@@ -21,24 +21,49 @@ function stampOwner(context: HookContext): void {
   context.data = { ...context.data, userId: ownerOf(context, context.data) };
 }
 
+/** A like alone (`{ $inc: { likes } }`): anyone signed in may like any message. */
+function isOnlyALike(data: unknown): boolean {
+  if (typeof data !== 'object' || data === null) return false;
+  const keys = Object.keys(data);
+  return keys.length === 1 && keys[0] === '$inc';
+}
+
 /**
- * Every external call needs a valid token; new messages belong to the authenticated user.
+ * External callers change, replace, remove or mark read only their own messages: the owner joins
+ * the query, so someone else's message is a 404 (its existence is not revealed).
+ */
+function restrictToOwner(context: HookContext): void {
+  const { provider, user } = context.params;
+  if (!provider || !user) return;
+  if (context.method === 'patch' && isOnlyALike(context.data)) return;
+  const owner = { userId: String(user.id ?? user._id) };
+  // markRead takes no query from the URL; the owner is its only condition.
+  const query = context.method === 'markRead' ? owner : { ...context.params.query, ...owner };
+  context.params = { ...context.params, query };
+}
+
+/**
+ * Every external call needs a valid token; new messages belong to the authenticated user, and
+ * only the owner may change or remove one (anyone may like it).
  * When the store is another server (`storesLocally: false`), that server stamps its own
  * server-owned fields, so they are not set (and sent) here.
  */
 export function messagesHooks(options: { storesLocally?: boolean } = {}): HookMap {
   const checkQuery = validateQuery(MessagesQueryDto);
-  const stamps = options.storesLocally === false ? { create: [], update: [] } : { create: [stampNewMessage], update: [stampOwner] };
+  // The storing server owns these rules: its users, its owners and its stamps.
+  const local = options.storesLocally !== false;
+  const stamps = local ? { create: [stampNewMessage], update: [stampOwner] } : { create: [], update: [] };
+  const ownerOnly = local ? [restrictToOwner] : [];
   return {
     around: { all: [authenticate('jwt')] },
     before: {
       find: [checkQuery],
       get: [checkQuery],
       create: [validateData(CreateMessageDto), ...stamps.create],
-      update: [checkQuery, validateData(CreateMessageDto), ...stamps.update],
-      patch: [checkQuery, validateData(PatchMessageDto, { partial: true })],
-      remove: [checkQuery],
-      markRead: [validateData(MarkReadDto)],
+      update: [checkQuery, validateData(CreateMessageDto), ...ownerOnly, ...stamps.update],
+      patch: [checkQuery, validateData(PatchMessageDto, { partial: true }), ...ownerOnly],
+      remove: [checkQuery, ...ownerOnly],
+      markRead: [validateData(MarkReadDto), ...ownerOnly],
     },
   };
 }

@@ -10,7 +10,8 @@ export const MESSAGES_METHODS = ['find', 'get', 'create', 'update', 'patch', 're
 export function withMessageMethods<S extends ServiceMethods>(store: S): S & { markRead(data: { id: string }, params?: Params): Promise<unknown> } {
   return Object.assign(Object.create(store) as S, {
     markRead(this: S, data: { id: string }, params: Params = {}) {
-      return this.patch(data.id, { read: true }, { ...params, query: {} });
+      // Hooks may narrow which messages qualify (e.g. the owner rule) through params.query.
+      return this.patch(data.id, { read: true }, { ...params, query: params.query ?? {} });
     },
   });
 }

@@ -1,0 +1,59 @@
+import request from 'supertest';
+import type { ComposedApplication } from '../../../src/composition-root';
+import { givenAuthApp, logIn, signUp } from './auth-test-app';
+
+describe('messages: only the owner changes or removes a message; anyone may like it', () => {
+  let composed: ComposedApplication;
+  let ownerToken: string;
+  let otherToken: string;
+  let id: string;
+
+  beforeAll(async () => {
+    composed = await givenAuthApp();
+    const agent = request(composed.http);
+    await signUp(agent, 'owner@example.com');
+    await signUp(agent, 'other@example.com');
+    ownerToken = await logIn(agent, 'owner@example.com');
+    otherToken = await logIn(agent, 'other@example.com');
+  });
+
+  afterAll(() => composed.close());
+
+  beforeEach(async () => {
+    const created = await request(composed.http).post('/messages').set('authorization', `Bearer ${ownerToken}`).send({ text: 'mine' });
+    expect(created.status).toBe(201);
+    id = String(created.body.id);
+  });
+
+  const as = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  it.each([
+    ['patch', (agent: ReturnType<typeof request>) => agent.patch(`/messages/${id}`).send({ text: 'hijacked' })],
+    ['update', (agent: ReturnType<typeof request>) => agent.put(`/messages/${id}`).send({ text: 'hijacked' })],
+    ['remove', (agent: ReturnType<typeof request>) => agent.delete(`/messages/${id}`)],
+    ['markRead', (agent: ReturnType<typeof request>) => agent.post('/messages').set('x-service-method', 'markRead').send({ id })],
+  ])("someone else's %s is a 404 and changes nothing", async (_method, send) => {
+    const response = await send(request(composed.http)).set(as(otherToken));
+    expect(response.status).toBe(404);
+    const after = await request(composed.http).get(`/messages/${id}`).set(as(ownerToken));
+    expect(after.body).toMatchObject({ text: 'mine', read: false });
+  });
+
+  it('the owner may patch, mark read and remove', async () => {
+    expect((await request(composed.http).patch(`/messages/${id}`).set(as(ownerToken)).send({ text: 'edited' })).body.text).toBe('edited');
+    expect((await request(composed.http).post('/messages').set(as(ownerToken)).set('x-service-method', 'markRead').send({ id })).body.read).toBe(true);
+    expect((await request(composed.http).delete(`/messages/${id}`).set(as(ownerToken))).status).toBe(200);
+  });
+
+  it('anyone signed in may like a message, but a like cannot carry other changes', async () => {
+    const liked = await request(composed.http).patch(`/messages/${id}`).set(as(otherToken)).send({ $inc: { likes: 1 } });
+    expect(liked.status).toBe(200);
+    expect(liked.body.likes).toBe(1);
+    const sneaky = await request(composed.http).patch(`/messages/${id}`).set(as(otherToken)).send({ $inc: { likes: 1 }, text: 'hijacked' });
+    expect(sneaky.status).toBe(404);
+  });
+
+  it('everyone signed in still reads every message', async () => {
+    expect((await request(composed.http).get(`/messages/${id}`).set(as(otherToken))).status).toBe(200);
+  });
+});
