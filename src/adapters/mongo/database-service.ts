@@ -82,10 +82,16 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
       return withMongoErrors(() => cursor.toArray());
     };
     if (!isPaginating(paginate)) return (await readData()) as T[];
-    // Inside a session the calls run one after the other: a transaction must not start twice in parallel.
-    const [data, total] = params.database?.session
-      ? [await readData(), await this.countPlan(plan, params)]
-      : await Promise.all([readData(), this.countPlan(plan, params)]);
+    let data: Document[];
+    let total: number;
+    if (params.database?.session) {
+      // Inside a session the calls run one after the other (a transaction must not start twice in
+      // parallel), so a short page can spare the count's round trip.
+      data = await readData();
+      total = (params.pipeline ? undefined : totalFromPage(data.length, skip, limit)) ?? (await this.countPlan(plan, params));
+    } else {
+      [data, total] = await Promise.all([readData(), this.countPlan(plan, params)]);
+    }
     return { total, limit: limit ?? total, skip, data: data as T[] };
   }
 
@@ -201,7 +207,10 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
   private async aggregatePlan(plan: QueryPlan, params: P): Promise<AggregationCursor<Document>> {
     const model = await this.getModel(params);
     const stages = buildPipeline(plan.filter, plan.filters, plan.projection, params.pipeline);
-    return model.aggregate(stages, { ...params.database, ...this.collation(params) });
+    // The first batch defaults to 101 documents; a page of up to `$limit` then comes in one round trip.
+    const limit = plan.filters.$limit;
+    const batch = limit && limit > 0 && !params.pipeline ? { batchSize: limit } : {};
+    return model.aggregate(stages, { ...batch, ...params.database, ...this.collation(params) });
   }
 
   /**
@@ -251,6 +260,15 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
   private projectionOption(plan: QueryPlan): { projection?: Projection } {
     return plan.projection ? { projection: plan.projection } : {};
   }
+}
+
+/**
+ * The total a page implies without counting: a page shorter than its limit is the end of the
+ * matches, unless it is empty past a skip (then the matches may end before the skip).
+ */
+function totalFromPage(length: number, skip: number, limit: number | undefined): number | undefined {
+  if (!limit || length >= limit || (length === 0 && skip > 0)) return undefined;
+  return skip + length;
 }
 
 function notFound(id: unknown): ServiceError {

@@ -4,6 +4,7 @@ import { parseCollation } from '../query/collation';
 import { evaluateLet } from '../query/evaluate-let';
 import { findDocuments, type ExecutionStats, type FindSpec } from '../query/find-documents';
 import { asFilter } from '../query/match';
+import { foldPipelineHead } from '../query/pipeline-head';
 import { readSource } from '../query/run-pipeline';
 import { parseSort } from '../query/sort-documents';
 import { optionalCount } from './command-args';
@@ -64,8 +65,9 @@ function readOf(name: string, inner: Document): FindSpec {
     case 'findAndModify':
       return { ...common, filter: inner.query, sort: parseSort(inner.sort), limit: 1 };
     case 'aggregate': {
-      const first = Array.isArray(inner.pipeline) ? (inner.pipeline[0] as Document | undefined) : undefined;
-      return { ...common, filter: first && '$match' in first ? first.$match : {} };
+      // The find that `runPipeline` folds the pipeline's head into.
+      const head = Array.isArray(inner.pipeline) ? foldPipelineHead(inner.pipeline as Document[], inner.hint !== undefined) : { length: 0 };
+      return { ...common, filter: head.filter ?? {}, sort: head.sort, skip: head.skip, limit: head.limit };
     }
     default: {
       const statement = ((name === 'update' ? inner.updates : inner.deletes) as Document[] | undefined)?.[0] ?? {};

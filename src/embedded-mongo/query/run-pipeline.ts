@@ -5,10 +5,12 @@ import type { Catalog } from '../storage/catalog';
 import { cloneDocument } from '../storage/clone-document';
 import type { Collation } from './collation';
 import { collateGroups } from './collation-group';
-import { findDocuments } from './find-documents';
+import { countingGroup } from './count-group';
+import { findDocuments, type FindSpec } from './find-documents';
 import { idFirst } from './id-first';
 import { matchView, rawOf } from './match-view';
 import { mingoOptions } from './mingo-options';
+import { foldPipelineHead } from './pipeline-head';
 import type { ReadSource } from './read-source';
 import { rewriteTextScoreStages, withoutScore, withScores } from './text-score-stages';
 import { writePipelineOutput } from './write-pipeline-output';
@@ -32,8 +34,10 @@ export interface PipelineRun {
 const MUTATING_STAGES = new Set(['$addFields', '$set', '$unset']);
 
 /**
- * Runs an aggregation. A leading `$match` goes through the server's own matcher (`_id` lookups,
- * collation); the rest runs in mingo with other collections resolved from the catalog.
+ * Runs an aggregation. The leading `$match $sort $skip $limit` (and a final simple `$project`) run
+ * as one find through the server's own matcher and indexes (`_id` lookups, collation, index order,
+ * early stop); a counting `$group` right after them is answered from the number of matches; the
+ * rest runs in mingo with other collections resolved from the catalog.
  * `$out` / `$merge` are written by the server so that unique indexes stay enforced.
  */
 export function runPipeline(run: PipelineRun): Document[] {
@@ -42,15 +46,25 @@ export function runPipeline(run: PipelineRun): Document[] {
   const output = last && ('$out' in last || '$merge' in last) ? last : undefined;
   let rest = output ? stages.slice(0, -1) : stages;
   let source: Document[] = [];
+  let results: Document[] | undefined;
   if (run.collection !== undefined) {
     const store = readSource(run.catalog, run.db, run.collection, run.viewDepth);
-    if (rest.length > 0 && '$match' in rest[0]) {
+    const head = foldPipelineHead(rest, run.hint !== undefined);
+    if (head.length > 0) {
+      rest = rest.slice(head.length);
       const textScores = new Map<Document, number>();
-      source = findDocuments(store, { filter: rest[0].$match, collation: run.collation, variables: run.variables, hint: run.hint, textScores });
-      rest = rest.slice(1);
-      if (textScores.size > 0) {
-        source = withScores(source, textScores);
-        rest = rewriteTextScoreStages(rest);
+      const { filter, sort, skip, limit, projection } = head;
+      const spec: FindSpec = { filter, sort, skip, limit, projection, collation: run.collation, variables: run.variables, hint: run.hint, textScores };
+      const counting = rest.length === 1 && !head.projection ? countingGroup(rest[0]) : undefined;
+      if (counting) {
+        results = counting(findDocuments(store, spec).length);
+        rest = [];
+      } else {
+        source = findDocuments(store, spec);
+        if (textScores.size > 0 && rest.length > 0) {
+          source = withScores(source, textScores);
+          rest = rewriteTextScoreStages(rest);
+        }
       }
     } else {
       source = store ? [...store.documents()] : [];
@@ -59,7 +73,15 @@ export function runPipeline(run: PipelineRun): Document[] {
     source = run.sessions?.() ?? [];
     rest = rest.slice(1);
   }
-  rest = collateGroups(rest, run.collation);
+  results ??= rest.length > 0 ? runInMingo(run, rest, source) : source;
+  if (!output) return results;
+  writePipelineOutput(run.catalog, run.db, output, results, run.variables);
+  return [];
+}
+
+/** The stages the server does not answer itself; mingo is only set up when some are left. */
+function runInMingo(run: PipelineRun, stages: Document[], source: Document[]): Document[] {
+  const rest = collateGroups(stages, run.collation);
   const mutates = rest.some((stage) => containsMutatingStage(stage));
   // mingo sees plain views (numeric wrappers unwrapped); documents that pass through unchanged go back raw.
   const resolve = (name: string): Document[] => {
@@ -70,14 +92,9 @@ export function runPipeline(run: PipelineRun): Document[] {
     ...mingoOptions({ collation: run.collation, variables: run.variables, collectionResolver: resolve }, rest),
     ...(mutates ? { processingMode: ProcessingMode.CLONE_INPUT } : {}),
   };
-  const results = (
-    rest.length > 0
-      ? new Aggregator(matchView(rest), options).run<Document>(source.map((doc) => matchView(doc))).map((doc) => idFirst(rawOf(doc) as Document))
-      : source
-  ).map(withoutScore);
-  if (!output) return results;
-  writePipelineOutput(run.catalog, run.db, output, results, run.variables);
-  return [];
+  return new Aggregator(matchView(rest), options)
+    .run<Document>(source.map((doc) => matchView(doc)))
+    .map((doc) => withoutScore(idFirst(rawOf(doc) as Document)));
 }
 
 function validatePipeline(pipeline: unknown): Document[] {
