@@ -38,13 +38,17 @@ function parseBody(raw: RawResponse): Parsed {
  */
 export function decodeResponse(raw: RawResponse): unknown {
   const parsed = parseBody(raw);
-  const info: ResponseInfo = { status: raw.status, statusText: raw.statusText ?? '', headers: raw.headers };
   if (raw.status >= 200 && raw.status < 300) {
     if (parsed.kind === 'empty') return null;
     if (parsed.kind === 'json') return parsed.value;
-    throw withResponse(new GeneralError('The server sent a response that is not JSON', { status: raw.status, body: snippet(parsed.text) }), info);
+    throw withResponse(new GeneralError('The server sent a response that is not JSON', { status: raw.status, body: snippet(parsed.text) }), responseInfo(raw));
   }
-  throw withResponse(errorFromBody(raw, parsed), info);
+  throw withResponse(errorFromBody(raw, parsed), responseInfo(raw));
+}
+
+/** Read only for errors: a connection may give `headers` as a getter, so successes never build them. */
+function responseInfo(raw: RawResponse): ResponseInfo {
+  return { status: raw.status, statusText: raw.statusText ?? '', headers: raw.headers };
 }
 
 function errorFromBody(raw: RawResponse, parsed: Parsed): Error {

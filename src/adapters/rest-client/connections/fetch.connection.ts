@@ -34,7 +34,8 @@ export class FetchClient<T = any, D = Partial<T>> extends RestService<T, D, any,
     try {
       const response = await fetchFunction(request.url, init);
       const text = await response.text();
-      return decodeResponse({ status: response.status, statusText: response.statusText, headers: toHeaderRecord(response.headers), text });
+      // Headers are converted only if an error needs them (a success never reads them).
+      return decodeResponse({ status: response.status, statusText: response.statusText, get headers() { return toHeaderRecord(response.headers); }, text });
     } catch (error) {
       throw guard.failure() ?? (hasResponse(error) ? error : transportError(error));
     } finally {
