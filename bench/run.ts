@@ -19,6 +19,7 @@ import { BENCH_TOKEN_CLAIMS } from './servers/server-protocol';
 import { renderResultsMarkdown, spliceResults } from './report/readme-results';
 import { renderRatiosSvg } from './report/ratios-svg';
 import { databaseSuite } from './suites/database.suite';
+import { embeddedSuite } from './suites/embedded.suite';
 import { httpSuite } from './suites/http.suite';
 import { memorySuite } from './suites/memory.suite';
 import { restClientSuite } from './suites/rest-client.suite';
@@ -26,7 +27,7 @@ import { scaleSuite } from './suites/scale.suite';
 import { storeSuite } from './suites/store.suite';
 
 const SUITES: Record<SuiteName, Suite> = {
-  http: httpSuite, store: storeSuite, rest: restClientSuite, database: databaseSuite, scale: scaleSuite, memory: memorySuite,
+  http: httpSuite, store: storeSuite, rest: restClientSuite, database: databaseSuite, scale: scaleSuite, memory: memorySuite, embedded: embeddedSuite,
 };
 const LATEST = path.join(RESULTS_DIR, 'latest.json');
 const README = path.join(BENCH_DIR, 'README.md');

@@ -24,6 +24,8 @@ export interface StartOptions {
   label: string;
   script: string;
   settings?: ServerSettings;
+  /** Extra environment for the child (e.g. the embedded server's dataDir). */
+  env?: Record<string, string>;
   pinning: Pinning;
   /** Directory for a CPU profile of the window from `startProfiling()` to `stop()`. */
   profileDir?: string;
@@ -66,7 +68,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   const profiling = options.profileDir ? { BENCH_PROFILE_DIR: options.profileDir, BENCH_PROFILE_LABEL: options.label } : {};
   const child = spawn(command, args, {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, NODE_ENV: 'production', ...(options.settings ? settingsToEnv(options.settings) : {}), ...profiling },
+    env: { ...process.env, NODE_ENV: 'production', ...(options.settings ? settingsToEnv(options.settings) : {}), ...options.env, ...profiling },
   });
   running.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
