@@ -22,6 +22,7 @@ export function servicePath(name: string): string {
  * any request instead of sending a literal `:name`.
  */
 export function fillRoute(path: string, route: Record<string, unknown> = {}): string {
+  if (!path.includes(':')) return path;
   return path
     .split('/')
     .map((segment) => {

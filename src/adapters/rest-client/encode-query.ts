@@ -9,10 +9,16 @@ import { BadRequest } from '../../domain/errors';
  * `undefined` values are dropped.
  */
 export function encodeQuery(query: Record<string, unknown> | undefined | null): string {
-  if (!query || typeof query !== 'object') return '';
+  // Most calls (a get by id) have no query: skip qs altogether.
+  if (!query || typeof query !== 'object' || isEmpty(query)) return '';
   refuseEmptyArrays(query, 0);
-  const encoded = stringify(query, { ...QUERY_STRINGIFY_OPTIONS });
+  const encoded = stringify(query, QUERY_STRINGIFY_OPTIONS);
   return encoded === '' ? '' : `?${encoded}`;
+}
+
+function isEmpty(query: object): boolean {
+  for (const key in query) if (Object.hasOwn(query, key)) return false;
+  return true;
 }
 
 /**
