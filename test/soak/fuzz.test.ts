@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { MongoClient } from 'mongodb';
 import { signUpAndLogIn, type Account } from '../integration/reliability/support/accounts';
-import { startApp, type RunningApp } from '../integration/reliability/support/app-server';
+import { BOTH_STORES, startApp, type RunningApp } from '../integration/reliability/support/app-server';
 import { killChildren } from '../integration/reliability/support/child-process';
 import { startEmbeddedMongoChild } from '../integration/reliability/support/embedded-mongo-child';
 import { freePort } from '../integration/reliability/support/free-port';
@@ -13,10 +13,7 @@ import { rawRequest } from '../integration/reliability/support/raw-request';
 const TIME_LIMIT_MS = 30_000;
 
 /** The same properties as the fast fuzz tests in `npm test`, with many more runs. */
-describe.each([
-  ['memory', { STORE: 'memory' }],
-  ['mongo (embedded)', { STORE: 'mongo' }],
-])('soak: fuzzing the HTTP adapter on %s', (_store, env) => {
+describe.each(BOTH_STORES)('soak: fuzzing the HTTP adapter on %s', (_store, env) => {
   let app: RunningApp;
   let account: Account;
 

@@ -1,5 +1,5 @@
 import { PASSWORD, signUpAndLogIn, uniqueEmail, type Account } from './support/accounts';
-import { startApp, type RunningApp } from './support/app-server';
+import { BOTH_STORES, startApp, type RunningApp } from './support/app-server';
 import { call, isErrorBody } from './support/http';
 
 const CONCURRENCY = 50;
@@ -9,10 +9,7 @@ const CONCURRENCY = 50;
  * unique index on mongo, the unique field on memory), and 50 concurrent `$inc` patches on one
  * message all count.
  */
-describe.each([
-  ['memory', { STORE: 'memory' }],
-  ['mongo (embedded)', { STORE: 'mongo' }],
-])('reliability: concurrency on %s', (_store, env) => {
+describe.each(BOTH_STORES)('reliability: concurrency on %s', (_store, env) => {
   let app: RunningApp;
   let account: Account;
 

@@ -1,15 +1,12 @@
 import { signUpAndLogIn, type Account } from './support/accounts';
-import { startApp, type RunningApp } from './support/app-server';
+import { BOTH_STORES, startApp, type RunningApp } from './support/app-server';
 import { call, isErrorBody } from './support/http';
 
 /**
  * The messages counter: new messages start at 0 likes; patch may carry `{ $inc: { likes: ±1 } }`
  * and no other operator, field or amount; a refused patch changes nothing.
  */
-describe.each([
-  ['memory', { STORE: 'memory' }],
-  ['mongo (embedded)', { STORE: 'mongo' }],
-])('messages likes on %s', (_store, env) => {
+describe.each(BOTH_STORES)('messages likes on %s', (_store, env) => {
   let app: RunningApp;
   let account: Account;
   let id: string;

@@ -1,6 +1,6 @@
 import type { HookContext } from '../../../src/application/hooks/hook-context';
 import { PASSWORD, signUpAndLogIn, uniqueEmail, type Account } from './support/accounts';
-import { startApp, type RunningApp } from './support/app-server';
+import { BOTH_STORES, startApp, type RunningApp } from './support/app-server';
 import { call } from './support/http';
 
 const HASH = /\$2[aby]\$\d\d\$/;
@@ -9,10 +9,7 @@ const HASH = /\$2[aby]\$\d\d\$/;
  * The password (and its hash) never leaves the server: not from any users method, not in the
  * login response, not through `$select`, not in what an event would publish, not in errors.
  */
-describe.each([
-  ['memory', { STORE: 'memory' }],
-  ['mongo (embedded)', { STORE: 'mongo' }],
-])('security: hidden fields on %s', (_store, env) => {
+describe.each(BOTH_STORES)('security: hidden fields on %s', (_store, env) => {
   let app: RunningApp;
   let alice: Account;
   let aliceId: string;

@@ -1,5 +1,5 @@
 import { PASSWORD, signUpAndLogIn, type Account } from './support/accounts';
-import { startApp, type RunningApp } from './support/app-server';
+import { BOTH_STORES, startApp, type RunningApp } from './support/app-server';
 import { call, isErrorBody } from './support/http';
 
 /**
@@ -7,10 +7,7 @@ import { call, isErrorBody } from './support/http';
  * path, JSON bodies, credentials, `$select` and `$sort`. Each is a 4xx JSON error, and nothing
  * is matched, stored or leaked.
  */
-describe.each([
-  ['memory', { STORE: 'memory' }],
-  ['mongo (embedded)', { STORE: 'mongo' }],
-])('security: operator injection on %s', (_store, env) => {
+describe.each(BOTH_STORES)('security: operator injection on %s', (_store, env) => {
   let app: RunningApp;
   let alice: Account;
   let messageId: string;

@@ -1,5 +1,5 @@
 import { PASSWORD, signUpAndLogIn, uniqueEmail, type Account } from './support/accounts';
-import { startApp, type RunningApp } from './support/app-server';
+import { BOTH_STORES, startApp, type RunningApp } from './support/app-server';
 import { call, isErrorBody } from './support/http';
 
 /**
@@ -7,10 +7,7 @@ import { call, isErrorBody } from './support/http';
  * through patch operators, dotted paths or extra fields. Each attempt is a 400 and the stored
  * record is unchanged.
  */
-describe.each([
-  ['memory', { STORE: 'memory' }],
-  ['mongo (embedded)', { STORE: 'mongo' }],
-])('security: mass assignment on %s', (_store, env) => {
+describe.each(BOTH_STORES)('security: mass assignment on %s', (_store, env) => {
   let app: RunningApp;
   let alice: Account;
   let bob: Account;

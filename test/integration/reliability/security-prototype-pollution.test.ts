@@ -1,15 +1,12 @@
 import { signUpAndLogIn, type Account } from './support/accounts';
-import { startApp, type RunningApp } from './support/app-server';
+import { BOTH_STORES, startApp, type RunningApp } from './support/app-server';
 import { call, isErrorBody } from './support/http';
 
 /**
  * Prototype pollution through query strings and JSON bodies: each attempt is a 400, and no
  * object in the process (the app runs in this one) gains the property afterwards.
  */
-describe.each([
-  ['memory', { STORE: 'memory' }],
-  ['mongo (embedded)', { STORE: 'mongo' }],
-])('security: prototype pollution on %s', (_store, env) => {
+describe.each(BOTH_STORES)('security: prototype pollution on %s', (_store, env) => {
   let app: RunningApp;
   let alice: Account;
   let messageId: string;

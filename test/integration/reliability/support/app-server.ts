@@ -8,6 +8,12 @@ import { loadConfig } from '../../../../src/composition/load-config';
 /** The JWT secret of every app these tests start, so they can forge tokens with it. */
 export const TEST_SECRET = 'reliability-suite-secret-0123456789abcdef';
 
+/** Both stores the suites run on: `describe.each(BOTH_STORES)('... on %s', (_store, env) => ...)`. */
+export const BOTH_STORES: [string, Record<string, string>][] = [
+  ['memory', { STORE: 'memory' }],
+  ['mongo (embedded)', { STORE: 'mongo' }],
+];
+
 export interface RunningApp {
   readonly url: string;
   readonly composed: ComposedApplication;
