@@ -46,8 +46,7 @@ export function filterQuery(input: unknown, options: FilterQueryOptions = {}): F
         } else if ((LOGICAL_OPERATORS as readonly string[]).includes(key)) {
           query[key] = copyLogical(key, value, operators, 1);
         } else if (key.startsWith('$')) {
-          // Field operators ($in, $eq, ...) mean nothing at the top level; only listed extras (e.g. $text) may be there.
-          if (!operators.has(key) || NEVER_ALLOWED_OPERATORS.has(key) || STANDARD_FIELD_OPERATORS.has(key)) throw new BadRequest(`Invalid filter value ${key}`);
+          if (!allowedAtTopLevel(key, operators)) throw new BadRequest(`Invalid filter value ${key}`);
           query[key] = copyConditionValue(value, operators, 1);
         } else {
           query[key] = copyConditionValue(value, operators, 1);
@@ -73,6 +72,14 @@ function operatorSet(extra: readonly string[] | undefined): ReadonlySet<string> 
   return set;
 }
 
+/**
+ * A `$` key where a field name stands (the query itself, or an `$or`/`$and` branch): field
+ * operators ($in, $eq, ...) mean nothing there; only listed extras (e.g. $text) may stand there.
+ */
+function allowedAtTopLevel(key: string, operators: ReadonlySet<string>): boolean {
+  return operators.has(key) && !NEVER_ALLOWED_OPERATORS.has(key) && !STANDARD_FIELD_OPERATORS.has(key);
+}
+
 /** `$or` / `$and`: arrays of condition objects, which may nest further logical operators. */
 function copyLogical(key: string, value: unknown, operators: ReadonlySet<string>, depth: number): Query[] {
   if (depth > MAX_QUERY_DEPTH) throw new BadRequest('The query is nested too deeply');
@@ -83,7 +90,7 @@ function copyLogical(key: string, value: unknown, operators: ReadonlySet<string>
     for (const [field, inner] of Object.entries(branch)) {
       if (FORBIDDEN_KEYS.has(field)) throw new BadRequest(`Invalid query parameter ${field}`);
       if ((LOGICAL_OPERATORS as readonly string[]).includes(field)) copy[field] = copyLogical(field, inner, operators, depth + 1);
-      else if (field.startsWith('$') && (!operators.has(field) || NEVER_ALLOWED_OPERATORS.has(field) || STANDARD_FIELD_OPERATORS.has(field))) throw new BadRequest(`Invalid query parameter ${field}`, { [field]: inner });
+      else if (field.startsWith('$') && !allowedAtTopLevel(field, operators)) throw new BadRequest(`Invalid query parameter ${field}`, { [field]: inner });
       else copy[field] = copyConditionValue(inner, operators, depth + 1);
     }
     return copy;

@@ -5,9 +5,14 @@ import { validateData } from '../../validation/validate-data.hook';
 import { validateQuery } from '../../validation/validate-query.hook';
 import { CreateMessageDto, MarkReadDto, MessagesQueryDto, PatchMessageDto } from './messages.dto';
 
+/** How a user is named in `userId`: the id as a string, whatever the store's id field. */
+function userIdOf(user: Record<string, any>): string {
+  return String(user.id ?? user._id);
+}
+
 /** The owner is the authenticated user, never one the client names (internal callers may name one). */
 function ownerOf(context: HookContext, item: Record<string, unknown>): unknown {
-  return context.params.user ? String(context.params.user.id ?? context.params.user._id) : item.userId;
+  return context.params.user ? userIdOf(context.params.user) : item.userId;
 }
 
 /** Server-owned fields: set here, never taken from the client. */
@@ -36,7 +41,7 @@ function restrictToOwner(context: HookContext): void {
   const { provider, user } = context.params;
   if (!provider || !user) return;
   if (context.method === 'patch' && isOnlyALike(context.data)) return;
-  const owner = { userId: String(user.id ?? user._id) };
+  const owner = { userId: userIdOf(user) };
   // markRead takes no query from the URL; the owner is its only condition.
   const query = context.method === 'markRead' ? owner : { ...context.params.query, ...owner };
   context.params = { ...context.params, query };
