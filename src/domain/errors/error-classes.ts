@@ -38,7 +38,9 @@ export const errorClasses: Readonly<Record<string, ErrorClass>> = Object.freeze(
   BadGateway, Unavailable,
 });
 
+const classesByCode: ReadonlyMap<number, ErrorClass> = new Map(Object.values(errorClasses).map((cls) => [new cls().code, cls]));
+
 /** The class for a status code, when there is one. */
 export function errorClassForCode(code: number): ErrorClass | undefined {
-  return Object.values(errorClasses).find((cls) => new cls().code === code);
+  return classesByCode.get(code);
 }
