@@ -11,6 +11,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': ['error', { allow: ['warn', 'error'] }],
       eqeqeq: ['error', 'smart'],
+      // `require` only for what loads on first use instead of with the package (see each call site).
+      '@typescript-eslint/no-require-imports': ['error', { allow: ['^class-validator$', '^class-transformer$', '^inversify$', '^\\./composition/', '^\\./start-embedded-mongo$'] }],
     },
   },
   { files: ['test/**', 'bench/**', 'scripts/**', 'src/main.ts', 'src/embedded-mongo/cli.ts'], rules: { 'no-console': 'off' } },

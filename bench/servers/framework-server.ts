@@ -7,7 +7,6 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MongoClient } from 'mongodb';
 import {
   authenticate, AuthenticationService, createApp, createHttpAdapter, createJwtSettings, DatabaseService, JsonWebTokenIssuer,
   JwtAuthenticationStrategy, MemoryService, startEmbeddedMongo,
@@ -21,6 +20,8 @@ async function main(): Promise<void> {
   let sampleId = '1';
 
   if (settings.store === 'mongo') {
+    // The driver loads only for this store, as in an application that picks its store at start-up.
+    const { MongoClient } = await import('mongodb');
     const mongo = await startEmbeddedMongo({ host: '127.0.0.1', port: 0 });
     const client = await MongoClient.connect(mongo.url);
     stops.push(() => mongo.stop(), () => client.close());

@@ -1,4 +1,6 @@
-import { Query } from 'mingo';
+import { Context } from 'mingo/core';
+import * as queryOperators from 'mingo/operators/query';
+import { Query } from 'mingo/query';
 import { AdapterBase } from '../../application/adapter/adapter-base';
 import { selectFields } from '../../application/adapter/select-fields';
 import { isPaginating } from '../../application/query/pagination';
@@ -27,6 +29,13 @@ export interface MemoryServiceOptions<T> extends ServiceOptions {
 }
 
 type AnyRecord = Record<string, any>;
+
+/**
+ * mingo with its query operators only: this adapter matches conditions with it and does sorting
+ * and `$select` itself, and `$expr` is never allowed, so the rest of mingo (about 6 MB of resident
+ * memory) is not loaded.
+ */
+const QUERY_OPTIONS = { context: Context.init({ query: queryOperators }) };
 
 /**
  * An in-memory store adapter with MongoDB query semantics (mingo). The reference adapter for the
@@ -135,7 +144,7 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
 
   private matching(query: ServiceQuery): T[] {
     if (isEmptyQuery(query)) return [...this.store.values()];
-    const matcher = new Query(query);
+    const matcher = new Query(query, QUERY_OPTIONS);
     const matches: T[] = [];
     for (const record of this.store.values()) if (matcher.test(record)) matches.push(record);
     return matches;
@@ -149,7 +158,7 @@ function isEmptyQuery(query: ServiceQuery): boolean {
 }
 
 function matchesQuery(record: AnyRecord, query: ServiceQuery): boolean {
-  return isEmptyQuery(query) || new Query(query).test(record);
+  return isEmptyQuery(query) || new Query(query, QUERY_OPTIONS).test(record);
 }
 
 function firstValues<T>(values: Iterator<T>, count: number): T[] {

@@ -1,4 +1,5 @@
-import { ObjectId, type AggregationCursor, type CollationOptions, type Collection, type Document, type FindCursor } from 'mongodb';
+import { ObjectId } from 'bson';
+import type { AggregationCursor, CollationOptions, Collection, Document, FindCursor } from 'mongodb';
 import { AdapterBase } from '../../application/adapter/adapter-base';
 import { isPaginating } from '../../application/query/pagination';
 import { BadRequest, GeneralError, NotFound, type ServiceError } from '../../domain/errors';

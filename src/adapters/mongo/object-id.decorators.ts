@@ -1,5 +1,5 @@
-import { Transform } from 'class-transformer';
-import { ValidateBy, buildMessage, type ValidationOptions } from 'class-validator';
+import type { ValidationOptions } from 'class-validator';
+import { classTransformer, classValidator } from '../../application/validation/validation-libraries';
 import { toObjectId } from './object-id';
 
 export const IS_OBJECT_ID = 'isObjectId';
@@ -9,6 +9,7 @@ export const IS_OBJECT_ID = 'isObjectId';
  * `{ each: true }` for arrays. Pair it with `@ToObjectId()` to store real ObjectIds.
  */
 export function IsObjectId(validationOptions?: ValidationOptions): PropertyDecorator {
+  const { ValidateBy, buildMessage } = classValidator();
   return ValidateBy(
     {
       name: IS_OBJECT_ID,
@@ -26,7 +27,7 @@ export function IsObjectId(validationOptions?: ValidationOptions): PropertyDecor
  * ObjectId. Other values are left as they are, so `@IsObjectId()` reports them.
  */
 export function ToObjectId(): PropertyDecorator {
-  return Transform(
+  return classTransformer().Transform(
     ({ value }) => {
       const convert = (item: unknown) => toObjectId(item) ?? item;
       return Array.isArray(value) ? value.map(convert) : convert(value);

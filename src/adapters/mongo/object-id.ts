@@ -1,4 +1,5 @@
-import { ObjectId } from 'mongodb';
+// bson, not the driver: the same ObjectId class (the driver re-exports it) without loading the driver.
+import { ObjectId } from 'bson';
 import { BadRequest } from '../../domain/errors';
 
 export { ObjectId };

@@ -1,9 +1,9 @@
-import { plainToInstance, type ClassConstructor } from 'class-transformer';
-import { validate } from 'class-validator';
+import type { ClassConstructor } from 'class-transformer';
 import { BadRequest } from '../../domain/errors';
 import type { HookContext } from '../hooks/hook-context';
 import { FORBIDDEN_KEYS } from '../query/query-limits';
 import { toBadRequest } from './validation-errors';
+import { classTransformer, classValidator } from './validation-libraries';
 
 const OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, validationError: { target: false, value: false } };
 
@@ -13,6 +13,8 @@ const OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValu
  * per-field `errors`. `partial` (for patch) skips missing fields.
  */
 export function validateData<T extends object>(dto: ClassConstructor<T>, options: { partial?: boolean } = {}) {
+  const { plainToInstance } = classTransformer();
+  const { validate } = classValidator();
   return async (context: HookContext): Promise<void> => {
     const items = Array.isArray(context.data) ? context.data : [context.data];
     const validated = await Promise.all(items.map(async (item) => {

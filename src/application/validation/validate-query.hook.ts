@@ -1,10 +1,10 @@
-import { plainToInstance, type ClassConstructor } from 'class-transformer';
-import { validate } from 'class-validator';
+import type { ClassConstructor } from 'class-transformer';
 import { BadRequest } from '../../domain/errors';
 import { LOGICAL_OPERATORS, STANDARD_FILTERS } from '../../domain/query';
 import type { HookContext } from '../hooks/hook-context';
 import { convertQueryValue, declaredType } from './convert-query-value';
 import { toBadRequest } from './validation-errors';
+import { classTransformer, classValidator } from './validation-libraries';
 
 interface QueryFields {
   known: ReadonlySet<string>;
@@ -21,7 +21,7 @@ const PASS_THROUGH_OPERATORS = new Set(['$options', '$exists', '$regex', '$searc
  * (`$limit`, `$sort`, ...) are left to the adapter, which validates them.
  */
 export function validateQuery<T extends object>(dto: ClassConstructor<T>) {
-  const known = new Set(Object.keys(plainToInstance(dto, {}) as object));
+  const known = new Set(Object.keys(classTransformer().plainToInstance(dto, {}) as object));
   return async (context: HookContext): Promise<void> => {
     const query = context.params.query;
     if (query === undefined) return;
@@ -80,7 +80,7 @@ function convertField(dto: ClassConstructor<object>, field: string, value: unkno
 
 async function checkValue(dto: ClassConstructor<object>, field: string, value: unknown): Promise<void> {
   if (value === null) return;
-  const failures = await validate(plainToInstance(dto, { [field]: value }), { skipMissingProperties: true, validationError: { target: false, value: false } });
+  const failures = await classValidator().validate(classTransformer().plainToInstance(dto, { [field]: value }), { skipMissingProperties: true, validationError: { target: false, value: false } });
   const relevant = failures.filter((failure) => failure.property === field);
   if (relevant.length > 0) throw toBadRequest('Invalid query', relevant);
 }

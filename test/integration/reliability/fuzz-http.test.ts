@@ -25,8 +25,10 @@ describe.each([
       }),
       { numRuns, interruptAfterTimeLimit: 40_000, markInterruptAsFailure: false },
     );
-    // Still serving, and the account still works.
+    // Still serving, and accounts still work. A fresh one: the fuzzed requests carry the first
+    // account's token and may legitimately delete it (`DELETE /users/0` is its own id on memory).
     expect((await rawRequest(app.url, { method: 'GET', path: '/health' })).status).toBe(200);
-    expect((await rawRequest(app.url, { method: 'GET', path: '/messages', headers: { authorization: `Bearer ${account.token}` } })).status).toBe(200);
+    const after = await signUpAndLogIn(app.url);
+    expect((await rawRequest(app.url, { method: 'GET', path: '/messages', headers: { authorization: `Bearer ${after.token}` } })).status).toBe(200);
   }, 60_000);
 });

@@ -1,0 +1,56 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '../../..');
+
+/**
+ * Runs `script` in a fresh Node process (the TypeScript sources through @swc-node/register, as
+ * `npm start` runs them) and returns the packages it loaded, from the require cache.
+ */
+function packagesLoadedBy(script: string): string[] {
+  const probe = `${script}
+    .then(() => {
+      const names = new Set();
+      for (const file of Object.keys(require.cache)) {
+        const match = /node_modules[\\\\/]((?:@[^\\\\/]+[\\\\/])?[^\\\\/]+)/.exec(file.slice(${root.length}));
+        if (match) names.add(match[1].replace('\\\\', '/'));
+      }
+      console.log(JSON.stringify([...names]));
+    })
+    .catch((error) => { console.error(error); process.exit(1); });`;
+  const run = spawnSync(process.execPath, ['-r', '@swc-node/register', '-e', probe], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  if (run.status !== 0) throw new Error(`probe failed (${run.status}): ${run.stderr}`);
+  return JSON.parse(run.stdout.trim().split('\n').pop()!);
+}
+
+/** What an application on the memory store and the HTTP adapter never needs (see README "Measured figures"). */
+const HEAVY = ['mongodb', 'class-validator', 'class-transformer', 'inversify'];
+
+describe('the package entry point loads heavy libraries on first use only', () => {
+  it('importing everything loads neither the driver, nor class-validator, nor Inversify', () => {
+    const loaded = packagesLoadedBy(`Promise.resolve().then(() => require('./src'))`);
+    expect(loaded).toEqual(expect.arrayContaining(['express', 'mingo']));
+    for (const name of HEAVY) expect(loaded).not.toContain(name);
+  }, 60_000);
+
+  it('validation hooks and ObjectId decorators load class-validator when they are made', () => {
+    const loaded = packagesLoadedBy(`Promise.resolve().then(() => {
+      const { validateData, IsObjectId } = require('./src');
+      class Dto {}
+      validateData(Dto);
+      IsObjectId()(Dto.prototype, 'owner');
+    })`);
+    expect(loaded).toEqual(expect.arrayContaining(['class-validator', 'class-transformer']));
+    expect(loaded).not.toContain('mongodb');
+  }, 60_000);
+
+  it('startEmbeddedMongo loads the server on its first call', () => {
+    const loaded = packagesLoadedBy(`Promise.resolve().then(async () => {
+      const { startEmbeddedMongo } = require('./src');
+      const server = await startEmbeddedMongo({ host: '127.0.0.1', port: 0 });
+      await server.stop();
+    })`);
+    expect(loaded).toEqual(expect.arrayContaining(['bson', 'mingo']));
+    expect(loaded).not.toContain('mongodb');
+  }, 60_000);
+});
