@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { ChildMessage, ReadyMessage, ServerSettings } from '../servers/server-protocol';
+import type { ChildMessage, HeapMessage, ReadyMessage, ServerSettings } from '../servers/server-protocol';
 import { settingsToEnv } from '../servers/server-protocol';
 import type { Pinning } from './cpu-pinning';
 
@@ -13,6 +13,8 @@ export interface ServerProcess extends ReadyMessage {
   readonly pid: number;
   /** Resident memory in MB, from /proc/<pid>/status (VmRSS). */
   rssMb(): number | undefined;
+  /** The child's V8 heap spaces (young generation vs the rest), or undefined if it does not answer within 2 s. */
+  heap(): Promise<HeapMessage | undefined>;
   /** CPU time used so far, in ms (user + system). */
   cpuMs(): number | undefined;
   /** Starts the child's CPU profile (when started with a `profileDir`); call it after warm-up. */
@@ -62,6 +64,24 @@ export function readRssMb(pid: number): number | undefined {
   }
 }
 
+function requestHeap(child: ChildProcess): Promise<HeapMessage | undefined> {
+  if (!child.connected) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const onMessage = (message: ChildMessage) => {
+      if (message.type !== 'heap') return;
+      done(message);
+    };
+    const timer = setTimeout(() => done(undefined), 2000);
+    const done = (message: HeapMessage | undefined) => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      resolve(message);
+    };
+    child.on('message', onMessage);
+    child.send({ type: 'heap' });
+  });
+}
+
 /** Starts a server child on the server core and resolves once it reports its port. */
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
   const { command, args } = options.pinning.serverCommand([options.script]);
@@ -79,7 +99,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     child.on('message', (message: ChildMessage) => {
       clearTimeout(timer);
       if (message.type === 'ready') resolve(message);
-      else reject(new Error(`${options.label} failed to start: ${message.error}`));
+      else if (message.type === 'failed') reject(new Error(`${options.label} failed to start: ${message.error}`));
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
@@ -98,6 +118,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     pid,
     rssMb: () => readRssMb(pid),
     cpuMs: () => readCpuMs(pid),
+    heap: () => requestHeap(child),
     startProfiling: () => {
       if (options.profileDir && child.connected) child.send({ type: 'profile-start' });
     },

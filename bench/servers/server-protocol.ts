@@ -1,3 +1,4 @@
+import { getHeapSpaceStatistics } from 'node:v8';
 import { WindowProfiler } from './cpu-profiler';
 
 /**
@@ -19,7 +20,16 @@ export interface FailedMessage {
   error: string;
 }
 
-export type ChildMessage = ReadyMessage | FailedMessage;
+/** The child's V8 heap, on request: to tell V8's own young-generation sizing from retained memory. */
+export interface HeapMessage {
+  type: 'heap';
+  /** Committed size of the young generation (new space), in MB: V8 grows it under load, up to a fixed maximum. */
+  youngGenerationMb: number;
+  /** Everything else V8 has committed (old, code and large-object spaces), in MB. */
+  otherHeapMb: number;
+}
+
+export type ChildMessage = ReadyMessage | FailedMessage | HeapMessage;
 
 export const SEEDED_MESSAGES = 100;
 export const PAGINATE = { default: 10, max: 50 };
@@ -73,10 +83,22 @@ export function serveUntilStopped(ready: ReadyMessage, stop: () => Promise<void>
   process.on('message', (message: { type?: string }) => {
     if (message?.type === 'stop') shutdown();
     if (message?.type === 'profile-start') profiler.start();
+    if (message?.type === 'heap') process.send?.(heapMessage());
   });
   process.on('disconnect', shutdown);
   process.on('SIGTERM', shutdown);
   process.send?.(ready);
+}
+
+function heapMessage(): HeapMessage {
+  const mb = (bytes: number) => bytes / (1024 * 1024);
+  let young = 0;
+  let other = 0;
+  for (const space of getHeapSpaceStatistics()) {
+    if (space.space_name === 'new_space' || space.space_name === 'new_large_object_space') young += space.space_size;
+    else other += space.space_size;
+  }
+  return { type: 'heap', youngGenerationMb: mb(young), otherHeapMb: mb(other) };
 }
 
 export function reportFailure(error: unknown): void {
