@@ -10,13 +10,16 @@ export interface AbortGuard {
   dispose(): void;
 }
 
+/** Most calls have neither a signal nor a timeout: they share this one. */
+const NO_GUARD: AbortGuard = Object.freeze({ signal: undefined, failure: () => undefined, dispose: () => undefined });
+
 /**
  * Built per call so each library can be cancelled the same way and the resulting error says
  * why: the caller aborted (an `AbortError`) or the timeout passed (`Timeout`).
  */
 export function createAbortGuard(callerSignal: AbortSignal | undefined, timeout: number | undefined): AbortGuard {
   const hasTimeout = typeof timeout === 'number' && Number.isFinite(timeout) && timeout > 0;
-  if (!callerSignal && !hasTimeout) return { signal: undefined, failure: () => undefined, dispose: () => undefined };
+  if (!callerSignal && !hasTimeout) return NO_GUARD;
   const controller = new AbortController();
   let failure: Error | undefined;
   const onAbort = (): void => {

@@ -1,10 +1,15 @@
 import { BadRequest, convert, errorClassForCode, GeneralError, isServiceError } from '../../domain/errors';
+import { toHeaderRecord } from './merge-headers';
 
 /** What every connection hands to the decoder: the status, headers and the body as text. */
 export interface RawResponse {
   status: number;
   statusText?: string;
-  headers: Record<string, string>;
+  /**
+   * The library's headers as it gave them (a fetch `Headers`, `AxiosHeaders`, a plain record).
+   * Converted to a plain record only for an error's `response`: successes never read them.
+   */
+  headers: unknown;
   /** The body as text; `undefined` when the library only gave a parsed `body`. */
   text?: string;
   body?: unknown;
@@ -46,9 +51,8 @@ export function decodeResponse(raw: RawResponse): unknown {
   throw withResponse(errorFromBody(raw, parsed), responseInfo(raw));
 }
 
-/** Read only for errors: a connection may give `headers` as a getter, so successes never build them. */
 function responseInfo(raw: RawResponse): ResponseInfo {
-  return { status: raw.status, statusText: raw.statusText ?? '', headers: raw.headers };
+  return { status: raw.status, statusText: raw.statusText ?? '', headers: toHeaderRecord(raw.headers) };
 }
 
 function errorFromBody(raw: RawResponse, parsed: Parsed): Error {

@@ -4,7 +4,7 @@
  */
 export { rest, type ConfigurableClient, type RestClientFactory } from './rest-client';
 export {
-  RestService, type RestClientOptions, type RestRequest, type RestServiceClass, type RestServiceSettings, type HttpMethod,
+  RestService, libraryOptions, callTimeout, type RestClientOptions, type RestRequest, type RestServiceClass, type RestServiceSettings, type HttpMethod,
   type ConnectionOptions,
 } from './rest-service';
 export { FetchClient, type FetchFunction, type FetchResponseLike } from './connections/fetch.connection';

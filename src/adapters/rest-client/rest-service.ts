@@ -27,8 +27,28 @@ export interface RestRequest {
   body?: string;
 }
 
-/** What a connection receives besides the request: `params.connection` without `headers`. */
+/**
+ * What a connection receives besides the request: `params.connection` (its `headers` are already
+ * in the request's). `libraryOptions(connection)` gives what is meant for the library.
+ */
 export type ConnectionOptions = Record<string, any>;
+
+const NO_CONNECTION_OPTIONS: ConnectionOptions = Object.freeze({});
+const JSON_CONTENT = Object.freeze({ 'content-type': 'application/json' });
+
+/** `params.connection` without the keys the client handles itself (`headers`, `signal`, `timeout`): the library's own options. */
+export function libraryOptions(connection: ConnectionOptions): Record<string, unknown> {
+  const options: Record<string, unknown> = {};
+  for (const key in connection) {
+    if (Object.hasOwn(connection, key) && key !== 'headers' && key !== 'signal' && key !== 'timeout') options[key] = connection[key];
+  }
+  return options;
+}
+
+/** The call's timeout: `params.connection.timeout` when given, else the client's. */
+export function callTimeout(connection: ConnectionOptions, options: RestClientOptions): number | undefined {
+  return connection.timeout === undefined ? options.timeout : connection.timeout;
+}
 
 export interface RestServiceSettings<C> {
   /** The base URL (already resolved: no trailing slash). */
@@ -49,13 +69,17 @@ export abstract class RestService<T = any, D = Partial<T>, P extends Params = Pa
   readonly base: string;
   readonly name: string;
   readonly connection: C;
-  readonly options: RestClientOptions;
+  /** The client's options, frozen: its default headers are merged once, here. */
+  readonly options: Readonly<RestClientOptions>;
+  /** `Accept` and the client's default headers, merged once: most calls send just these. */
+  private readonly defaultHeaders: Readonly<Record<string, string>>;
 
   constructor(settings: RestServiceSettings<C>) {
     this.base = settings.base;
     this.name = servicePath(settings.name);
     this.connection = settings.connection;
-    this.options = { ...settings.options, headers: { ...settings.options?.headers } };
+    this.options = Object.freeze({ ...settings.options, headers: Object.freeze({ ...settings.options?.headers }) });
+    this.defaultHeaders = Object.freeze(mergeHeaders({ accept: 'application/json' }, this.options.headers));
   }
 
   /** The query string for `query`: `?...` (qs, as the server parses it) or '' when empty. Override to customise. */
@@ -70,32 +94,33 @@ export abstract class RestService<T = any, D = Partial<T>, P extends Params = Pa
   /** Sends the request with the library and decodes the response (or throws the revived error). */
   protected abstract request(request: RestRequest, connection: ConnectionOptions): Promise<unknown>;
 
+  // `return await`: one microtask turn fewer than returning the promise from an async method.
   async find(params: P = {} as P): Promise<T[] | Paginated<T>> {
-    return this.send('GET', this.makeUrl(params.query, null, params.route), undefined, params) as Promise<T[] | Paginated<T>>;
+    return (await this.send('GET', this.makeUrl(params.query, null, params.route), undefined, params)) as T[] | Paginated<T>;
   }
 
   async get(id: Id, params: P = {} as P): Promise<T> {
     requireId(id, 'get', false);
-    return this.send('GET', this.makeUrl(params.query, id, params.route), undefined, params) as Promise<T>;
+    return (await this.send('GET', this.makeUrl(params.query, id, params.route), undefined, params)) as T;
   }
 
   async create(data: D | D[], params: P = {} as P): Promise<T | T[]> {
-    return this.send('POST', this.makeUrl(params.query, null, params.route), data, params) as Promise<T | T[]>;
+    return (await this.send('POST', this.makeUrl(params.query, null, params.route), data, params)) as T | T[];
   }
 
   async update(id: NullableId, data: D, params: P = {} as P): Promise<T | T[]> {
     requireId(id, 'update', true);
-    return this.send('PUT', this.makeUrl(params.query, id, params.route), data, params) as Promise<T | T[]>;
+    return (await this.send('PUT', this.makeUrl(params.query, id, params.route), data, params)) as T | T[];
   }
 
   async patch(id: NullableId, data: Partial<D>, params: P = {} as P): Promise<T | T[]> {
     requireId(id, 'patch', true);
-    return this.send('PATCH', this.makeUrl(params.query, id, params.route), data, params) as Promise<T | T[]>;
+    return (await this.send('PATCH', this.makeUrl(params.query, id, params.route), data, params)) as T | T[];
   }
 
   async remove(id: NullableId, params: P = {} as P): Promise<T | T[]> {
     requireId(id, 'remove', true);
-    return this.send('DELETE', this.makeUrl(params.query, id, params.route), undefined, params) as Promise<T | T[]>;
+    return (await this.send('DELETE', this.makeUrl(params.query, id, params.route), undefined, params)) as T | T[];
   }
 
   /**
@@ -107,8 +132,9 @@ export abstract class RestService<T = any, D = Partial<T>, P extends Params = Pa
       if (typeof name !== 'string' || (STANDARD_METHODS as readonly string[]).includes(name) || isReservedMethodName(name)) continue;
       if (typeof (this as Record<string, unknown>)[name] === 'function') continue;
       Object.defineProperty(this, name, {
-        value: (data?: unknown, params: P = {} as P) =>
-          this.send('POST', this.makeUrl(params.query, null, params.route), data, params, { 'X-Service-Method': name }),
+        // async: a bad route or query rejects like the standard methods instead of throwing.
+        value: async (data?: unknown, params: P = {} as P) =>
+          await this.send('POST', this.makeUrl(params.query, null, params.route), data, params, { 'X-Service-Method': name }),
         configurable: true, writable: true, enumerable: false,
       });
     }
@@ -119,17 +145,14 @@ export abstract class RestService<T = any, D = Partial<T>, P extends Params = Pa
     this.methods(...names);
   }
 
-  protected async send(method: HttpMethod, url: string, data: unknown, params: P, extra?: Record<string, string>): Promise<unknown> {
-    const { headers: connectionHeaders, ...connection } = (params.connection ?? {}) as ConnectionOptions;
+  /** Not async: each method awaits it, so a throw here (e.g. circular data) still rejects the call. */
+  protected send(method: HttpMethod, url: string, data: unknown, params: P, extra?: Record<string, string>): Promise<unknown> {
+    const connection = (params.connection ?? NO_CONNECTION_OPTIONS) as ConnectionOptions;
     const body = data === undefined ? undefined : JSON.stringify(data);
-    const headers = mergeHeaders(
-      { Accept: 'application/json' },
-      this.options.headers,
-      body === undefined ? undefined : { 'Content-Type': 'application/json' },
-      params.headers,
-      connectionHeaders,
-      extra,
-    );
+    const headers =
+      body === undefined && params.headers === undefined && connection.headers === undefined && extra === undefined
+        ? { ...this.defaultHeaders }
+        : mergeHeaders(this.defaultHeaders, body === undefined ? undefined : JSON_CONTENT, params.headers, connection.headers, extra);
     return this.request({ url, method, headers, body }, connection);
   }
 }

@@ -1,8 +1,7 @@
 import { createAbortGuard } from '../abort-guard';
 import { decodeResponse } from '../decode-response';
-import { toHeaderRecord } from '../merge-headers';
 import { abortError, transportError } from '../request-errors';
-import { RestService, type ConnectionOptions, type RestRequest } from '../rest-service';
+import { callTimeout, libraryOptions, RestService, type ConnectionOptions, type RestRequest } from '../rest-service';
 
 /** The part of an axios instance the client uses (structural, so axios stays optional). */
 export interface AxiosLike {
@@ -16,10 +15,9 @@ export interface AxiosLike {
  */
 export class AxiosClient<T = any, D = Partial<T>> extends RestService<T, D, any, AxiosLike> {
   protected async request(request: RestRequest, connection: ConnectionOptions): Promise<unknown> {
-    const { signal, timeout = this.options.timeout, ...libraryOptions } = connection;
-    const guard = createAbortGuard(signal, timeout);
+    const guard = createAbortGuard(connection.signal, callTimeout(connection, this.options));
     const config: Record<string, unknown> = {
-      ...libraryOptions,
+      ...libraryOptions(connection),
       url: request.url,
       method: request.method,
       headers: request.headers,
@@ -44,7 +42,7 @@ export class AxiosClient<T = any, D = Partial<T>> extends RestService<T, D, any,
     return decodeResponse({
       status: response.status,
       statusText: response.statusText,
-      headers: toHeaderRecord(response.headers),
+      headers: response.headers,
       text: typeof data === 'string' ? data : data === undefined || data === null ? '' : undefined,
       body: data,
     });

@@ -1,8 +1,7 @@
 import { createAbortGuard } from '../abort-guard';
 import { decodeResponse } from '../decode-response';
-import { toHeaderRecord } from '../merge-headers';
 import { transportError } from '../request-errors';
-import { RestService, type ConnectionOptions, type RestRequest } from '../rest-service';
+import { callTimeout, libraryOptions, RestService, type ConnectionOptions, type RestRequest } from '../rest-service';
 
 /** The part of a fetch `Response` the client reads. */
 export interface FetchResponseLike {
@@ -24,9 +23,10 @@ export type FetchFunction = (input: string, init?: Record<string, any>) => Promi
  */
 export class FetchClient<T = any, D = Partial<T>> extends RestService<T, D, any, FetchFunction> {
   protected async request(request: RestRequest, connection: ConnectionOptions): Promise<unknown> {
-    const { signal, timeout = this.options.timeout, ...libraryOptions } = connection;
-    const guard = createAbortGuard(signal, timeout);
-    const init: Record<string, unknown> = { ...libraryOptions, method: request.method, headers: request.headers };
+    const guard = createAbortGuard(connection.signal, callTimeout(connection, this.options));
+    const init = libraryOptions(connection);
+    init.method = request.method;
+    init.headers = request.headers;
     if (request.body !== undefined) init.body = request.body;
     if (guard.signal) init.signal = guard.signal;
     // Called as a plain function: `this.connection(...)` would make the client its receiver.
@@ -34,8 +34,7 @@ export class FetchClient<T = any, D = Partial<T>> extends RestService<T, D, any,
     try {
       const response = await fetchFunction(request.url, init);
       const text = await response.text();
-      // Headers are converted only if an error needs them (a success never reads them).
-      return decodeResponse({ status: response.status, statusText: response.statusText, get headers() { return toHeaderRecord(response.headers); }, text });
+      return decodeResponse({ status: response.status, statusText: response.statusText, headers: response.headers, text });
     } catch (error) {
       throw guard.failure() ?? (hasResponse(error) ? error : transportError(error));
     } finally {

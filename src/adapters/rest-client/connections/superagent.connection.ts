@@ -1,8 +1,7 @@
 import { createAbortGuard } from '../abort-guard';
 import { decodeResponse } from '../decode-response';
-import { toHeaderRecord } from '../merge-headers';
 import { transportError } from '../request-errors';
-import { RestService, type ConnectionOptions, type RestRequest } from '../rest-service';
+import { callTimeout, libraryOptions, RestService, type ConnectionOptions, type RestRequest } from '../rest-service';
 
 /** The part of a superagent request the client uses. */
 export interface SuperagentRequestLike {
@@ -31,14 +30,13 @@ const REQUEST_OPTIONS = new Set([
  */
 export class SuperagentClient<T = any, D = Partial<T>> extends RestService<T, D, any, SuperagentLike> {
   protected async request(request: RestRequest, connection: ConnectionOptions): Promise<unknown> {
-    const { signal, timeout = this.options.timeout, ...libraryOptions } = connection;
     const call = this.connection(request.method, request.url).set(request.headers).ok(() => true);
     // Node's superagent only buffers known text types; the decoder needs every body as text. The
     // browser build always has the text and aliases `buffer` to a warning stub (= `agent`).
     if (typeof call.buffer === 'function' && call.buffer !== call.agent) call.buffer(true);
-    applyOptions(call, libraryOptions);
+    applyOptions(call, libraryOptions(connection));
     if (request.body !== undefined) call.send(request.body);
-    const guard = createAbortGuard(signal, timeout);
+    const guard = createAbortGuard(connection.signal, callTimeout(connection, this.options));
     try {
       const response = await new Promise<any>((resolve, reject) => {
         const onAbort = (): void => {
@@ -50,7 +48,7 @@ export class SuperagentClient<T = any, D = Partial<T>> extends RestService<T, D,
         call.end((error, result) => (error && !result ? reject(transportError(error)) : resolve(result)));
       });
       const text = typeof response.text === 'string' ? response.text : undefined;
-      return decodeResponse({ status: response.status, statusText: response.statusText ?? '', headers: toHeaderRecord(response.headers ?? response.header), text, body: response.body });
+      return decodeResponse({ status: response.status, statusText: response.statusText ?? '', headers: response.headers ?? response.header, text, body: response.body });
     } finally {
       guard.dispose();
     }

@@ -66,8 +66,29 @@ describe('requests', () => {
     const { init } = fetch.calls[0];
     expect(init).toMatchObject({ method: 'PATCH', body: '{"a":1}', credentials: 'include' });
     expect(init.headers).toEqual({
-      Accept: 'application/json', Authorization: 'Bearer call', 'X-Default': 'd', 'Content-Type': 'application/json', 'X-Conn': 'c',
+      accept: 'application/json', Authorization: 'Bearer call', 'X-Default': 'd', 'content-type': 'application/json', 'X-Conn': 'c',
     });
+  });
+
+  it('sends only the default headers when a call adds none, and keeps the client options fixed', async () => {
+    const fetch = recordingFetch();
+    const service = rest('http://h').fetch(fetch, { headers: { Authorization: 'Bearer default' } }).service('m');
+    await service.get(1);
+    await service.get(2, { connection: { signal: new AbortController().signal, timeout: 1000 } });
+    expect(fetch.calls[0].init.headers).toEqual({ accept: 'application/json', Authorization: 'Bearer default' });
+    // Each call gets its own headers object: a library may add to it.
+    expect(fetch.calls[1].init.headers).not.toBe(fetch.calls[0].init.headers);
+    expect(fetch.calls[1].init).not.toHaveProperty('timeout');
+    expect(Object.isFrozen(service.options.headers)).toBe(true);
+  });
+
+  it('rejects (does not throw) a custom method call with a missing route value', async () => {
+    const fetch = recordingFetch();
+    const service = rest('http://h').fetch(fetch).service('users/:userId/messages').methods('markRead') as any;
+    const call = service.markRead({});
+    expect(call).toBeInstanceOf(Promise);
+    await expect(call).rejects.toMatchObject({ name: 'BadRequest' });
+    expect(fetch.calls).toHaveLength(0);
   });
 
   it('fills route placeholders and encodes ids', async () => {
