@@ -45,6 +45,8 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
   async getModel(params: P = {} as P): Promise<Collection<Document>> {
     const { Model } = this.getOptions(params);
     if (!Model) throw new GeneralError('DatabaseService has no Model');
+    // A collection is used as it is; only a promised one is awaited (under the error mapping).
+    if (typeof (Model as { then?: unknown }).then !== 'function') return Model as unknown as Collection<Document>;
     return withMongoErrors(async () => (await Model) as unknown as Collection<Document>);
   }
 
