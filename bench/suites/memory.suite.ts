@@ -15,9 +15,10 @@ const GROWTH_TARGET_PCT = 10;
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Benchmark 6: resident memory of the framework server child (VmRSS), idle and after 10,000 and
- * 100,000 alternating get/find requests, on both stores (the database store hosts the embedded
- * server in the same process, as `npm start` does). Bare Express is measured idle for reference.
+ * Benchmark 6: resident memory of the framework server child (VmRSS), idle and after every 10,000
+ * of 100,000 alternating get/find requests, with the child's V8 young-generation size, on both
+ * stores (the database store hosts the embedded server in the same process, as `npm start` does).
+ * Bare Express is measured idle for reference.
  */
 export const memorySuite: Suite = {
   name: 'memory',
