@@ -159,12 +159,34 @@ export function describeQuerySyntax(target: ContractTarget, options: ContractSer
       await expectServiceError(find({ $sort: { name: 'up' } }), 'BadRequest', 400);
     });
 
+    it('a condition mixing operators and field names is a BadRequest (id[]=&id[$ne]=1)', async () => {
+      await expectServiceError(find({ name: { 0: '', $ne: 'Alice' } }), 'BadRequest', 400, /cannot be mixed/);
+    });
+
     it('the same rules apply to the query of get, patch and remove', async () => {
       const id = fx.idOf(fx.seeded.Alice);
       await expectServiceError(fx.service.get(id, { query: { name: { $foo: 1 } } }), 'BadRequest', 400, /\$foo/);
       await expectServiceError(fx.service.patch(id, { age: 1 }, { query: { $foo: 1 } }), 'BadRequest', 400, /\$foo/);
       await expectServiceError(fx.service.remove(id, { query: { age: { $where: 1 } } }), 'BadRequest', 400, /\$where/);
       await expect(fx.service.get(id)).resolves.toMatchObject({ name: 'Alice', age: 19 });
+    });
+  });
+
+  describe('values an allowed operator cannot use', () => {
+    const withRegex = useService(target, { ...options, paginate: false, operators: ['$regex', '$options', '$elemMatch'] }, PEOPLE);
+    const findWithRegex = (query: Record<string, unknown>) => withRegex.service.find({ query });
+
+    it('an allowed operator works', async () => {
+      expect(names(await findWithRegex({ name: { $regex: '^A' } }))).toEqual(['Alice']);
+    });
+
+    it('an invalid pattern or flag is a BadRequest, not a server error', async () => {
+      await expectServiceError(findWithRegex({ name: { $regex: '(' } }), 'BadRequest', 400);
+      await expectServiceError(findWithRegex({ name: { $regex: 'A', $options: '%' } }), 'BadRequest', 400);
+    });
+
+    it('$elemMatch with something other than an object is a BadRequest', async () => {
+      await expectServiceError(findWithRegex({ name: { $elemMatch: 'x' } }), 'BadRequest', 400);
     });
   });
 }

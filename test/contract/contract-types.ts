@@ -4,6 +4,7 @@ export interface ContractServiceOptions {
   paginate?: { default?: number; max?: number } | false;
   multi?: boolean | string[];
   events?: string[];
+  operators?: string[];
 }
 
 /** The service under test, as the caller sees it (hooked, with events). */

@@ -4,7 +4,7 @@ import { Query } from 'mingo/query';
 import { AdapterBase } from '../../application/adapter/adapter-base';
 import { selectFields } from '../../application/adapter/select-fields';
 import { isPaginating } from '../../application/query/pagination';
-import { Conflict, NotFound } from '../../domain/errors';
+import { BadRequest, Conflict, NotFound } from '../../domain/errors';
 import type { Id, NullableId } from '../../domain/id';
 import type { Paginated } from '../../domain/paginated';
 import type { Query as ServiceQuery } from '../../domain/query';
@@ -144,10 +144,12 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
 
   private matching(query: ServiceQuery): T[] {
     if (isEmptyQuery(query)) return [...this.store.values()];
-    const matcher = new Query(query, QUERY_OPTIONS);
-    const matches: T[] = [];
-    for (const record of this.store.values()) if (matcher.test(record)) matches.push(record);
-    return matches;
+    return asBadRequest(() => {
+      const matcher = new Query(query, QUERY_OPTIONS);
+      const matches: T[] = [];
+      for (const record of this.store.values()) if (matcher.test(record)) matches.push(record);
+      return matches;
+    });
   }
 }
 
@@ -158,7 +160,19 @@ function isEmptyQuery(query: ServiceQuery): boolean {
 }
 
 function matchesQuery(record: AnyRecord, query: ServiceQuery): boolean {
-  return isEmptyQuery(query) || new Query(query, QUERY_OPTIONS).test(record);
+  return isEmptyQuery(query) || asBadRequest(() => new Query(query, QUERY_OPTIONS).test(record));
+}
+
+/**
+ * mingo throws plain errors for values the query validation lets through but mingo cannot use
+ * (an invalid `$regex`, an `$elemMatch` that is not an object): those are the caller's mistake, a 400.
+ */
+function asBadRequest<R>(run: () => R): R {
+  try {
+    return run();
+  } catch (error) {
+    throw new BadRequest(`Invalid query: ${(error as Error).message}`);
+  }
 }
 
 function firstValues<T>(values: Iterator<T>, count: number): T[] {

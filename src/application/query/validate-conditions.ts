@@ -3,6 +3,8 @@ import { FORBIDDEN_KEYS, MAX_QUERY_DEPTH, NEVER_ALLOWED_OPERATORS } from './quer
 import { isObject } from './parse-filters';
 
 const ARRAY_OPERATORS = new Set(['$in', '$nin', '$all']);
+/** The `$` keys that may stand beside field names: in a query document (an `$elemMatch` value) they combine conditions. */
+const LOGICAL_KEYS = new Set(['$or', '$and', '$nor']);
 
 /**
  * Copies a condition value, refusing any `$` key not in `operators`, forbidden keys and excessive
@@ -14,7 +16,9 @@ export function copyConditionValue(value: unknown, operators: ReadonlySet<string
   if (depth > MAX_QUERY_DEPTH) throw new BadRequest('The query is nested too deeply');
   if (Array.isArray(value)) return value.map((item) => copyConditionValue(item, operators, depth + 1));
   const copy: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
+  const entries = Object.entries(value);
+  assertNotMixed(entries);
+  for (const [key, inner] of entries) {
     if (FORBIDDEN_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`);
     if (key.startsWith('$')) {
       if (!operators.has(key) || NEVER_ALLOWED_OPERATORS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`, { [key]: inner });
@@ -23,6 +27,23 @@ export function copyConditionValue(value: unknown, operators: ReadonlySet<string
     copy[key] = copyConditionValue(inner, operators, depth + 1);
   }
   return copy;
+}
+
+/**
+ * `{ $ne: 1, 0: '' }` (what `id[]=&id[$ne]=1` parses to) is neither an operator object nor a
+ * value to compare with: stores disagree on it (mingo throws, MongoDB compares the whole object),
+ * so it is refused here, naming the stray field.
+ */
+function assertNotMixed(entries: Array<[string, unknown]>): void {
+  let operator: string | undefined;
+  let field: string | undefined;
+  for (const [key] of entries) {
+    if (!key.startsWith('$')) field ??= key;
+    else if (!LOGICAL_KEYS.has(key)) operator ??= key;
+  }
+  if (operator !== undefined && field !== undefined) {
+    throw new BadRequest(`Operators and field names cannot be mixed in one condition (${operator} beside '${field}')`);
+  }
 }
 
 function isLeaf(value: object): boolean {

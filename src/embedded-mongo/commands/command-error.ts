@@ -32,6 +32,8 @@ export const ErrorCode = {
   NoSuchTransaction: 251,
   TransactionCommitted: 256,
   OperationNotSupportedInTransaction: 263,
+  Location51091: 51091,
+  Location51108: 51108,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;
@@ -51,10 +53,16 @@ export class CommandError extends Error {
   }
 }
 
-/** Any thrown value as a CommandError: mingo throws plain errors for bad operators and expressions. */
+/**
+ * Any thrown value as a CommandError: mingo throws plain errors for bad operators and expressions,
+ * and lets the RegExp constructor's SyntaxError through for a bad `$regex` pattern or `$options`
+ * flag, which mongod answers with codes 51091 and 51108.
+ */
 export function toCommandError(error: unknown): CommandError {
   if (error instanceof CommandError) return error;
   const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof SyntaxError && message.startsWith('Invalid regular expression')) return new CommandError('Location51091', `Regular expression is invalid: ${message}`);
+  if (error instanceof SyntaxError && message.startsWith('Invalid flags')) return new CommandError('Location51108', `invalid flag in regex options: ${message}`);
   return new CommandError(error instanceof Error && error.constructor.name === 'MingoError' ? 'BadValue' : 'InternalError', message);
 }
 

@@ -82,6 +82,13 @@ describe('embedded mongo: CRUD commands through the driver', () => {
     await expect(people.replaceOne({ _id: 1 as never }, { _id: 8, name: 'x' } as never)).rejects.toMatchObject({ code: 66 });
   });
 
+  test('an invalid $regex pattern or flag is refused with the codes mongod uses (51091, 51108)', async () => {
+    for (const run of [(filter: object) => people.find(filter).toArray(), (filter: object) => people.aggregate([{ $match: filter }]).toArray()]) {
+      await expect(run({ name: { $regex: '(' } })).rejects.toMatchObject({ code: 51091, codeName: 'Location51091' });
+      await expect(run({ name: { $regex: 'a', $options: '%' } })).rejects.toMatchObject({ code: 51108, codeName: 'Location51108' });
+    }
+  });
+
   test('delete one and many', async () => {
     expect((await people.deleteOne({ tags: 'b' })).deletedCount).toBe(1);
     expect((await people.deleteMany({})).deletedCount).toBe(2);

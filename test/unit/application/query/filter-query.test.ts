@@ -267,6 +267,23 @@ describe('filterQuery: field operators out of place', () => {
   });
 });
 
+describe('filterQuery: operators beside field names', () => {
+  it('refuses a condition that mixes operators and field names (id[]=&id[$ne]=1)', () => {
+    expectBadRequest({ id: { 0: '', $ne: '1' } }, "Operators and field names cannot be mixed in one condition ($ne beside '0')");
+    expectBadRequest({ $or: [{ a: { b: 1, $gt: 2 } }] }, /cannot be mixed/);
+    expectBadRequest({ a: { $elemMatch: { b: 1, $gt: 2 } } }, /cannot be mixed/, { operators: ['$elemMatch'] });
+  });
+
+  it('keeps operator objects and plain values to compare with', () => {
+    expect(filterQuery({ id: { $ne: '1', $gt: '0' }, meta: { 0: '', b: { c: 1 } } }).query).toEqual({ id: { $ne: '1', $gt: '0' }, meta: { 0: '', b: { c: 1 } } });
+  });
+
+  it('lets logical operators stand beside fields in an $elemMatch query', () => {
+    const query = { items: { $elemMatch: { kind: 'a', $or: [{ size: 1 }, { size: 2 }] } } };
+    expect(filterQuery(query, { operators: ['$elemMatch', '$or'] }).query).toEqual(query);
+  });
+});
+
 describe('filterQuery internal values', () => {
   it('keeps a RegExp value (internal calls) as it is', () => {
     const pattern = /^b/i;
