@@ -52,8 +52,23 @@ export class Application {
     });
     this.registered.set(location, entry);
     this.version++;
-    if (this.isSetUp && typeof service.setup === 'function') void Promise.resolve(service.setup(this, location));
+    if (this.isSetUp && typeof service.setup === 'function') this.setUpLate(entry);
     return this;
+  }
+
+  /**
+   * `use` stays synchronous (as in Feathers), so a service added after `app.setup()` is set up in
+   * the background: its calls wait for that, a failure rejects them (never an unhandled rejection),
+   * and `teardown` waits for it too.
+   */
+  private setUpLate(entry: RegisteredService): void {
+    const pending = Promise.resolve()
+      .then(() => entry.original.setup(this, entry.path))
+      .then(() => {
+        if (entry.pendingSetup === pending) entry.pendingSetup = undefined;
+      });
+    pending.catch(() => undefined);
+    entry.pendingSetup = pending;
   }
 
   async unuse(path: string): Promise<any> {
@@ -63,6 +78,7 @@ export class Application {
     this.registered.delete(location);
     this.chains.clear();
     this.version++;
+    if (entry.pendingSetup) await entry.pendingSetup.catch(() => undefined);
     if (typeof entry.original.teardown === 'function') await entry.original.teardown(this, location);
     return entry.original;
   }
@@ -132,6 +148,7 @@ export class Application {
     const entry = this.registered.get(location);
     if (!entry) throw new NotFound(`Can not find service '${location}'`);
     if (!entry.hookedMethods.includes(method)) throw new NotFound(`Method '${method}' is not available on service '${location}'`);
+    if (entry.pendingSetup) await entry.pendingSetup;
     const context = createContext(this, entry.wrapper, location, method, args);
     await this.chainFor(entry, method)(context);
     this.emitEvent(entry, context);
@@ -165,6 +182,9 @@ export class Application {
     const run = async (index: number): Promise<void> => {
       if (index < hooks.length) return hooks[index](this, () => run(index + 1));
       for (const entry of this.registered.values()) {
+        // A late setup still running is waited for; one that failed is tried again by `app.setup()`.
+        if (entry.pendingSetup) await entry.pendingSetup.catch(() => undefined);
+        if (kind === 'setup') entry.pendingSetup = undefined;
         if (typeof entry.original[kind] === 'function') await entry.original[kind](this, entry.path);
       }
       this.isSetUp = kind === 'setup';

@@ -16,6 +16,11 @@ export interface RegisteredService {
   readonly hookedMethods: readonly string[];
   readonly events: readonly string[];
   readonly hooks: HookRegistry;
+  /**
+   * The `setup` of a service registered after `app.setup()`, while it runs (or if it failed):
+   * calls wait for it, and a failed setup fails every call with its error.
+   */
+  pendingSetup?: Promise<void>;
 }
 
 const EMITTER_METHODS = ['on', 'once', 'off', 'emit', 'addListener', 'removeListener', 'removeAllListeners', 'listeners', 'listenerCount', 'eventNames'] as const;

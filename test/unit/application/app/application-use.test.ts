@@ -151,6 +151,49 @@ describe('setup, teardown and unuse', () => {
     expect(log).toEqual(['setup L late app']);
   });
 
+  it('calls to a service added after setup wait for its setup to finish', async () => {
+    const app = createApp();
+    await app.setup();
+    let ready = false;
+    let finish: () => void = () => undefined;
+    app.use('late', { ...crud(), setup: () => new Promise<void>((resolve) => (finish = () => { ready = true; resolve(); })), find: async () => ready });
+    const call = app.service('late').find();
+    await new Promise((resolve) => setImmediate(resolve));
+    finish();
+    await expect(call).resolves.toBe(true);
+    await expect(app.service('late').find()).resolves.toBe(true);
+  });
+
+  it('a failed late setup rejects the calls, is never an unhandled rejection, and app.setup() tries it again', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const app = createApp();
+      await app.setup();
+      let attempts = 0;
+      app.use('late', { ...crud(), setup: async () => { attempts++; if (attempts === 1) throw new Error('no connection'); } });
+      await expect(app.service('late').get(1)).rejects.toThrow('no connection');
+      await expect(app.service('late').get(1)).rejects.toThrow('no connection');
+      await app.setup();
+      expect(attempts).toBe(2);
+      await expect(app.service('late').get(1)).resolves.toEqual({ id: 1 });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('teardown and unuse wait for a late setup still running', async () => {
+    const log: string[] = [];
+    const app = createApp();
+    await app.setup();
+    app.use('late', { ...crud(), setup: async () => { await new Promise((resolve) => setTimeout(resolve, 20)); log.push('setup'); }, teardown: async () => void log.push('teardown') });
+    await app.unuse('late');
+    expect(log).toEqual(['setup', 'teardown']);
+  });
+
   it('unuse calls teardown, removes the service and returns the original', async () => {
     const log: string[] = [];
     const app = createApp();
