@@ -1,7 +1,6 @@
 import { ContainerModule } from 'inversify';
 import pino from 'pino';
 import type { AppConfig } from '../app-config';
-import { connectDatabase } from '../database-connection';
 import { Tokens } from '../tokens';
 
 /** Configuration, logging and (when a service stores in MongoDB) the database connection. */
@@ -9,8 +8,13 @@ export function infrastructureModule(config: AppConfig): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(Tokens.config).toConstantValue(config);
     bind(Tokens.infrastructure.logger).toConstantValue(pino({ level: config.logLevel }));
+    // The driver (and the embedded server) load when a service first needs the database: an
+    // application on STORE=memory or on remote services never loads them.
     bind(Tokens.infrastructure.database)
-      .toResolvedValue((logger) => connectDatabase(config, logger), [Tokens.infrastructure.logger])
+      .toResolvedValue((logger) => {
+        const { connectDatabase } = require('../database-connection') as typeof import('../database-connection');
+        return connectDatabase(config, logger);
+      }, [Tokens.infrastructure.logger])
       .inSingletonScope();
   });
 }

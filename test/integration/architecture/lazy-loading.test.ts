@@ -44,6 +44,16 @@ describe('the package entry point loads heavy libraries on first use only', () =
     expect(loaded).not.toContain('mongodb');
   }, 60_000);
 
+  it('the composed application on STORE=memory does not load the driver', () => {
+    const loaded = packagesLoadedBy(`Promise.resolve().then(async () => {
+      const { composeApplication, loadConfig } = require('./src');
+      const composed = await composeApplication(loadConfig({ NODE_ENV: 'test', STORE: 'memory', LOG_LEVEL: 'silent', BCRYPT_COST: '4' }));
+      await composed.close();
+    })`);
+    expect(loaded).toEqual(expect.arrayContaining(['inversify', 'express', 'mingo']));
+    expect(loaded).not.toContain('mongodb');
+  }, 60_000);
+
   it('startEmbeddedMongo loads the server on its first call', () => {
     const loaded = packagesLoadedBy(`Promise.resolve().then(async () => {
       const { startEmbeddedMongo } = require('./src');
