@@ -14,6 +14,7 @@ import { parseCliOptions, type SuiteName } from './lib/cli-options';
 import { setUpPinning } from './lib/cpu-pinning';
 import { summarizeProfile } from './lib/profile-summary';
 import type { ResultsFile, SuiteResult } from './lib/results';
+import { takeRunLock } from './lib/run-lock';
 import { killAllServers } from './lib/server-process';
 import { BENCH_TOKEN_CLAIMS } from './servers/server-protocol';
 import { renderResultsMarkdown, spliceResults } from './report/readme-results';
@@ -60,6 +61,8 @@ async function main(): Promise<void> {
   const options = parseCliOptions(process.argv.slice(2));
   const command = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
   const started = Date.now();
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  takeRunLock();
   // Every run is bounded: a generous limit per suite, then the children are killed.
   const stretch = Math.max(1, options.duration / (options.quick ? 2 : 5)) * Math.max(1, options.rounds / (options.quick ? 3 : 5));
   const limitMs = options.suites.length * (options.quick ? 4 : 12) * 60_000 * stretch;
@@ -129,7 +132,6 @@ async function main(): Promise<void> {
   if (options.only || options.profile) {
     console.log('\nbench: --only / --profile run: results/latest.json and README.md left as they were');
   } else {
-    mkdirSync(RESULTS_DIR, { recursive: true });
     writeFileSync(LATEST, `${JSON.stringify(results, null, 2)}\n`);
     writeFileSync(path.join(RESULTS_DIR, 'ratios.svg'), renderRatiosSvg(results));
     if (existsSync(README)) writeFileSync(README, spliceResults(readFileSync(README, 'utf8'), renderResultsMarkdown(results)));
