@@ -185,6 +185,11 @@ export function describeQuerySyntax(target: ContractTarget, options: ContractSer
       await expectServiceError(findWithRegex({ name: { $regex: 'A', $options: '%' } }), 'BadRequest', 400);
     });
 
+    it('a pattern with nested repetition is refused before it runs (catastrophic backtracking)', async () => {
+      await expectServiceError(findWithRegex({ name: { $regex: '^(a+)+$' } }), 'BadRequest', 400, /exponential time/);
+      await expectServiceError(findWithRegex({ $or: [{ name: { $regex: '(x|y*)*z' } }] }), 'BadRequest', 400, /exponential time/);
+    });
+
     it('$elemMatch with something other than an object is a BadRequest', async () => {
       await expectServiceError(findWithRegex({ name: { $elemMatch: 'x' } }), 'BadRequest', 400);
     });

@@ -1,6 +1,7 @@
 import { BadRequest } from '../../domain/errors';
 import type { Query } from '../../domain/query';
 import { MAX_QUERY_DEPTH, NEVER_ALLOWED_OPERATORS } from '../../application/query/query-limits';
+import { checkRegexCondition } from '../../application/query/regex-condition';
 import { toObjectId } from './object-id';
 
 /**
@@ -16,8 +17,6 @@ const REFUSED_KEYS = new Set([
 const LOGICAL = new Set(['$or', '$and', '$nor']);
 const ID_LIST_OPERATORS = new Set(['$in', '$nin', '$all']);
 const ID_VALUE_OPERATORS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte']);
-const REGEX_FLAGS = /^[imsx]*$/;
-const MAX_REGEX_LENGTH = 1024;
 
 export interface FilterConversion {
   /** The field holding ObjectIds (`_id`); undefined when ids are never converted (`disableObjectify`). */
@@ -61,23 +60,13 @@ function checkValue(value: unknown, depth: number): unknown {
   if (depth > MAX_QUERY_DEPTH) throw new BadRequest('The query is nested too deeply');
   if (Array.isArray(value)) return value.map((item) => checkValue(item, depth + 1));
   const record = value as Record<string, unknown>;
-  if ('$regex' in record || '$options' in record) checkRegex(record);
+  if ('$regex' in record || '$options' in record) checkRegexCondition(record);
   const copy: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(record)) {
     if (REFUSED_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`);
     copy[key] = checkValue(inner, depth + 1);
   }
   return copy;
-}
-
-function checkRegex(condition: Record<string, unknown>): void {
-  const pattern = condition.$regex;
-  const flags = condition.$options;
-  if (typeof pattern !== 'string' && !(pattern instanceof RegExp)) throw new BadRequest('$regex must be a string');
-  if (typeof pattern === 'string' && pattern.length > MAX_REGEX_LENGTH) throw new BadRequest(`$regex must be at most ${MAX_REGEX_LENGTH} characters`);
-  if (flags !== undefined && (typeof flags !== 'string' || !REGEX_FLAGS.test(flags) || new Set(flags).size !== flags.length)) {
-    throw new BadRequest('$options may only hold the flags i, m, s and x');
-  }
 }
 
 function checkText(value: unknown): Record<string, unknown> {

@@ -1,6 +1,7 @@
 import { BadRequest } from '../../domain/errors';
 import { FORBIDDEN_KEYS, MAX_QUERY_DEPTH, NEVER_ALLOWED_OPERATORS } from './query-limits';
 import { isObject } from './parse-filters';
+import { checkRegexCondition } from './regex-condition';
 
 const ARRAY_OPERATORS = new Set(['$in', '$nin', '$all']);
 /** The `$` keys that may stand beside field names: in a query document (an `$elemMatch` value) they combine conditions. */
@@ -26,6 +27,7 @@ export function copyConditionValue(value: unknown, operators: ReadonlySet<string
     }
     copy[key] = copyConditionValue(inner, operators, depth + 1);
   }
+  if ('$regex' in copy || '$options' in copy) checkRegexCondition(copy);
   return copy;
 }
 

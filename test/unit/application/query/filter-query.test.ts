@@ -284,6 +284,42 @@ describe('filterQuery: operators beside field names', () => {
   });
 });
 
+describe('filterQuery: $regex and $options', () => {
+  const operators = ['$regex', '$options', '$not', '$elemMatch'];
+
+  it('keeps a valid pattern with allowed flags', () => {
+    const query = { name: { $regex: '^Al(ice|an)\\b', $options: 'im' }, tags: { $elemMatch: { $regex: '^x' } }, text: { $not: { $regex: 'spam' } } };
+    expect(filterQuery(query, { operators }).query).toEqual(query);
+  });
+
+  it.each([
+    [{ $regex: 1 }, '$regex must be a string'],
+    [{ $regex: ['a'] }, '$regex must be a string'],
+    [{ $options: 'i' }, '$options needs $regex beside it'],
+    [{ $regex: 'a'.repeat(1025) }, '$regex must be at most 1024 characters'],
+    [{ $regex: 'a', $options: 'g' }, '$options may only hold the flags i, m, s and x'],
+    [{ $regex: 'a', $options: 'ii' }, '$options may only hold the flags i, m, s and x'],
+    [{ $regex: 'a', $options: 1 }, '$options may only hold the flags i, m, s and x'],
+    [{ $regex: '(' }, '$regex is not a valid regular expression'],
+    [{ $regex: 'a{2,1}' }, '$regex is not a valid regular expression'],
+    [{ $regex: '^(a+)+$' }, /exponential time/],
+    [{ $regex: '(\\w*\\s?)*$' }, /exponential time/],
+    [{ $regex: 'a?'.repeat(30) }, /too many repetitions/],
+  ])('refuses %j', (condition, message) => {
+    expectBadRequest({ name: condition }, message, { operators });
+    expectBadRequest({ $or: [{ name: condition }] }, message, { operators });
+  });
+
+  it('accepts the x flag (MongoDB\'s extended syntax), which JavaScript lacks', () => {
+    expect(filterQuery({ name: { $regex: 'a b', $options: 'x' } }, { operators }).query).toEqual({ name: { $regex: 'a b', $options: 'x' } });
+  });
+
+  it('trusts a RegExp from server code', () => {
+    const pattern = /^(a+)+$/;
+    expect(filterQuery({ name: { $regex: pattern } }, { operators }).query.name.$regex).toBe(pattern);
+  });
+});
+
 describe('filterQuery internal values', () => {
   it('keeps a RegExp value (internal calls) as it is', () => {
     const pattern = /^b/i;
