@@ -45,6 +45,16 @@ export function makeDouble(value: number): number | Double {
   return isInt32(value) ? new Double(value) : value;
 }
 
+/** A zero of the same BSON number type as `value` (what `$mul` leaves in a missing field). */
+export function zeroLike(value: unknown): unknown {
+  switch (bsonNumberType(value)) {
+    case 'long': return Long.fromNumber(0);
+    case 'double': return new Double(0);
+    case 'decimal': return Decimal128.fromString('0');
+    default: return 0;
+  }
+}
+
 const WIDTH: Record<BsonNumberType, number> = { int: 0, long: 1, double: 2, decimal: 3 };
 
 /**

@@ -30,6 +30,12 @@ export function bsonTypeCode(value: unknown): number {
   return 3;
 }
 
+/** The `$type` alias of a stored value's type ('string', 'object', ...), as mongod names types in errors. */
+export function bsonTypeName(value: unknown): string {
+  const code = bsonTypeCode(value);
+  return Object.keys(TYPE_CODES).find((name) => TYPE_CODES[name] === code) ?? 'object';
+}
+
 /** Accepts the `$type` operand: an alias, a code, 'number', or an array of those. */
 function parseTypes(operand: unknown): Set<number> {
   const codes = new Set<number>();

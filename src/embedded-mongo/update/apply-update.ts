@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import { Aggregator, update as mingoUpdate } from 'mingo';
 import { CommandError } from '../commands/command-error';
+import { isBsonNumber } from '../query/bson-numbers';
 import { idFirst } from '../query/id-first';
 import { mingoOptions } from '../query/mingo-options';
 import { cloneDocument } from '../storage/clone-document';
@@ -37,6 +38,16 @@ export function applyUpdate(original: Document, update: unknown, settings: Updat
   return { doc: next, modified: valueKey(next) !== valueKey(original) };
 }
 
+/** `$inc` and `$mul` take numbers only (mingo would otherwise leave the field alone or make NaN). */
+function assertNumericArguments(operator: '$inc' | '$mul', fields: Document): void {
+  for (const [path, value] of Object.entries(fields)) {
+    if (!isBsonNumber(value)) {
+      const verb = operator === '$inc' ? 'increment' : 'multiply';
+      throw new CommandError('TypeMismatch', `Cannot ${verb} with non-numeric argument: {${path}: ${JSON.stringify(value)}}`);
+    }
+  }
+}
+
 /** An update document whose first key starts with `$` is an operator update. */
 export function isOperatorUpdate(update: unknown): boolean {
   if (update === null || typeof update !== 'object' || Array.isArray(update)) return false;
@@ -57,6 +68,7 @@ function applyOperators(original: Document, update: Document, settings: UpdateSe
     if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) {
       throw new CommandError('FailedToParse', `Modifiers operate on fields but we found type ${typeof fields} instead.`);
     }
+    if (operator === '$inc' || operator === '$mul') assertNumericArguments(operator, fields as Document);
     if (operator === '$setOnInsert') onInsert = fields as Document;
     else modifier[operator] = fields;
   }

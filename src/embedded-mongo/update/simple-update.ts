@@ -1,14 +1,20 @@
 import type { Document } from 'bson';
-import { addNumbers, isBsonNumber } from '../query/bson-numbers';
+import { CommandError } from '../commands/command-error';
+import { compareBson } from '../query/bson-compare';
+import { bsonTypeName } from '../query/bson-type';
+import { addNumbers, isBsonNumber, zeroLike } from '../query/bson-numbers';
 import { cloneDocument } from '../storage/clone-document';
 
-const SIMPLE_OPERATORS = new Set(['$set', '$unset', '$inc']);
+const SIMPLE_OPERATORS = new Set(['$set', '$unset', '$inc', '$mul', '$min', '$max']);
+const ARITHMETIC = new Set(['$inc', '$mul']);
 
 /**
- * Applies `$set` / `$unset` / `$inc` on plain object paths in place, without mingo: its updater
- * rebuilds an operator context per call, which dominated `updateOne` by `_id`. Returns false
- * (leaving `doc` untouched) whenever anything needs the general semantics: arrays on the path,
- * positional operators, overlapping paths, non-numeric `$inc`.
+ * Applies `$set` / `$unset` / `$inc` / `$mul` / `$min` / `$max` on plain object paths in place,
+ * without mingo: its updater rebuilds an operator context per call, which dominated `updateOne`
+ * by `_id`, and knows nothing of BSON number widths (int, long, double, decimal), which these
+ * keep as mongod does. Returns false (leaving `doc` untouched) whenever anything needs the general
+ * semantics: arrays on the path, positional operators, overlapping paths. Arithmetic on a field
+ * that holds no number is mongod's TypeMismatch.
  */
 export function trySimpleUpdate(doc: Document, modifier: Document): boolean {
   const steps: Array<[string, string[], unknown]> = [];
@@ -18,7 +24,6 @@ export function trySimpleUpdate(doc: Document, modifier: Document): boolean {
     for (const [path, value] of Object.entries(fields as Document)) {
       const parts = path.split('.');
       if (parts.some((part) => part === '' || part.startsWith('$'))) return false;
-      if (operator === '$inc' && !isBsonNumber(value)) return false;
       paths.push(path);
       steps.push([operator, parts, value]);
     }
@@ -29,14 +34,22 @@ export function trySimpleUpdate(doc: Document, modifier: Document): boolean {
   for (let i = 0; i < steps.length; i++) {
     const [operator, parts] = steps[i];
     const current = targets[i]!.parent?.[parts[parts.length - 1]];
-    if (operator === '$inc' && current !== undefined && !isBsonNumber(current)) return false;
+    if (ARITHMETIC.has(operator) && current !== undefined && !isBsonNumber(current)) {
+      throw new CommandError('TypeMismatch', `Cannot apply ${operator} to a value of non-numeric type. The field '${parts.join('.')}' has a value of type ${bsonTypeName(current)}`);
+    }
   }
   steps.forEach(([operator, parts, value], i) => {
     const field = parts[parts.length - 1];
     const parent = targets[i]!.parent ?? createPath(doc, parts);
+    const current = parent[field];
     if (operator === '$unset') delete parent[field];
     else if (operator === '$set') parent[field] = cloneDocument(value);
-    else parent[field] = addNumbers(parent[field] ?? 0, value); // keeps int / long / double widths
+    // The result has the wider type of the two; int32 overflow widens to int64, as in mongod.
+    else if (operator === '$inc') parent[field] = addNumbers(current ?? 0, value);
+    // A missing field becomes a zero of the multiplier's type.
+    else if (operator === '$mul') parent[field] = current === undefined ? zeroLike(value) : addNumbers(current, value, true);
+    // `$min` / `$max` compare in BSON order across types and keep whichever value wins as it is.
+    else if (current === undefined || compareBson(value, current) * (operator === '$min' ? -1 : 1) > 0) parent[field] = cloneDocument(value);
   });
   return true;
 }

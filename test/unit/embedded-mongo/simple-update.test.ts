@@ -11,11 +11,16 @@ describe('trySimpleUpdate', () => {
     ['an array on the path', { list: [{ a: 1 }] }, { $set: { 'list.0.a': 2 } }],
     ['a positional operator', { list: [1] }, { $set: { 'list.$': 2 } }],
     ['overlapping paths', { a: { b: 1 } }, { $set: { a: {} }, $inc: { 'a.b': 1 } }],
-    ['$inc on a string', { n: 'x' }, { $inc: { n: 1 } }],
     ['another operator', { list: [] }, { $push: { list: 1 } }],
   ])('leaves %s to the general updater, untouched', (_name, doc, modifier) => {
     const before = JSON.stringify(doc);
     expect(trySimpleUpdate(doc, modifier)).toBe(false);
     expect(JSON.stringify(doc)).toBe(before);
+  });
+
+  test.each([['$inc'], ['$mul']])('%s on a field holding no number is a TypeMismatch, leaving the document untouched', (operator) => {
+    const doc = { n: 'x', m: 1 };
+    expect(() => trySimpleUpdate(doc, { $inc: { m: 1 }, [operator]: { n: 2 } })).toThrow(expect.objectContaining({ codeName: 'TypeMismatch' }));
+    expect(doc).toEqual({ n: 'x', m: 1 });
   });
 });
