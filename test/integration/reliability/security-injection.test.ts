@@ -46,6 +46,8 @@ describe.each(BOTH_STORES)('security: operator injection on %s', (_store, env) =
     ['$select of an operator string', '/messages?$select[0]=$text'],
     ['$sort on an operator', '/messages?$sort[$where]=1'],
     ['$sort with an expression value', '/messages?$sort[text][$meta]=textScore'],
+    ['an operator mixed with array indexes (found by the fuzzer)', '/messages?id[]=&id[$ne]=1'],
+    ['an operator mixed with a field name', '/messages?read[x]=1&read[$ne]=true'],
   ])('query string: %s', async (_label, pathname) => {
     const token = alice.token;
     expectRefused(await call(app.url, 'GET', pathname, { token }));
