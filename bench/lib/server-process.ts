@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { ChildMessage, HeapMessage, ReadyMessage, ServerSettings } from '../servers/server-protocol';
+import type { ChildMessage, HeapMessage, HeapRequest, ReadyMessage, ServerSettings } from '../servers/server-protocol';
 import { settingsToEnv } from '../servers/server-protocol';
 import type { Pinning } from './cpu-pinning';
 
@@ -13,8 +13,11 @@ export interface ServerProcess extends ReadyMessage {
   readonly pid: number;
   /** Resident memory in MB, from /proc/<pid>/status (VmRSS). */
   rssMb(): number | undefined;
-  /** The child's V8 heap spaces (young generation vs the rest), or undefined if it does not answer within 2 s. */
-  heap(): Promise<HeapMessage | undefined>;
+  /**
+   * The child's V8 heap spaces (young generation vs the rest) and live size, after a full garbage
+   * collection when `collect` is set; undefined if it does not answer within 2 s.
+   */
+  heap(collect?: boolean): Promise<HeapMessage | undefined>;
   /** CPU time used so far, in ms (user + system). */
   cpuMs(): number | undefined;
   /** Starts the child's CPU profile (when started with a `profileDir`); call it after warm-up. */
@@ -64,7 +67,7 @@ export function readRssMb(pid: number): number | undefined {
   }
 }
 
-function requestHeap(child: ChildProcess): Promise<HeapMessage | undefined> {
+function requestHeap(child: ChildProcess, collect: boolean): Promise<HeapMessage | undefined> {
   if (!child.connected) return Promise.resolve(undefined);
   return new Promise((resolve) => {
     const onMessage = (message: ChildMessage) => {
@@ -78,7 +81,7 @@ function requestHeap(child: ChildProcess): Promise<HeapMessage | undefined> {
       resolve(message);
     };
     child.on('message', onMessage);
-    child.send({ type: 'heap' });
+    child.send({ type: 'heap', collect } satisfies HeapRequest);
   });
 }
 
@@ -118,7 +121,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     pid,
     rssMb: () => readRssMb(pid),
     cpuMs: () => readCpuMs(pid),
-    heap: () => requestHeap(child),
+    heap: (collect = false) => requestHeap(child, collect),
     startProfiling: () => {
       if (options.profileDir && child.connected) child.send({ type: 'profile-start' });
     },

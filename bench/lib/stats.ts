@@ -26,14 +26,3 @@ export function round(value: number, digits = 3): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
 }
-
-/** The least-squares line through the points (x, y): its slope and its value at `at`. */
-export function linearTrend(points: Array<{ x: number; y: number }>, at: number): { slope: number; valueAt: number } {
-  const n = points.length;
-  const meanX = points.reduce((sum, p) => sum + p.x, 0) / n;
-  const meanY = points.reduce((sum, p) => sum + p.y, 0) / n;
-  const sxx = points.reduce((sum, p) => sum + (p.x - meanX) ** 2, 0);
-  const sxy = points.reduce((sum, p) => sum + (p.x - meanX) * (p.y - meanY), 0);
-  const slope = sxx === 0 ? 0 : sxy / sxx;
-  return { slope, valueAt: meanY + slope * (at - meanX) };
-}

@@ -1,4 +1,5 @@
-import { getHeapSpaceStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { WindowProfiler } from './cpu-profiler';
 
 /**
@@ -27,6 +28,14 @@ export interface HeapMessage {
   youngGenerationMb: number;
   /** Everything else V8 has committed (old, code and large-object spaces), in MB. */
   otherHeapMb: number;
+  /** Memory held by live objects (after the full collection, when one was asked for), in MB. */
+  usedHeapMb: number;
+}
+
+/** What the harness asks the child for: its heap, optionally after a full garbage collection. */
+export interface HeapRequest {
+  type: 'heap';
+  collect?: boolean;
 }
 
 export type ChildMessage = ReadyMessage | FailedMessage | HeapMessage;
@@ -80,14 +89,32 @@ export function serveUntilStopped(ready: ReadyMessage, stop: () => Promise<void>
     setTimeout(exit, 4000).unref();
     profiler.finish().then(stop).then(exit, exit);
   };
-  process.on('message', (message: { type?: string }) => {
+  process.on('message', (message: { type?: string; collect?: boolean }) => {
     if (message?.type === 'stop') shutdown();
     if (message?.type === 'profile-start') profiler.start();
-    if (message?.type === 'heap') process.send?.(heapMessage());
+    if (message?.type === 'heap') {
+      if (message.collect === true) collectGarbage();
+      process.send?.(heapMessage());
+    }
   });
   process.on('disconnect', shutdown);
   process.on('SIGTERM', shutdown);
   process.send?.(ready);
+}
+
+let gc: (() => void) | undefined;
+
+/**
+ * A full, blocking collection, so that a memory reading shows what is retained rather than where
+ * the collector happens to be. The child starts without `--expose-gc` (its measured runs are not
+ * changed); the flag is set and `gc` fetched only on the first request for a collection.
+ */
+function collectGarbage(): void {
+  if (!gc) {
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc') as () => void;
+  }
+  gc();
 }
 
 function heapMessage(): HeapMessage {
@@ -98,7 +125,7 @@ function heapMessage(): HeapMessage {
     if (space.space_name === 'new_space' || space.space_name === 'new_large_object_space') young += space.space_size;
     else other += space.space_size;
   }
-  return { type: 'heap', youngGenerationMb: mb(young), otherHeapMb: mb(other) };
+  return { type: 'heap', youngGenerationMb: mb(young), otherHeapMb: mb(other), usedHeapMb: mb(getHeapStatistics().used_heap_size) };
 }
 
 export function reportFailure(error: unknown): void {
