@@ -7,6 +7,12 @@ export const STANDARD_FILTERS = ['$limit', '$skip', '$sort', '$select'] as const
 /** Top-level logical keys whose values are arrays of queries. */
 export const LOGICAL_OPERATORS = ['$or', '$and'] as const;
 
+/**
+ * Every key MongoDB reads as combining query documents: the logical operators above and `$nor`,
+ * which service queries do not offer but a store must still treat as a combinator.
+ */
+export const QUERY_COMBINATORS: ReadonlySet<string> = new Set(['$or', '$and', '$nor']);
+
 export type SortDirection = 1 | -1;
 
 export interface QueryFilters {

@@ -1,5 +1,5 @@
 import { BadRequest } from '../../domain/errors';
-import type { Query } from '../../domain/query';
+import { QUERY_COMBINATORS, type Query } from '../../domain/query';
 import { MAX_QUERY_DEPTH, NEVER_ALLOWED_OPERATORS } from '../../application/query/query-limits';
 import { checkRegexCondition } from '../../application/query/regex-condition';
 import { toObjectId } from './object-id';
@@ -14,7 +14,6 @@ const REFUSED_KEYS = new Set([
   '$lookup', '$graphLookup', '$unionWith', '$out', '$merge', '$facet', '$documents',
 ]);
 
-const LOGICAL = new Set(['$or', '$and', '$nor']);
 const ID_LIST_OPERATORS = new Set(['$in', '$nin', '$all']);
 const ID_VALUE_OPERATORS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte']);
 
@@ -38,7 +37,7 @@ function convertConditions(query: Query, conversion: FilterConversion, depth: nu
   const filter: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(query)) {
     if (REFUSED_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`);
-    if (LOGICAL.has(key)) {
+    if (QUERY_COMBINATORS.has(key)) {
       if (!Array.isArray(value)) throw new BadRequest(`${key} must be an array of queries`);
       filter[key] = value.map((branch) => {
         if (typeof branch !== 'object' || branch === null || Array.isArray(branch)) throw new BadRequest(`${key} must be an array of queries`);

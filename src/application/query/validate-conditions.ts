@@ -1,11 +1,10 @@
 import { BadRequest } from '../../domain/errors';
+import { QUERY_COMBINATORS } from '../../domain/query';
 import { FORBIDDEN_KEYS, MAX_QUERY_DEPTH, NEVER_ALLOWED_OPERATORS } from './query-limits';
 import { isObject } from './parse-filters';
 import { checkRegexCondition } from './regex-condition';
 
 const ARRAY_OPERATORS = new Set(['$in', '$nin', '$all']);
-/** The `$` keys that may stand beside field names: in a query document (an `$elemMatch` value) they combine conditions. */
-const LOGICAL_KEYS = new Set(['$or', '$and', '$nor']);
 
 /**
  * Copies a condition value, refusing any `$` key not in `operators`, forbidden keys and excessive
@@ -41,7 +40,8 @@ function assertNotMixed(entries: Array<[string, unknown]>): void {
   let field: string | undefined;
   for (const [key] of entries) {
     if (!key.startsWith('$')) field ??= key;
-    else if (!LOGICAL_KEYS.has(key)) operator ??= key;
+    // In a query document (an `$elemMatch` value) combinators stand beside field names.
+    else if (!QUERY_COMBINATORS.has(key)) operator ??= key;
   }
   if (operator !== undefined && field !== undefined) {
     throw new BadRequest(`Operators and field names cannot be mixed in one condition (${operator} beside '${field}')`);
