@@ -14,7 +14,7 @@ export interface ServerProcess extends ReadyMessage {
   /** Resident memory in MB, from /proc/<pid>/status (VmRSS). */
   rssMb(): number | undefined;
   /**
-   * The child's V8 heap spaces (young generation vs the rest) and live size, after a full garbage
+   * The child's V8 young-generation size and live heap, after a full garbage
    * collection when `collect` is set; undefined if it does not answer within 2 s.
    */
   heap(collect?: boolean): Promise<HeapMessage | undefined>;

@@ -26,8 +26,6 @@ export interface HeapMessage {
   type: 'heap';
   /** Committed size of the young generation (new space), in MB: V8 grows it under load, up to a fixed maximum. */
   youngGenerationMb: number;
-  /** Everything else V8 has committed (old, code and large-object spaces), in MB. */
-  otherHeapMb: number;
   /** Memory held by live objects (after the full collection, when one was asked for), in MB. */
   usedHeapMb: number;
 }
@@ -120,12 +118,10 @@ function collectGarbage(): void {
 function heapMessage(): HeapMessage {
   const mb = (bytes: number) => bytes / (1024 * 1024);
   let young = 0;
-  let other = 0;
   for (const space of getHeapSpaceStatistics()) {
     if (space.space_name === 'new_space' || space.space_name === 'new_large_object_space') young += space.space_size;
-    else other += space.space_size;
   }
-  return { type: 'heap', youngGenerationMb: mb(young), otherHeapMb: mb(other), usedHeapMb: mb(getHeapStatistics().used_heap_size) };
+  return { type: 'heap', youngGenerationMb: mb(young), usedHeapMb: mb(getHeapStatistics().used_heap_size) };
 }
 
 export function reportFailure(error: unknown): void {
