@@ -5,7 +5,9 @@ import type { Container } from 'inversify';
 import { answerClientErrors, createHttpAdapter } from './adapters/http';
 import type { Application } from './application/app/application';
 import type { AppConfig } from './composition/app-config';
+import type { ServiceDefinition } from './application/services/service-definition';
 import type { AuthenticationOptions } from './composition/modules/authentication.module';
+import { assertRemotesNameServices, usesLocalDatabase } from './composition/remote-name';
 import { Tokens } from './composition/tokens';
 
 export interface ComposedApplication {
@@ -19,6 +21,8 @@ export interface ComposedApplication {
 /** Settings that do not come from the environment (tests and embedding applications). */
 export interface CompositionOptions {
   authentication?: AuthenticationOptions;
+  /** The services to compose. Default: the application's list (`src/application/services/service-list.ts`). */
+  services?: readonly ServiceDefinition[];
 }
 
 /** Builds the whole application from a validated configuration: the one place that wires adapters. */
@@ -31,12 +35,14 @@ export async function composeApplication(config: AppConfig, options: Composition
   const { servicesModule } = require('./composition/modules/services.module') as typeof import('./composition/modules/services.module');
   const { authenticationModule } = require('./composition/modules/authentication.module') as typeof import('./composition/modules/authentication.module');
   const { applicationModule } = require('./composition/modules/application.module') as typeof import('./composition/modules/application.module');
+  const definitions = options.services ?? (require('./application/services/service-list') as typeof import('./application/services/service-list')).SERVICES;
+  assertRemotesNameServices(config, definitions);
   const container = new Container();
-  await container.load(infrastructureModule(config), servicesModule(config), authenticationModule(config, options.authentication), applicationModule(config));
+  await container.load(infrastructureModule(config), servicesModule(config, definitions), authenticationModule(config, options.authentication), applicationModule(config));
   const app = await container.getAsync(Tokens.app);
   const logger = container.get(Tokens.infrastructure.logger);
-  const usesDatabase = config.store === 'mongo' && Object.keys(config.remotes).length < 2;
-  const database = usesDatabase ? await container.getAsync(Tokens.infrastructure.database) : undefined;
+  // The same rule that decided whether the stores opened it: readiness and close follow it.
+  const database = usesLocalDatabase(config, definitions) ? await container.getAsync(Tokens.infrastructure.database) : undefined;
   await app.setup();
   const http = createHttpAdapter(app, {
     logger,

@@ -15,13 +15,12 @@ export interface AppConfig {
   databaseTimeoutMs: number;
   /** The longest a request waits for an unreachable database before it gets 503. */
   databaseOperationTimeoutMs: number;
-  /** Services bound to another server's REST API instead of the local store, by service name. */
+  /**
+   * Services bound to another server's REST API instead of the local store, by the name of their
+   * variable (`MESSAGES_REMOTE_URL` -> `messages`; see `remoteNameOf`).
+   */
   remotes: Record<string, { url: string; token?: string }>;
   corsOrigins: string[];
   /** Authentication settings from the environment; code may override them per composition. */
   auth: { jwtExpiresIn: string; bcryptCost: number; maxLoginFailuresPerEmail: number; maxLoginFailuresPerClient: number; loginWindowMs: number };
 }
-
-/** The services this application defines; `<NAME>_REMOTE_URL` may bind any of them remotely. */
-export const SERVICE_NAMES = ['users', 'messages'] as const;
-export type ServiceName = (typeof SERVICE_NAMES)[number];

@@ -1,6 +1,7 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { JwtSettings } from '../adapters/passport';
 import type { Application } from '../application/app/application';
+import type { ServiceDefinition } from '../application/services/service-definition';
 import type { LoggerPort } from '../ports/logger.port';
 import type { PasswordHasherPort } from '../ports/password-hasher.port';
 import type { ServiceMethods } from '../ports/service.port';
@@ -21,10 +22,10 @@ export const Tokens = {
     database: token<DatabaseConnection>('infrastructure.database'),
   },
   services: {
-    /** The users store: local collection, memory, or a remote server. */
-    users: token<ServiceMethods>('services.users'),
-    /** The messages store: local collection, memory, or a remote server. */
-    messages: token<ServiceMethods>('services.messages'),
+    /** Every service's definition, in registration order. */
+    definitions: token<readonly ServiceDefinition[]>('services.definitions'),
+    /** Makes a definition's store: local collection, memory, or a remote server, by configuration. */
+    storeFor: token<(definition: ServiceDefinition) => ServiceMethods>('services.storeFor'),
   },
   auth: {
     /** Keys and options shared by token signing and verification. */

@@ -17,6 +17,8 @@ export interface ServiceOptions {
   operators?: string[];
   /** Custom event names the service emits itself. */
   events?: string[];
+  /** Makes the id of a record created without one. Default: the adapter's own (counter, ObjectId). */
+  generateId?: () => string | number;
 }
 
 /** Options of `app.use(path, service, options)`. */

@@ -24,8 +24,11 @@ export interface MemoryServiceOptions<T> extends ServiceOptions {
    * `$inc` and `$set`. Default none: any `$` key in patch data is a 400.
    */
   updateOperators?: string[];
-  /** Fields whose values must differ between records (like a unique index): 409 otherwise. */
-  unique?: string[];
+  /**
+   * Fields whose values must differ between records (like a unique index): 409 otherwise. A list
+   * of fields is one compound key (like a compound unique index).
+   */
+  unique?: (string | string[])[];
 }
 
 type AnyRecord = Record<string, any>;
@@ -97,7 +100,7 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
     }
     assertUniqueFields(records, this.store, this.id, this.options.unique ?? []);
     const created = records.map((record) => {
-      (record as AnyRecord)[this.id] ??= this.ids.next++;
+      (record as AnyRecord)[this.id] ??= this.options.generateId ? this.options.generateId() : this.ids.next++;
       this.store.set(String(record[this.id]), record);
       return selectFields(cloneRecord(record), filters.$select, this.id);
     });

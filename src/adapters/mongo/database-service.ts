@@ -248,10 +248,13 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
 
   private prepareCreate(data: AnyRecord, params: P): AnyRecord {
     const record = { ...data };
+    const { generateId } = this.options;
     if (this.id !== '_id') {
-      if (record[this.id] === undefined) record[this.id] = new ObjectId().toHexString();
+      if (record[this.id] === undefined) record[this.id] = generateId ? generateId() : new ObjectId().toHexString();
     } else if (record._id !== undefined) {
       record._id = this.getObjectId(record._id, params);
+    } else if (generateId) {
+      record._id = generateId();
     }
     return record;
   }

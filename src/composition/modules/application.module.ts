@@ -1,28 +1,25 @@
 import { ContainerModule } from 'inversify';
 import { createApp } from '../../application/app/application';
-import { messagesHooks } from '../../application/services/messages/messages.hooks';
-import { MESSAGES_METHODS, withMessageMethods } from '../../application/services/messages/messages.methods';
-import { USERS_METHODS, usersHooks } from '../../application/services/users/users.hooks';
+import { registerService } from '../../application/services/register-service';
 import type { AppConfig } from '../app-config';
+import { remoteOf } from '../remote-name';
 import { Tokens } from '../tokens';
 
-/** The application: each service registered on its store, with its hooks. */
+/** The application: authentication, then every defined service on its store, with its hooks. */
 export function applicationModule(config: AppConfig): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(Tokens.app)
       .toResolvedValue(
-        (users, messages, passwordHasher, configureAuthentication) => {
+        (definitions, storeFor, passwordHasher, configureAuthentication) => {
           const app = createApp();
           app.set('config', config);
           app.configure(configureAuthentication);
-          app.use('users', users, { methods: [...USERS_METHODS] });
-          app.service('users').hooks(usersHooks({ passwordHasher, storesLocally: !config.remotes.users }));
-          // A remote store forwards markRead to the server that owns it; a local store gets it here.
-          app.use('messages', config.remotes.messages ? messages : withMessageMethods(messages), { methods: [...MESSAGES_METHODS] });
-          app.service('messages').hooks(messagesHooks({ storesLocally: !config.remotes.messages }));
+          for (const definition of definitions) {
+            registerService(app, definition, storeFor(definition), { passwordHasher, storesLocally: !remoteOf(config, definition) });
+          }
           return app;
         },
-        [Tokens.services.users, Tokens.services.messages, Tokens.auth.passwordHasher, Tokens.auth.configure],
+        [Tokens.services.definitions, Tokens.services.storeFor, Tokens.auth.passwordHasher, Tokens.auth.configure],
       )
       .inSingletonScope();
   });

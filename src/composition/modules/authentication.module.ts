@@ -11,7 +11,6 @@ import type { Application } from '../../application/app/application';
 import { authenticationHooks } from '../../application/authentication/authentication.hooks';
 import { AUTHENTICATION_METHODS, AuthenticationService } from '../../application/authentication/authentication.service';
 import type { LoginRateLimitOptions } from '../../application/authentication/login-rate-limiter';
-import { USER_HIDDEN_FIELDS } from '../../application/services/users/users.hooks';
 import type { AppConfig } from '../app-config';
 import { resolveAuthSecret } from '../auth-secret';
 import { Tokens } from '../tokens';
@@ -50,13 +49,14 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
       .inSingletonScope();
     bind(Tokens.auth.configure)
       .toResolvedValue(
-        (settings, tokenIssuer, passwordHasher) => (app: Application) => {
+        (settings, tokenIssuer, passwordHasher, definitions) => (app: Application) => {
           const users = () => app.service('users');
           const service = new AuthenticationService({
             strategies: [new LocalAuthenticationStrategy({ users, passwordHasher }), new JwtAuthenticationStrategy({ settings, users })],
             tokenIssuer,
             authStrategies: options.authStrategies ?? ['local', 'jwt'],
-            hiddenFields: USER_HIDDEN_FIELDS,
+            // The login answer carries the user as the users service would answer it.
+            hiddenFields: definitions.find((definition) => definition.path === 'users')?.hiddenFields ?? [],
             rateLimit: options.rateLimit === false ? false : {
               maxFailuresPerEmail: config.auth.maxLoginFailuresPerEmail,
               maxFailuresPerClient: config.auth.maxLoginFailuresPerClient,
@@ -67,7 +67,7 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
           app.use('authentication', service, { methods: [...AUTHENTICATION_METHODS] });
           app.service('authentication').hooks(authenticationHooks());
         },
-        [Tokens.auth.jwtSettings, Tokens.auth.tokenIssuer, Tokens.auth.passwordHasher],
+        [Tokens.auth.jwtSettings, Tokens.auth.tokenIssuer, Tokens.auth.passwordHasher, Tokens.services.definitions],
       )
       .inSingletonScope();
   });

@@ -1,9 +1,7 @@
 import { authenticate } from '../../authentication/authenticate.hook';
 import type { HookContext } from '../../hooks/hook-context';
 import type { HookMap } from '../../hooks/hook-types';
-import { validateData } from '../../validation/validate-data.hook';
-import { validateQuery } from '../../validation/validate-query.hook';
-import { CreateMessageDto, MarkReadDto, MessagesQueryDto, PatchMessageDto } from './messages.dto';
+import type { ServiceDependencies } from '../service-definition';
 
 /** How a user is named in `userId`: the id as a string, whatever the store's id field. */
 function userIdOf(user: Record<string, any>): string {
@@ -49,26 +47,23 @@ function restrictToOwner(context: HookContext): void {
 
 /**
  * Every external call needs a valid token; new messages belong to the authenticated user, and
- * only the owner may change or remove one (anyone may like it).
+ * only the owner may change or remove one (anyone may like it). Data and queries are validated by
+ * the definition's DTOs before these run.
  * When the store is another server (`storesLocally: false`), that server stamps its own
  * server-owned fields, so they are not set (and sent) here.
  */
-export function messagesHooks(options: { storesLocally?: boolean } = {}): HookMap {
-  const checkQuery = validateQuery(MessagesQueryDto);
+export function messagesHooks({ storesLocally }: ServiceDependencies): HookMap {
   // The storing server owns these rules: its users, its owners and its stamps.
-  const local = options.storesLocally !== false;
-  const stamps = local ? { create: [stampNewMessage], update: [stampOwner] } : { create: [], update: [] };
-  const ownerOnly = local ? [restrictToOwner] : [];
+  const stamps = storesLocally ? { create: [stampNewMessage], update: [stampOwner] } : { create: [], update: [] };
+  const ownerOnly = storesLocally ? [restrictToOwner] : [];
   return {
     around: { all: [authenticate('jwt')] },
     before: {
-      find: [checkQuery],
-      get: [checkQuery],
-      create: [validateData(CreateMessageDto), ...stamps.create],
-      update: [checkQuery, validateData(CreateMessageDto), ...ownerOnly, ...stamps.update],
-      patch: [checkQuery, validateData(PatchMessageDto, { partial: true }), ...ownerOnly],
-      remove: [checkQuery, ...ownerOnly],
-      markRead: [validateData(MarkReadDto), ...ownerOnly],
+      create: [...stamps.create],
+      update: [...ownerOnly, ...stamps.update],
+      patch: [...ownerOnly],
+      remove: [...ownerOnly],
+      markRead: [...ownerOnly],
     },
   };
 }

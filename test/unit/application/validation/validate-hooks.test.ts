@@ -1,16 +1,17 @@
 import 'reflect-metadata';
 import { createApp } from '../../../../src/application/app/application';
-import { messagesHooks } from '../../../../src/application/services/messages/messages.hooks';
-import { withMessageMethods, MESSAGES_METHODS } from '../../../../src/application/services/messages/messages.methods';
-import { usersHooks, USERS_METHODS } from '../../../../src/application/services/users/users.hooks';
+import { messagesService } from '../../../../src/application/services/messages/messages.definition';
+import { registerService } from '../../../../src/application/services/register-service';
+import { usersService } from '../../../../src/application/services/users/users.definition';
 import { MemoryService } from '../../../../src/adapters/memory';
+import type { ServiceMethods } from '../../../../src/ports/service.port';
 
 function givenApp() {
   const app = createApp();
-  app.use('messages', withMessageMethods(new MemoryService({ paginate: { default: 10, max: 50 } })), { methods: [...MESSAGES_METHODS] });
-  app.service('messages').hooks(messagesHooks());
-  app.use('users', new MemoryService(), { methods: [...USERS_METHODS] });
-  app.service('users').hooks(usersHooks({ passwordHasher: { hash: async (password: string) => `hashed:${password}`, compare: async () => false } }));
+  const dependencies = { passwordHasher: { hash: async (password: string) => `hashed:${password}`, compare: async () => false }, storesLocally: true };
+  const store = () => new MemoryService({ id: '_id', paginate: { default: 10, max: 50 } }) as unknown as ServiceMethods;
+  registerService(app, messagesService, store(), dependencies);
+  registerService(app, usersService, store(), dependencies);
   return app;
 }
 
@@ -48,8 +49,8 @@ describe('validateData (messages and users DTOs)', () => {
   it('skips missing fields on patch but still checks the given ones', async () => {
     const app = givenApp();
     const created = await app.service('messages').create({ text: 'a' });
-    await expect(app.service('messages').patch(created.id, { read: true })).resolves.toMatchObject({ read: true, text: 'a' });
-    await expect(app.service('messages').patch(created.id, { read: 'yes' })).rejects.toMatchObject({ name: 'BadRequest', errors: { read: expect.any(Array) } });
+    await expect(app.service('messages').patch(created._id, { read: true })).resolves.toMatchObject({ read: true, text: 'a' });
+    await expect(app.service('messages').patch(created._id, { read: 'yes' })).rejects.toMatchObject({ name: 'BadRequest', errors: { read: expect.any(Array) } });
   });
 });
 
@@ -57,7 +58,7 @@ describe('validateQuery', () => {
   it('converts URL strings to the declared types', async () => {
     const app = givenApp();
     const first = await app.service('messages').create({ text: 'a' });
-    await app.service('messages').markRead({ id: String(first.id) });
+    await app.service('messages').markRead({ id: String(first._id) });
     await app.service('messages').create({ text: 'b' });
     const read = await app.service('messages').find({ ...external, query: { read: 'true' } });
     expect(read.data.map((m: { text: string }) => m.text)).toEqual(['a']);
@@ -87,7 +88,7 @@ describe('validateQuery', () => {
   it('always lets the id field through', async () => {
     const app = givenApp();
     const created = await app.service('messages').create({ text: 'a' });
-    const page = await app.service('messages').find({ query: { id: created.id } });
+    const page = await app.service('messages').find({ query: { _id: created._id } });
     expect(page.total).toBe(1);
   });
 });
@@ -96,7 +97,7 @@ describe('custom method markRead', () => {
   it('marks a message read and validates its data', async () => {
     const app = givenApp();
     const created = await app.service('messages').create({ text: 'a' });
-    await expect(app.service('messages').markRead({ id: String(created.id) })).resolves.toMatchObject({ read: true });
+    await expect(app.service('messages').markRead({ id: String(created._id) })).resolves.toMatchObject({ read: true });
     await expect(app.service('messages').markRead({ id: { $ne: null } })).rejects.toMatchObject({ name: 'BadRequest' });
   });
 });
@@ -106,7 +107,7 @@ describe('users hide the password from external calls', () => {
     const app = givenApp();
     const external = await app.execute('users', 'create', [{ email: 'a@example.com', password: 'long enough' }, { provider: 'rest' }]);
     expect(external.dispatch).not.toHaveProperty('password');
-    const internal = await app.service('users').get(external.result.id);
+    const internal = await app.service('users').get(external.result._id);
     expect(internal).toHaveProperty('password');
   });
 });

@@ -1,0 +1,53 @@
+import type { Application } from '../app/application';
+import { protectFields } from '../hooks/protect-fields.hook';
+import type { HookMap } from '../hooks/hook-types';
+import { validateData } from '../validation/validate-data.hook';
+import { validateQuery } from '../validation/validate-query.hook';
+import type { ServiceMethods } from '../../ports/service.port';
+import type { ServiceDefinition, ServiceDependencies } from './service-definition';
+
+/** Methods whose calls carry a query the service reads (`create` and custom methods take none from clients). */
+const QUERYING_METHODS = ['find', 'get', 'update', 'patch', 'remove'] as const;
+
+/**
+ * Registers a definition's service on `app` over its store: the custom methods (local stores
+ * only: a remote store forwards them to the server that owns them), then the hooks every
+ * definition implies (hidden fields stripped from what leaves, data and queries validated by the
+ * DTOs), then the definition's own hooks, which therefore see validated input.
+ */
+export function registerService(app: Application, definition: ServiceDefinition, store: ServiceMethods, dependencies: ServiceDependencies): void {
+  const service = dependencies.storesLocally ? withCustomMethods(store, definition) : store;
+  app.use(definition.path, service, { methods: [...definition.methods], events: definition.events ? [...definition.events] : undefined });
+  app.service(definition.path).hooks(definitionHooks(definition));
+  app.service(definition.path).hooks(definition.hooks(dependencies));
+}
+
+/** The hooks a definition implies, before the service's own. */
+export function definitionHooks(definition: ServiceDefinition): HookMap {
+  const { dto, methods } = definition;
+  const checkQuery = validateQuery(dto.query);
+  const before: Record<string, ((context: any) => Promise<void>)[]> = {};
+  for (const method of QUERYING_METHODS) if (methods.includes(method)) before[method] = [checkQuery];
+  if (methods.includes('create')) before.create = [validateData(dto.create)];
+  if (methods.includes('update')) before.update.push(validateData(dto.update ?? dto.create));
+  if (methods.includes('patch')) before.patch.push(validateData(dto.patch, { partial: true }));
+  for (const [method, methodDto] of Object.entries(dto.methods ?? {})) before[method] = [validateData(methodDto)];
+  const hidden = definition.hiddenFields ?? [];
+  return hidden.length > 0 ? { around: { all: [protectFields(...hidden)] }, before } : { before };
+}
+
+/**
+ * The store with the definition's custom methods on top; the store stays the prototype, so every
+ * standard method is the store's own.
+ */
+function withCustomMethods(store: ServiceMethods, definition: ServiceDefinition): ServiceMethods {
+  const custom = definition.customMethods ?? {};
+  const missing = definition.methods.filter((method) => !(method in store) && !(method in custom));
+  if (missing.length > 0) throw new Error(`Service '${definition.path}' lists ${missing.join(', ')} in methods but implements none of them`);
+  if (Object.keys(custom).length === 0) return store;
+  const service = Object.create(store) as ServiceMethods & Record<string, unknown>;
+  for (const [name, implementation] of Object.entries(custom)) {
+    service[name] = (data: unknown, params = {}) => implementation(store, data, params);
+  }
+  return service;
+}

@@ -1,0 +1,89 @@
+import type { ClassConstructor } from 'class-transformer';
+import type { PasswordHasherPort } from '../../ports/password-hasher.port';
+import type { Params } from '../../ports/service-params';
+import type { ServiceMethods } from '../../ports/service.port';
+import type { PaginationOptions } from '../../ports/service-params';
+import type { FilterSetting } from '../../ports/service-options';
+import type { HookMap } from '../hooks/hook-types';
+
+/**
+ * How a service's records are identified. `objectid`: 24-hex ObjectIds (stored as ObjectIds in
+ * MongoDB, as their hex strings in memory); `uuid`: random UUID strings on both stores.
+ */
+export type IdType = 'objectid' | 'uuid';
+
+/** One index of the service's collection; `unique` indexes are enforced by the memory store too. */
+export interface IndexDefinition {
+  /** Field -> 1 (ascending) or -1 (descending), in index order. */
+  fields: Record<string, 1 | -1>;
+  unique?: boolean;
+}
+
+/** What a definition's hooks may use: shared collaborators and where the service is stored. */
+export interface ServiceDependencies {
+  passwordHasher: PasswordHasherPort;
+  /**
+   * False when the service is bound to another server: that server applies its own stamps and
+   * hashing, so the local hooks must not apply them twice.
+   */
+  storesLocally: boolean;
+}
+
+/** A custom method implemented over the service's local store (not used for a remote binding). */
+export type CustomMethodImplementation = (store: ServiceMethods, data: any, params: Params) => Promise<unknown>;
+
+/** The DTO classes (class-validator) of a service's data and queries. */
+export interface ServiceDtos {
+  /** Data of `create` (and of `update` unless `update` is given). */
+  create: ClassConstructor<object>;
+  /** Data of `update`; default `create`. */
+  update?: ClassConstructor<object>;
+  /** Data of `patch`: every field optional. */
+  patch: ClassConstructor<object>;
+  /** Queryable fields: URL strings become their types; fields not declared are a 400. */
+  query: ClassConstructor<object>;
+  /** Data of each custom method, by method name. */
+  methods?: Record<string, ClassConstructor<object>>;
+}
+
+/**
+ * Everything about one service, declared once in `src/application/services/<name>/`: the
+ * composition binds a store to it, transports route to it, the OpenAPI document describes it.
+ */
+export interface ServiceDefinition {
+  /** The path the service is registered at (and its name in `<NAME>_REMOTE_URL`). */
+  path: string;
+  /** One line describing the service (OpenAPI, docs page). */
+  description?: string;
+  /** Methods transports may call: standard ones and custom ones (which need `customMethods`). */
+  methods: readonly string[];
+  customMethods?: Record<string, CustomMethodImplementation>;
+  dto: ServiceDtos;
+  /** Id field and type. Default `{ field: '_id', type: 'objectid' }`. */
+  id?: { field?: string; type?: IdType };
+  paginate?: PaginationOptions | false;
+  multi?: boolean | string[];
+  indexes?: readonly IndexDefinition[];
+  /** Update operators patch data may carry (each validated by the patch DTO first), e.g. `['$inc']`. */
+  updateOperators?: readonly string[];
+  /** Property operators beyond the standard ones, e.g. `['$regex']` (each store validates them). */
+  operators?: readonly string[];
+  /** Extra top-level query filters. */
+  filters?: Record<string, FilterSetting>;
+  /** Fields that never leave the server (answers, events, logs). */
+  hiddenFields?: readonly string[];
+  /** The service's own hooks, after the validation the definition's DTOs imply. */
+  hooks(dependencies: ServiceDependencies): HookMap;
+  /** Custom event names the service emits. */
+  events?: readonly string[];
+}
+
+/** The id settings of a definition with their defaults. */
+export function idOf(definition: ServiceDefinition): { field: string; type: IdType } {
+  return { field: definition.id?.field ?? '_id', type: definition.id?.type ?? 'objectid' };
+}
+
+/** A definition, checked by the type system (and kept as literal as written). */
+export function defineService<D extends ServiceDefinition>(definition: D): D {
+  return definition;
+}

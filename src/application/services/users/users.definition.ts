@@ -1,0 +1,15 @@
+import { defineService } from '../service-definition';
+import { CreateUserDto, PatchUserDto, UsersQueryDto } from './users.dto';
+import { usersHooks } from './users.hooks';
+
+/** Accounts: anyone signs up; a signed-in user changes or removes only their own. */
+export const usersService = defineService({
+  path: 'users',
+  description: 'User accounts. Sign-up is public; a user changes or removes only their own account.',
+  methods: ['find', 'get', 'create', 'update', 'patch', 'remove'],
+  dto: { create: CreateUserDto, patch: PatchUserDto, query: UsersQueryDto },
+  paginate: { default: 10, max: 50 },
+  indexes: [{ fields: { email: 1 }, unique: true }],
+  hiddenFields: ['password'],
+  hooks: usersHooks,
+});

@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { ObjectId } from 'bson';
+import type { Collection, Db } from 'mongodb';
+import { MemoryService } from '../adapters/memory';
+import { DatabaseService } from '../adapters/mongo';
+import { rest } from '../adapters/rest-client';
+import { idOf, type IdType, type ServiceDefinition } from '../application/services/service-definition';
+import type { ServiceOptions } from '../ports/service-options';
+import type { ServiceMethods } from '../ports/service.port';
+import type { AppConfig } from './app-config';
+import { forwardToRemote } from './forward-to-remote';
+import { remoteOf } from './remote-name';
+
+/** How the memory store makes ids of each type; MongoDB makes ObjectIds itself. */
+const MEMORY_IDS: Record<IdType, () => string> = { objectid: () => new ObjectId().toHexString(), uuid: randomUUID };
+
+/**
+ * The store of one service, by configuration: another server's REST API when
+ * `<NAME>_REMOTE_URL` is set, else the in-memory adapter or a MongoDB collection (`STORE`), each
+ * with the definition's id type, pagination, unique fields and update operators.
+ */
+export function createStore(definition: ServiceDefinition, config: AppConfig, db: Db | undefined): ServiceMethods {
+  const remote = remoteOf(config, definition);
+  if (remote) {
+    const headers: Record<string, string> = remote.token ? { Authorization: `Bearer ${remote.token}` } : {};
+    return forwardToRemote(rest(remote.url).fetch(fetch, { headers }).service(definition.path), definition.methods) as unknown as ServiceMethods;
+  }
+  const id = idOf(definition);
+  const options: ServiceOptions & { updateOperators?: string[] } = {
+    id: id.field,
+    paginate: definition.paginate ?? false,
+    multi: definition.multi ?? false,
+    operators: [...(definition.operators ?? [])],
+    filters: definition.filters ?? {},
+    events: [...(definition.events ?? [])],
+    updateOperators: [...(definition.updateOperators ?? [])],
+  };
+  if (config.store === 'memory') {
+    const unique = (definition.indexes ?? []).filter((index) => index.unique).map((index) => Object.keys(index.fields));
+    return new MemoryService({ ...options, unique, generateId: MEMORY_IDS[id.type] }) as unknown as ServiceMethods;
+  }
+  if (!db) throw new Error(`Service '${definition.path}' is stored in MongoDB but no database was opened`);
+  return new DatabaseService({
+    ...options,
+    Model: prepareCollection(db, definition),
+    disableObjectify: id.type !== 'objectid',
+    generateId: id.type === 'uuid' ? randomUUID : undefined,
+  }) as unknown as ServiceMethods;
+}
+
+/** The service's collection with its indexes (inside the Model promise, per the seed). */
+async function prepareCollection(db: Db, definition: ServiceDefinition): Promise<Collection> {
+  const collection = db.collection(definition.path);
+  for (const index of definition.indexes ?? []) await collection.createIndex(index.fields, { unique: index.unique === true });
+  return collection;
+}
