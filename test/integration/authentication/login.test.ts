@@ -23,12 +23,12 @@ describe('POST /authentication (local and jwt)', () => {
     expect(response.status).toBe(201);
     const { accessToken, authentication, user } = response.body;
     expect(Object.keys(response.body).sort()).toEqual(['accessToken', 'authentication', 'user']);
-    expect(user).toEqual({ email: 'ann@example.com', id: 0 });
+    expect(user).toEqual({ email: 'ann@example.com', _id: expect.stringMatching(/^[0-9a-f]{24}$/) });
     expect(authentication.strategy).toBe('local');
     expect(decodePart(accessToken, 0)).toEqual({ alg: 'HS256', typ: 'access' });
     const payload = decodePart(accessToken, 1);
     expect(authentication.payload).toEqual(payload);
-    expect(payload).toMatchObject({ aud: 'https://yourdomain.com', iss: 'feathers', sub: '0' });
+    expect(payload).toMatchObject({ aud: 'https://yourdomain.com', iss: 'feathers', sub: user._id });
     expect(payload.exp - payload.iat).toBe(24 * 3600);
     expect(payload.jti).toMatch(/^[0-9a-f-]{36}$/);
     expect(lookups).toBe(1);
@@ -40,7 +40,7 @@ describe('POST /authentication (local and jwt)', () => {
     expect(response.status).toBe(201);
     expect(response.body.accessToken).toBe(token);
     expect(response.body.authentication).toEqual({ strategy: 'jwt', accessToken: token, payload: decodePart(token, 1) });
-    expect(response.body.user).toEqual({ email: 'ann@example.com', id: 0 });
+    expect(response.body.user).toEqual({ email: 'ann@example.com', _id: decodePart(token, 1).sub });
   });
 
   it('gives the same 401 body for an unknown user and a wrong password', async () => {
@@ -111,7 +111,7 @@ describe('DELETE /authentication (logout)', () => {
     const response = await agent.delete('/authentication').set('Authorization', `Bearer ${token}`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      accessToken: token, authentication: { strategy: 'jwt', accessToken: token, payload: decodePart(token, 1) }, user: { email: 'bob@example.com', id: 0 },
+      accessToken: token, authentication: { strategy: 'jwt', accessToken: token, payload: decodePart(token, 1) }, user: { email: 'bob@example.com', _id: decodePart(token, 1).sub },
     });
   });
 

@@ -22,7 +22,7 @@ describe('messages: only the owner changes or removes a message; anyone may like
   beforeEach(async () => {
     const created = await request(composed.http).post('/messages').set('authorization', `Bearer ${ownerToken}`).send({ text: 'mine' });
     expect(created.status).toBe(201);
-    id = String(created.body.id);
+    id = String(created.body._id);
   });
 
   const as = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -5,6 +5,8 @@ import { claims, forgeToken, givenAuthApp, logIn, PASSWORD, signUp, TEST_SECRET,
 describe('authenticate(jwt) on messages and users', () => {
   let composed: ComposedApplication;
   let agent: Agent;
+  let annId: string;
+  let bobId: string;
   let annToken: string;
   let bobToken: string;
   const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
@@ -12,8 +14,8 @@ describe('authenticate(jwt) on messages and users', () => {
   beforeAll(async () => {
     composed = await givenAuthApp({ rateLimit: false });
     agent = request(composed.http);
-    await signUp(agent, 'ann@example.com'); // id 0
-    await signUp(agent, 'bob@example.com'); // id 1
+    annId = (await signUp(agent, 'ann@example.com'))._id;
+    bobId = (await signUp(agent, 'bob@example.com'))._id;
     annToken = await logIn(agent, 'ann@example.com');
     bobToken = await logIn(agent, 'bob@example.com');
   });
@@ -21,9 +23,9 @@ describe('authenticate(jwt) on messages and users', () => {
 
   it('refuses every messages method without a token: 401 Not authenticated', async () => {
     const calls = [
-      agent.get('/messages'), agent.get('/messages/0'), agent.post('/messages').send({ text: 'x' }),
-      agent.put('/messages/0').send({ text: 'x' }), agent.patch('/messages/0').send({ text: 'x' }), agent.delete('/messages/0'),
-      agent.post('/messages').set('X-Service-Method', 'markRead').send({ id: '0' }),
+      agent.get('/messages'), agent.get(`/messages/${annId}`), agent.post('/messages').send({ text: 'x' }),
+      agent.put(`/messages/${annId}`).send({ text: 'x' }), agent.patch(`/messages/${annId}`).send({ text: 'x' }), agent.delete(`/messages/${annId}`),
+      agent.post('/messages').set('X-Service-Method', 'markRead').send({ id: annId }),
     ];
     for (const response of await Promise.all(calls)) {
       expect(response.status).toBe(401);
@@ -34,11 +36,11 @@ describe('authenticate(jwt) on messages and users', () => {
   it('lets a valid token through and stamps userId from the authenticated user', async () => {
     const own = await agent.post('/messages').set(bearer(bobToken)).send({ text: 'hello' });
     expect(own.status).toBe(201);
-    expect(own.body).toMatchObject({ text: 'hello', userId: '1' });
+    expect(own.body).toMatchObject({ text: 'hello', userId: bobId });
     // A client cannot pick another owner: the authenticated user wins.
-    const spoofed = await agent.post('/messages').set(bearer(bobToken)).send({ text: 'hello', userId: '0' });
+    const spoofed = await agent.post('/messages').set(bearer(bobToken)).send({ text: 'hello', userId: annId });
     expect(spoofed.status).toBe(201);
-    expect(spoofed.body.userId).toBe('1');
+    expect(spoofed.body.userId).toBe(bobId);
     const list = await agent.get('/messages').set(bearer(annToken));
     expect(list.status).toBe(200);
   });
@@ -50,9 +52,9 @@ describe('authenticate(jwt) on messages and users', () => {
   it('sets params.user (without the hash) and params.authentication for the service', async () => {
     let seen: Record<string, any> = {};
     composed.app.service('messages').hooks({ before: { get: [(context: any) => { seen = context.params; }] } });
-    await agent.get('/messages/0').set(bearer(annToken));
-    expect(seen.user).toEqual({ email: 'ann@example.com', id: 0 });
-    expect(seen.authentication).toMatchObject({ strategy: 'jwt', accessToken: annToken, payload: { sub: '0' } });
+    await agent.get(`/messages/${annId}`).set(bearer(annToken));
+    expect(seen.user).toEqual({ email: 'ann@example.com', _id: annId });
+    expect(seen.authentication).toMatchObject({ strategy: 'jwt', accessToken: annToken, payload: { sub: annId } });
     expect(seen.authenticated).toBe(true);
   });
 
@@ -93,7 +95,7 @@ describe('authenticate(jwt) on messages and users', () => {
     await signUp(agent, 'gone@example.com');
     const token = await logIn(agent, 'gone@example.com');
     const me = (await agent.post('/authentication').send({ strategy: 'jwt', accessToken: token })).body.user;
-    const removed = await agent.delete(`/users/${me.id}`).set(bearer(token));
+    const removed = await agent.delete(`/users/${me._id}`).set(bearer(token));
     expect(removed.status).toBe(200);
     expect(removed.body).not.toHaveProperty('password');
     const after = await agent.get('/messages').set(bearer(token));
@@ -107,35 +109,35 @@ describe('authenticate(jwt) on messages and users', () => {
       const created = await agent.post('/users').send({ email: 'cid@example.com', password: PASSWORD });
       expect(created.status).toBe(201);
       expect(created.body).not.toHaveProperty('password');
-      const stored = await composed.app.service('users').get(created.body.id);
+      const stored = await composed.app.service('users').get(created.body._id);
       expect(stored.password).toMatch(/^\$2[aby]\$04\$/);
     });
 
     it('needs a token to find and get users', async () => {
       expect((await agent.get('/users')).status).toBe(401);
-      expect((await agent.get('/users/0')).status).toBe(401);
+      expect((await agent.get(`/users/${annId}`)).status).toBe(401);
       const found = await agent.get('/users').set(bearer(annToken));
       expect(found.status).toBe(200);
       for (const user of found.body.data) expect(user).not.toHaveProperty('password');
     });
 
     it('lets users change only themselves (403 otherwise)', async () => {
-      const other = await agent.patch('/users/1').set(bearer(annToken)).send({ name: 'Mallory' });
+      const other = await agent.patch(`/users/${bobId}`).set(bearer(annToken)).send({ name: 'Mallory' });
       expect(other.status).toBe(403);
       expect(other.body).toMatchObject({ name: 'Forbidden' });
-      expect((await agent.put('/users/1').set(bearer(annToken)).send({ email: 'x@example.com', password: PASSWORD })).status).toBe(403);
-      expect((await agent.delete('/users/1').set(bearer(annToken))).status).toBe(403);
+      expect((await agent.put(`/users/${bobId}`).set(bearer(annToken)).send({ email: 'x@example.com', password: PASSWORD })).status).toBe(403);
+      expect((await agent.delete(`/users/${bobId}`).set(bearer(annToken))).status).toBe(403);
       expect((await agent.patch('/users').set(bearer(annToken)).send({ name: 'All' })).status).toBe(403);
-      expect((await agent.patch('/users/1').send({ name: 'Anon' })).status).toBe(401);
-      const own = await agent.patch('/users/0').set(bearer(annToken)).send({ name: 'Ann' });
+      expect((await agent.patch(`/users/${bobId}`).send({ name: 'Anon' })).status).toBe(401);
+      const own = await agent.patch(`/users/${annId}`).set(bearer(annToken)).send({ name: 'Ann' });
       expect(own.status).toBe(200);
-      expect(own.body).toEqual({ email: 'ann@example.com', id: 0, name: 'Ann' });
+      expect(own.body).toEqual({ email: 'ann@example.com', _id: annId, name: 'Ann' });
     });
 
     it('hashes a patched password, so the new one logs in', async () => {
-      const changed = await agent.patch('/users/1').set(bearer(bobToken)).send({ password: 'a brand new password' });
+      const changed = await agent.patch(`/users/${bobId}`).set(bearer(bobToken)).send({ password: 'a brand new password' });
       expect(changed.status).toBe(200);
-      const stored = await composed.app.service('users').get(1);
+      const stored = await composed.app.service('users').get(bobId);
       expect(stored.password).toMatch(/^\$2[aby]\$/);
       await expect(logIn(agent, 'bob@example.com', 'a brand new password')).resolves.toEqual(expect.any(String));
       expect((await agent.post('/authentication').send({ strategy: 'local', email: 'bob@example.com', password: PASSWORD })).status).toBe(401);

@@ -22,16 +22,16 @@ describe('REST client against an authenticated server', () => {
   it('signs up, logs in, and calls messages with the token in the client options', async () => {
     const anonymous = rest(url).fetch(fetch);
     const user = await anonymous.service('users').create({ email: 'ann@example.com', password: PASSWORD });
-    expect(user).toEqual({ email: 'ann@example.com', id: 0 });
+    expect(user).toEqual({ email: 'ann@example.com', _id: expect.stringMatching(/^[0-9a-f]{24}$/) });
     await expect(anonymous.service('messages').find()).rejects.toMatchObject({ name: 'NotAuthenticated', code: 401 });
 
     const login = await anonymous.service('authentication').create({ strategy: 'local', email: 'ann@example.com', password: PASSWORD });
-    expect(login).toMatchObject({ accessToken: expect.any(String), authentication: { strategy: 'local' }, user: { email: 'ann@example.com', id: 0 } });
+    expect(login).toMatchObject({ accessToken: expect.any(String), authentication: { strategy: 'local' }, user: { email: 'ann@example.com', _id: user._id } });
 
     const signedIn = rest(url).fetch(fetch, { headers: { Authorization: `Bearer ${login.accessToken}` } });
     const created = await signedIn.service('messages').create({ text: 'hello' });
-    expect(created).toMatchObject({ text: 'hello', userId: '0', read: false });
-    const page = await signedIn.service('messages').find({ query: { userId: '0' } });
+    expect(created).toMatchObject({ text: 'hello', userId: user._id, read: false });
+    const page = await signedIn.service('messages').find({ query: { userId: user._id } });
     expect(page).toMatchObject({ total: 1, data: [{ text: 'hello' }] });
   });
 

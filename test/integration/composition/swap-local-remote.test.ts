@@ -67,19 +67,19 @@ describe('binding a service to another server by configuration (MESSAGES_REMOTE_
     expect(created.status).toBe(201);
     const page = await call(`${serverB!.url}/messages?text=stored%20on%20A`, { token: tokenOnB });
     expect(page.status).toBe(200);
-    expect(page.body).toMatchObject({ total: 1, data: [{ text: 'stored on A', id: created.body.id }] });
-    const one = await call(`${serverB!.url}/messages/${created.body.id}`, { token: tokenOnB });
+    expect(page.body).toMatchObject({ total: 1, data: [{ text: 'stored on A', _id: created.body._id }] });
+    const one = await call(`${serverB!.url}/messages/${created.body._id}`, { token: tokenOnB });
     expect(one.body).toMatchObject({ text: 'stored on A' });
   });
 
   it('writes through B land on A, custom methods included', async () => {
     const created = await call(`${serverB!.url}/messages`, { method: 'POST', token: tokenOnB, body: { text: 'written through B' } });
     expect(created.status).toBe(201);
-    const onA = await call(`${serverA!.url}/messages/${created.body.id}`, { token: tokenOnA });
+    const onA = await call(`${serverA!.url}/messages/${created.body._id}`, { token: tokenOnA });
     expect(onA.body).toMatchObject({ text: 'written through B', read: false });
-    const marked = await call(`${serverB!.url}/messages`, { method: 'POST', token: tokenOnB, headers: { 'x-service-method': 'markRead' }, body: { id: String(created.body.id) } });
+    const marked = await call(`${serverB!.url}/messages`, { method: 'POST', token: tokenOnB, headers: { 'x-service-method': 'markRead' }, body: { id: String(created.body._id) } });
     expect(marked.status).toBe(200);
-    expect((await call(`${serverA!.url}/messages/${created.body.id}`, { token: tokenOnA })).body.read).toBe(true);
+    expect((await call(`${serverA!.url}/messages/${created.body._id}`, { token: tokenOnA })).body.read).toBe(true);
   });
 
   it("keeps B's own hooks: validation and authentication still apply on B", async () => {

@@ -1,0 +1,98 @@
+import 'reflect-metadata';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MongoClient } from 'mongodb';
+import request from 'supertest';
+import { SERVICES } from '../../../src/application/services/service-list';
+import { composeApplication, type ComposedApplication } from '../../../src/composition-root';
+import { ConfigError, loadConfig } from '../../../src/composition/load-config';
+import { startEmbeddedMongo, type EmbeddedMongo } from '../../../src/embedded-mongo';
+import { notesService } from '../../fixtures/services/notes.definition';
+
+const SECRET = 'database-use-secret-that-is-long-enough-00';
+const DEFINITIONS = [...SERVICES, notesService];
+const NAMES = DEFINITIONS.map((definition) => definition.path);
+
+/** Connections the embedded server has open (the monitoring client's own included). */
+async function connections(monitor: MongoClient): Promise<number> {
+  const status = await monitor.db('admin').command({ serverStatus: 1 });
+  return status.connections.current as number;
+}
+
+/** Polls (at most 5 s) until `count` holds: the driver closes its sockets asynchronously. */
+async function settle(monitor: MongoClient, holds: (count: number) => boolean): Promise<number> {
+  let count = await connections(monitor);
+  for (let attempt = 0; attempt < 50 && !holds(count); attempt++) {
+    await sleep(100);
+    count = await connections(monitor);
+  }
+  return count;
+}
+
+function compose(env: Record<string, string>): Promise<ComposedApplication> {
+  const config = loadConfig({ NODE_ENV: 'test', STORE: 'mongo', AUTH_SECRET: SECRET, BCRYPT_COST: '4', DATABASE_TIMEOUT_MS: '3000', ...env });
+  return composeApplication(config, { services: DEFINITIONS });
+}
+
+describe('the database opens when, and only when, some service is stored locally in MongoDB', () => {
+  let database: EmbeddedMongo;
+  let monitor: MongoClient;
+  let remote: ComposedApplication;
+  let remoteServer: Server;
+  let remoteUrl: string;
+
+  beforeAll(async () => {
+    database = await startEmbeddedMongo({ host: '127.0.0.1', port: 0 });
+    monitor = await new MongoClient(database.url, { maxPoolSize: 1 }).connect();
+    // The server remote bindings point at: every service on its memory store.
+    remote = await composeApplication(loadConfig({ NODE_ENV: 'test', STORE: 'memory', AUTH_SECRET: SECRET, BCRYPT_COST: '4' }), { services: DEFINITIONS });
+    remoteServer = createServer(remote.http);
+    await new Promise<void>((resolve) => remoteServer.listen(0, '127.0.0.1', resolve));
+    remoteUrl = `http://127.0.0.1:${(remoteServer.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => remoteServer.close(resolve));
+    await remote.close();
+    await monitor.close();
+    await database.stop();
+  });
+
+  // Every combination of local and remote bindings of three services.
+  const combinations = Array.from({ length: 2 ** NAMES.length }, (_, mask) => NAMES.filter((_name, index) => mask & (1 << index)));
+  it.each(combinations.map((remotes) => [remotes.join(', ') || 'none', remotes]))('remote: %s', async (_label, remotes) => {
+    const baseline = await settle(monitor, () => true);
+    const env = Object.fromEntries((remotes as string[]).map((name) => [`${name.toUpperCase()}_REMOTE_URL`, remoteUrl]));
+    const composed = await compose({ MONGODB_URL: database.url, ...env });
+    const storesLocally = (remotes as string[]).length < NAMES.length;
+    try {
+      // Nothing to wait for when no connection is expected: a short pause, then one reading.
+      const opened = storesLocally ? await settle(monitor, (count) => count > baseline) : await sleep(300).then(() => connections(monitor));
+      expect(opened > baseline).toBe(storesLocally);
+      const ready = await request(composed.http).get('/ready');
+      expect(ready.status).toBe(200);
+    } finally {
+      await composed.close();
+    }
+    expect(await settle(monitor, (count) => count <= baseline)).toBe(baseline);
+  });
+
+  it('/ready pings the database of the one local service when the other two are remote', async () => {
+    const own = await startEmbeddedMongo({ host: '127.0.0.1', port: 0 });
+    const composed = await compose({ MONGODB_URL: own.url, DATABASE_OPERATION_TIMEOUT_MS: '500', USERS_REMOTE_URL: remoteUrl, MESSAGES_REMOTE_URL: remoteUrl });
+    try {
+      expect((await request(composed.http).get('/ready')).status).toBe(200);
+      await own.stop();
+      expect((await request(composed.http).get('/ready')).status).toBe(503);
+    } finally {
+      await composed.close();
+      await own.stop();
+    }
+  });
+
+  it('refuses a remote binding that names no service, with one line naming the variable', async () => {
+    await expect(compose({ MONGODB_URL: database.url, FOO_REMOTE_URL: remoteUrl })).rejects.toThrow(ConfigError);
+    await expect(compose({ MONGODB_URL: database.url, FOO_REMOTE_URL: remoteUrl })).rejects.toThrow(/^FOO_REMOTE_URL names no service \(known: users, messages, notes\)$/);
+  });
+});
