@@ -1,27 +1,13 @@
 import { authenticate } from '../../authentication/authenticate.hook';
+import { restrictToOwner, setOwner } from '../../authentication/owner.hooks';
 import type { HookContext } from '../../hooks/hook-context';
 import type { HookMap } from '../../hooks/hook-types';
 import type { ServiceDependencies } from '../service-definition';
 
-/** How a user is named in `userId`: the id as a string, whatever the store's id field. */
-function userIdOf(user: Record<string, any>): string {
-  return String(user.id ?? user._id);
-}
-
-/** The owner is the authenticated user, never one the client names (internal callers may name one). */
-function ownerOf(context: HookContext, item: Record<string, unknown>): unknown {
-  return context.params.user ? userIdOf(context.params.user) : item.userId;
-}
-
-/** Server-owned fields: set here, never taken from the client. */
+/** Server-owned fields of a new message: set here, never taken from the client. */
 function stampNewMessage(context: HookContext): void {
-  const stamp = (item: Record<string, unknown>) => ({ ...item, userId: ownerOf(context, item), read: false, likes: 0, createdAt: Date.now() });
+  const stamp = (item: Record<string, unknown>) => ({ ...item, read: false, likes: 0, createdAt: Date.now() });
   context.data = Array.isArray(context.data) ? context.data.map(stamp) : stamp(context.data);
-}
-
-/** A replacement keeps the owner rule of create, so `PUT` cannot attribute a message to someone else. */
-function stampOwner(context: HookContext): void {
-  context.data = { ...context.data, userId: ownerOf(context, context.data) };
 }
 
 /** A like alone (`{ $inc: { likes } }`): anyone signed in may like any message. */
@@ -31,18 +17,13 @@ function isOnlyALike(data: unknown): boolean {
   return keys.length === 1 && keys[0] === '$inc';
 }
 
-/**
- * External callers change, replace, remove or mark read only their own messages: the owner joins
- * the query, so someone else's message is a 404 (its existence is not revealed).
- */
-function restrictToOwner(context: HookContext): void {
-  const { provider, user } = context.params;
-  if (!provider || !user) return;
-  if (context.method === 'patch' && isOnlyALike(context.data)) return;
-  const owner = { userId: userIdOf(user) };
-  // markRead takes no query from the URL; the owner is its only condition.
-  const query = context.method === 'markRead' ? owner : { ...context.params.query, ...owner };
-  context.params = { ...context.params, query };
+/** Only the owner changes, replaces, removes or marks read a message; a like is anyone's. */
+function restrictChangesToOwner() {
+  const ownerOnly = restrictToOwner('userId');
+  return (context: HookContext): void => {
+    if (context.method === 'patch' && isOnlyALike(context.data)) return;
+    ownerOnly(context);
+  };
 }
 
 /**
@@ -53,17 +34,18 @@ function restrictToOwner(context: HookContext): void {
  * server-owned fields, so they are not set (and sent) here.
  */
 export function messagesHooks({ storesLocally }: ServiceDependencies): HookMap {
-  // The storing server owns these rules: its users, its owners and its stamps.
-  const stamps = storesLocally ? { create: [stampNewMessage], update: [stampOwner] } : { create: [], update: [] };
-  const ownerOnly = storesLocally ? [restrictToOwner] : [];
+  if (!storesLocally) return { around: { all: [authenticate('jwt')] } };
+  const owner = setOwner('userId');
+  const ownerOnly = restrictChangesToOwner();
   return {
     around: { all: [authenticate('jwt')] },
     before: {
-      create: [...stamps.create],
-      update: [...ownerOnly, ...stamps.update],
-      patch: [...ownerOnly],
-      remove: [...ownerOnly],
-      markRead: [...ownerOnly],
+      create: [owner, stampNewMessage],
+      // A replacement keeps the owner rule of create, so `PUT` cannot attribute a message to someone else.
+      update: [ownerOnly, owner],
+      patch: [ownerOnly],
+      remove: [ownerOnly],
+      markRead: [ownerOnly],
     },
   };
 }

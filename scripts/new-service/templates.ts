@@ -1,0 +1,170 @@
+import { FIELD_TYPES, type FieldSpec } from './field-spec';
+
+/** The names one service's files use: `todo-items` -> `todoItems`, `TodoItems`. */
+export interface ServiceNames {
+  path: string;
+  camel: string;
+  pascal: string;
+}
+
+export function namesOf(path: string): ServiceNames {
+  const camel = path.replace(/-([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
+  return { path, camel, pascal: camel[0].toUpperCase() + camel.slice(1) };
+}
+
+function decoratorNames(fields: readonly FieldSpec[]): string[] {
+  const names = new Set(['IsOptional', 'IsString']);
+  for (const field of fields) for (const validator of FIELD_TYPES[field.type].validators) names.add(validator.slice(0, validator.indexOf('(')));
+  return [...names].sort();
+}
+
+function property(field: FieldSpec, optional: boolean, initializer: boolean): string {
+  const lines = [...(optional ? ['IsOptional()'] : []), ...FIELD_TYPES[field.type].validators].map((validator) => `  @${validator}`);
+  const type = FIELD_TYPES[field.type].ts;
+  lines.push(`  ${field.name}${optional ? '?' : '!'}: ${type}${initializer ? ' = undefined' : ''};`);
+  return lines.join('\n');
+}
+
+export function dtoFile(names: ServiceNames, fields: readonly FieldSpec[]): string {
+  return `import { ${decoratorNames(fields).join(', ')} } from 'class-validator';
+
+/** Data of a new record (and of a replacement with \`PUT\`); the owner is set by the server. */
+export class Create${names.pascal}Dto {
+${fields.map((field) => property(field, field.optional, false)).join('\n\n')}
+}
+
+/** Data of \`PATCH\`: the same fields, each optional. */
+export class Patch${names.pascal}Dto {
+${fields.map((field) => property(field, true, false)).join('\n\n')}
+}
+
+/** Fields a client may filter and sort by; URL strings become these types. Initializers let the query hook list them. */
+export class ${names.pascal}QueryDto {
+${fields.map((field) => property(field, true, true)).join('\n\n')}
+
+  @IsOptional()
+  @IsString()
+  userId?: string = undefined;
+}
+`;
+}
+
+export function hooksFile(names: ServiceNames): string {
+  return `import { authenticate } from '../../authentication/authenticate.hook';
+import { restrictToOwner, setOwner } from '../../authentication/owner.hooks';
+import type { HookMap } from '../../hooks/hook-types';
+import type { ServiceDependencies } from '../service-definition';
+
+/**
+ * Every external call needs a valid token; a record belongs to the user who created it
+ * (\`userId\`), and each user reads and changes only their own records. Data and queries are
+ * validated by the definition's DTOs before these run. A store on another server applies its own
+ * owner rules, so they run here only for a local store.
+ */
+export function ${names.camel}Hooks({ storesLocally }: ServiceDependencies): HookMap {
+  if (!storesLocally) return { around: { all: [authenticate('jwt')] } };
+  const ownerOnly = restrictToOwner('userId');
+  const owner = setOwner('userId');
+  return {
+    around: { all: [authenticate('jwt')] },
+    before: {
+      find: [ownerOnly],
+      get: [ownerOnly],
+      create: [owner],
+      update: [ownerOnly, owner],
+      patch: [ownerOnly],
+      remove: [ownerOnly],
+    },
+  };
+}
+`;
+}
+
+export function definitionFile(names: ServiceNames): string {
+  return `import { defineService } from '../service-definition';
+import { Create${names.pascal}Dto, Patch${names.pascal}Dto, ${names.pascal}QueryDto } from './${names.path}.dto';
+import { ${names.camel}Hooks } from './${names.path}.hooks';
+
+export const ${names.camel}Service = defineService({
+  path: '${names.path}',
+  description: 'Each signed-in user keeps their own ${names.path}.',
+  methods: ['find', 'get', 'create', 'update', 'patch', 'remove'],
+  dto: { create: Create${names.pascal}Dto, patch: Patch${names.pascal}Dto, query: ${names.pascal}QueryDto },
+  paginate: { default: 10, max: 50 },
+  indexes: [{ fields: { userId: 1 } }],
+  hooks: ${names.camel}Hooks,
+});
+`;
+}
+
+/** A value of the field's type, and one of another type (which the DTO must refuse). */
+const SAMPLES = {
+  string: { good: "'an example'", bad: '42' },
+  number: { good: '1.5', bad: "'not a number'" },
+  integer: { good: '2', bad: '2.5' },
+  boolean: { good: 'true', bad: "'yes'" },
+} as const;
+
+export function testFile(names: ServiceNames, fields: readonly FieldSpec[]): string {
+  const record = fields.map((field) => `${field.name}: ${SAMPLES[field.type].good}`).join(', ');
+  const first = fields[0];
+  return `import 'reflect-metadata';
+import request from 'supertest';
+import { composeApplication, type ComposedApplication } from '../../../src/composition-root';
+import { loadConfig } from '../../../src/composition/load-config';
+
+const PASSWORD = 'correct horse battery';
+const RECORD = { ${record} };
+
+describe.each(['memory', 'mongo'])('${names.path} on the %s store', (store) => {
+  let composed: ComposedApplication;
+  let agent: ReturnType<typeof request>;
+  const users: Record<'ann' | 'bob', { id: string; token: string }> = {} as never;
+
+  beforeAll(async () => {
+    const config = loadConfig({ NODE_ENV: 'test', STORE: store, DATA_DIR: ':memory:', AUTH_SECRET: 'a-test-secret-that-is-long-enough-0123456789', BCRYPT_COST: '4' });
+    composed = await composeApplication(config);
+    agent = request(composed.http);
+    for (const name of ['ann', 'bob'] as const) {
+      const email = \`\${name}@example.com\`;
+      const user = await agent.post('/users').send({ email, password: PASSWORD }).expect(201);
+      const login = await agent.post('/authentication').send({ strategy: 'local', email, password: PASSWORD }).expect(201);
+      users[name] = { id: user.body._id, token: login.body.accessToken };
+    }
+  });
+  afterAll(() => composed.close());
+
+  const as = (name: 'ann' | 'bob') => ({ authorization: \`Bearer \${users[name].token}\` });
+
+  it('creates a record for a signed-in user, owned by that user', async () => {
+    const created = await agent.post('/${names.path}').set(as('ann')).send(RECORD);
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ ...RECORD, userId: users.ann.id });
+  });
+
+  it('refuses calls without a token with 401', async () => {
+    expect((await agent.get('/${names.path}')).status).toBe(401);
+    expect((await agent.post('/${names.path}').send(RECORD)).status).toBe(401);
+  });
+
+  it('refuses a value of the wrong type with 400 naming the field', async () => {
+    const response = await agent.post('/${names.path}').set(as('ann')).send({ ...RECORD, ${first.name}: ${SAMPLES[first.type].bad} });
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toHaveProperty('${first.name}');
+  });
+
+  it('lets each user read, change and remove only their own records', async () => {
+    const created = (await agent.post('/${names.path}').set(as('ann')).send(RECORD).expect(201)).body;
+    const url = \`/${names.path}/\${created._id}\`;
+    expect((await agent.get(url).set(as('bob'))).status).toBe(404);
+    expect((await agent.patch(url).set(as('bob')).send({ ${first.name}: ${SAMPLES[first.type].good} })).status).toBe(404);
+    expect((await agent.delete(url).set(as('bob'))).status).toBe(404);
+    expect((await agent.get('/${names.path}').set(as('bob'))).body).toMatchObject({ total: 0, data: [] });
+    expect((await agent.get(url).set(as('ann'))).body).toMatchObject(RECORD);
+    expect((await agent.patch(url).set(as('ann')).send({ ${first.name}: ${SAMPLES[first.type].good} })).status).toBe(200);
+    expect((await agent.delete(url).set(as('ann'))).status).toBe(200);
+    expect((await agent.get(url).set(as('ann'))).status).toBe(404);
+  });
+});
+`;
+}

@@ -1,0 +1,34 @@
+import { STANDARD_METHODS } from '../../ports/service.port';
+import type { HookContext } from '../hooks/hook-context';
+
+/** How a user is named in an owner field: the id as a string, whatever the store's id field. */
+export function userIdOf(user: Record<string, any>): string {
+  return String(user.id ?? user._id);
+}
+
+/**
+ * Sets the owner field of new records (`create`) or of a replacement (`update`) to the
+ * authenticated user, never to one the client names; internal callers (no user) may name one.
+ */
+export function setOwner(field = 'userId') {
+  return (context: HookContext): void => {
+    const user = context.params.user;
+    const stamp = (item: Record<string, unknown>) => ({ ...item, [field]: user ? userIdOf(user) : item[field] });
+    context.data = Array.isArray(context.data) ? context.data.map(stamp) : stamp(context.data);
+  };
+}
+
+/**
+ * External calls reach only the caller's own records: the owner joins the query, so someone
+ * else's record is a 404 (its existence is not revealed). Custom methods take no query from
+ * clients, so the owner is their only condition. Internal calls are not restricted.
+ */
+export function restrictToOwner(field = 'userId') {
+  return (context: HookContext): void => {
+    const { provider, user } = context.params;
+    if (!provider || !user) return;
+    const owner = { [field]: userIdOf(user) };
+    const standard = (STANDARD_METHODS as readonly string[]).includes(context.method);
+    context.params = { ...context.params, query: standard ? { ...context.params.query, ...owner } : owner };
+  };
+}

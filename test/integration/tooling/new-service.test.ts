@@ -1,0 +1,95 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '../../..');
+const node = (args: string[], cwd: string, env: Record<string, string> = {}) =>
+  spawnSync(process.execPath, args, { cwd, encoding: 'utf8', timeout: 240_000, env: { ...process.env, ...env } });
+const generate = (copy: string, ...args: string[]) => node(['-r', '@swc-node/register', path.join(root, 'scripts/new-service.ts'), ...args, '--root', copy], root);
+
+/** Starts `src/main.ts` of `copy` as `npm start` does and resolves with its URL once it listens. */
+function start(copy: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
+    cwd: copy, env: { ...process.env, NODE_ENV: 'development', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: ':memory:', BCRYPT_COST: '4', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`no "listening" line within 60 s:\n${output}`)), 60_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/[^"\s]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1] });
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
+  });
+}
+
+async function call(url: string, method: string, body?: unknown, token?: string) {
+  const response = await fetch(url, {
+    method, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(10_000),
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+describe('npm run new:service', () => {
+  let copy: string;
+
+  beforeAll(async () => {
+    // A checkout of its own: the generator edits the list of services.
+    copy = await mkdtemp(path.join(tmpdir(), 'new-service-'));
+    await cp(path.join(root, 'src'), path.join(copy, 'src'), { recursive: true });
+    for (const file of ['tsconfig.json', 'package.json', '.swcrc', 'jest.config.ts']) await cp(path.join(root, file), path.join(copy, file));
+    await mkdir(path.join(copy, 'test'));
+    await symlink(path.join(root, 'node_modules'), path.join(copy, 'node_modules'));
+  });
+  afterAll(() => rm(copy, { recursive: true, force: true }));
+
+  it('writes a service that type-checks, passes its own test and serves over HTTP on both stores', async () => {
+    const run = generate(copy, 'notes', '--fields', 'title:string,body:string,done:boolean');
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(await readFile(path.join(copy, 'src/application/services/service-list.ts'), 'utf8')).toMatch(/\[usersService, messagesService, notesService\]/);
+
+    await writeFile(path.join(copy, 'tsconfig.generated.json'), JSON.stringify({ extends: './tsconfig.json', include: [], files: ['test/integration/services/notes.test.ts', 'src/main.ts'] }));
+    const typecheck = node([path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.generated.json'], copy);
+    expect(typecheck.stdout + typecheck.stderr).toBe('');
+
+    const jest = node([path.join(root, 'node_modules/jest/bin/jest.js'), '--rootDir', copy, 'test/integration/services/notes.test.ts'], copy);
+    expect(jest.stderr).toMatch(/Tests:\s+8 passed, 8 total/);
+
+    for (const store of ['memory', 'mongo']) {
+      const { child, url } = await start(copy, { STORE: store });
+      try {
+        await call(`${url}/users`, 'POST', { email: 'ann@example.com', password: 'correct horse' });
+        const login = await call(`${url}/authentication`, 'POST', { strategy: 'local', email: 'ann@example.com', password: 'correct horse' });
+        const created = await call(`${url}/notes`, 'POST', { title: 't', body: 'b', done: false }, login.body.accessToken);
+        expect(created).toMatchObject({ status: 201, body: { title: 't', body: 'b', done: false, userId: login.body.user._id } });
+        expect((await call(`${url}/notes`, 'POST', { title: 't', body: 'b', done: false })).status).toBe(401);
+        expect((await call(`${url}/notes`, 'POST', { title: 't', body: 'b', done: 'no' }, login.body.accessToken)).status).toBe(400);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    }
+  }, 300_000);
+
+  it.each([
+    [['Notes', '--fields', 'title:string'], /^new:service: "Notes" is not a service name/],
+    [['users', '--fields', 'title:string'], /^new:service: a service named "users" exists already/],
+    [['health', '--fields', 'title:string'], /^new:service: "health" is a path the application answers itself/],
+    [['tasks'], /^new:service: --fields is required/],
+    [['tasks', '--fields', 'title:text'], /^new:service: --fields: "title" has the unknown type "text"/],
+    [['tasks', '--fields', 'userId:string'], /^new:service: --fields: "userId" is set by the server/],
+  ])('refuses %j with one line', (args, message) => {
+    const run = generate(copy, ...(args as string[]));
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(message as RegExp);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
