@@ -1,6 +1,15 @@
 /** The standard property operators every adapter understands. */
 export const STANDARD_OPERATORS = ['$in', '$nin', '$lt', '$lte', '$gt', '$gte', '$ne', '$eq'] as const;
 
+/** Operators whose operand is a list of values of the field's type. */
+export const LIST_OPERATORS: ReadonlySet<string> = new Set(['$in', '$nin', '$all']);
+
+/** Operators whose operand is one value of the field's type (what ids and URL strings convert in). */
+export const VALUE_OPERATORS: ReadonlySet<string> = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte']);
+
+/** How deep conditions may nest before a query is refused (no recursion without a bound). */
+export const MAX_QUERY_DEPTH = 12;
+
 /** Top-level keys that are not conditions. */
 export const STANDARD_FILTERS = ['$limit', '$skip', '$sort', '$select'] as const;
 

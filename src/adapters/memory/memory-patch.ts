@@ -1,4 +1,4 @@
-import { FORBIDDEN_KEYS } from '../../application/query/query-limits';
+import { checkPatchData } from '../../application/adapter/patch-data';
 import { BadRequest } from '../../domain/errors';
 import { cloneRecord } from './clone-record';
 
@@ -14,34 +14,20 @@ export interface MemoryPatch {
 }
 
 /**
- * Checks patch data the way `DatabaseService` does: plain keys are assigned; a `$` key is an
- * update operator and must be listed in `allowedOperators` (else 400); the id field is never
- * changed, by any operator. `$inc` takes finite numbers, on top-level or dotted paths.
+ * Checks patch data by the rules every store shares (`checkPatchData`), then what the memory
+ * adapter can apply: `$set` and `$inc`, the latter with finite numbers, on top-level or dotted paths.
  */
 export function compileMemoryPatch(data: AnyRecord, idField: string, allowedOperators: readonly string[]): MemoryPatch {
-  const allowed = new Set(allowedOperators);
-  const isProtected = (path: string) => path === idField || path.startsWith(`${idField}.`);
-  const set: AnyRecord = {};
-  const explicitSet: AnyRecord = {};
+  const { set, operators } = checkPatchData(data, { protectedFields: [idField], allowedOperators });
   const inc = new Map<string, number>();
-  for (const [key, value] of Object.entries(data)) {
-    if (!key.startsWith('$')) {
-      assertPath(key, 'the data');
-      set[key] = value;
-      continue;
-    }
-    if (!allowed.has(key) || !MEMORY_UPDATE_OPERATORS.includes(key)) throw new BadRequest(`Update operator ${key} is not allowed`);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadRequest(`${key} needs an object of fields`);
-    for (const [path, operand] of Object.entries(value as AnyRecord)) {
-      assertPath(path, key);
-      if (isProtected(path)) continue;
-      if (key === '$set') explicitSet[path] = operand;
-      else if (typeof operand !== 'number' || !Number.isFinite(operand)) throw new BadRequest(`$inc needs a number for '${path}'`);
-      else inc.set(path, operand);
+  for (const [operator, fields] of Object.entries(operators)) {
+    if (operator !== '$inc') throw new BadRequest(`Update operator ${operator} is not allowed`);
+    for (const [path, operand] of Object.entries(fields)) {
+      if (typeof operand !== 'number' || !Number.isFinite(operand)) throw new BadRequest(`$inc needs a number for '${path}'`);
+      inc.set(path, operand);
     }
   }
-  // Plain keys win over the same field in an explicit `$set`, as in DatabaseService.
-  return { set: { ...explicitSet, ...set }, inc };
+  return { set, inc };
 }
 
 /** A new record with the patch applied; throws 400 (changing nothing) when `$inc` meets a non-number. */
@@ -64,9 +50,4 @@ export function applyMemoryPatch<T extends AnyRecord>(record: T, patch: MemoryPa
   }
   next[idField] = record[idField];
   return next as T;
-}
-
-function assertPath(path: string, operator: string): void {
-  const parts = path.split('.');
-  if (path.startsWith('$') || parts.some((part) => part === '' || FORBIDDEN_KEYS.has(part))) throw new BadRequest(`Invalid field name '${path}' in ${operator}`);
 }

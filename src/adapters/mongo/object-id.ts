@@ -1,6 +1,7 @@
 // bson, not the driver: the same ObjectId class (the driver re-exports it) without loading the driver.
 import { ObjectId } from 'bson';
 import { BadRequest } from '../../domain/errors';
+import { mapOperands } from '../../domain/query-conditions';
 
 export { ObjectId };
 
@@ -58,28 +59,13 @@ export function resolveObjectId(value: unknown, ..._rest: unknown[]): ObjectId |
   return id;
 }
 
-const LIST_OPERATORS = new Set(['$in', '$nin', '$all']);
-const VALUE_OPERATORS = new Set(['$ne', '$eq']);
-
 /**
- * Converts a query value on an ObjectId field: a plain id, or the ids inside `$in`, `$nin`,
- * `$all`, `$ne`, `$eq`. Other operators (`$exists`, `$gt`, ...) are kept as they are; unlike
- * Feathers they are not dropped. Invalid ids are a 400.
+ * Converts a query value on an ObjectId field: a plain id, or the ids a condition compares with
+ * (inside `$in`, `$nin`, `$all`, `$eq`, `$ne`, `$gt`, `$gte`, `$lt`, `$lte`, `$not`), as
+ * `DatabaseService` converts its id field. Other operators (`$exists`, ...) are kept as they are;
+ * unlike Feathers they are not dropped. Invalid ids are a 400.
  */
 export function resolveQueryObjectId(value: unknown, ..._rest: unknown[]): unknown {
   if (value === undefined || value === null) return value;
-  if (Array.isArray(value)) return value.map((item) => resolveObjectId(item));
-  if (typeof value !== 'object' || isObjectIdLike(value)) return resolveObjectId(value);
-  const converted: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
-    if (LIST_OPERATORS.has(key)) {
-      if (!Array.isArray(inner)) throw new BadRequest(`${key} needs an array`);
-      converted[key] = inner.map((item) => resolveObjectId(item));
-    } else if (VALUE_OPERATORS.has(key)) {
-      converted[key] = resolveObjectId(inner);
-    } else {
-      converted[key] = inner;
-    }
-  }
-  return converted;
+  return mapOperands(value, (item) => resolveObjectId(item));
 }

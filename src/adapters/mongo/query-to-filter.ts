@@ -1,6 +1,7 @@
 import { BadRequest } from '../../domain/errors';
-import { QUERY_COMBINATORS, type Query } from '../../domain/query';
-import { MAX_QUERY_DEPTH, NEVER_ALLOWED_OPERATORS } from '../../application/query/query-limits';
+import { MAX_QUERY_DEPTH, type Query } from '../../domain/query';
+import { mapConditions, mapOperands } from '../../domain/query-conditions';
+import { NEVER_ALLOWED_OPERATORS } from '../../application/query/query-limits';
 import { checkRegexCondition } from '../../application/query/regex-condition';
 import { toObjectId } from './object-id';
 
@@ -14,9 +15,6 @@ const REFUSED_KEYS = new Set([
   '$lookup', '$graphLookup', '$unionWith', '$out', '$merge', '$facet', '$documents',
 ]);
 
-const ID_LIST_OPERATORS = new Set(['$in', '$nin', '$all']);
-const ID_VALUE_OPERATORS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte']);
-
 export interface FilterConversion {
   /** The field holding ObjectIds (`_id`); undefined when ids are never converted (`disableObjectify`). */
   objectIdField?: string;
@@ -29,28 +27,14 @@ export interface FilterConversion {
  * Strings that are not valid ObjectIds are kept, so they simply match nothing (404, not 500).
  */
 export function queryToFilter(query: Query, conversion: FilterConversion = {}): Record<string, unknown> {
-  return convertConditions(query, conversion, 0);
-}
-
-function convertConditions(query: Query, conversion: FilterConversion, depth: number): Record<string, unknown> {
-  if (depth > MAX_QUERY_DEPTH) throw new BadRequest('The query is nested too deeply');
-  const filter: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(query)) {
-    if (REFUSED_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`);
-    if (QUERY_COMBINATORS.has(key)) {
-      if (!Array.isArray(value)) throw new BadRequest(`${key} must be an array of queries`);
-      filter[key] = value.map((branch) => {
-        if (typeof branch !== 'object' || branch === null || Array.isArray(branch)) throw new BadRequest(`${key} must be an array of queries`);
-        return convertConditions(branch as Query, conversion, depth + 1);
-      });
-    } else if (key === '$text') {
-      filter[key] = checkText(value);
-    } else {
-      const checked = checkValue(value, depth + 1);
-      filter[key] = key === conversion.objectIdField ? objectifyCondition(checked) : checked;
-    }
-  }
-  return filter;
+  return mapConditions(query, {
+    field(key, value, depth) {
+      if (REFUSED_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`);
+      if (key === '$text') return checkText(value);
+      const checked = checkValue(value, depth);
+      return key === conversion.objectIdField ? objectifyCondition(checked) : checked;
+    },
+  });
 }
 
 /** Walks a condition value: refused keys anywhere, `$regex`/`$options` well-formed. */
@@ -88,16 +72,7 @@ function toBoolean(name: string, value: unknown): boolean {
 
 /** A condition on the ObjectId field: a plain id, or an operator object whose id operands are converted. */
 export function objectifyCondition(value: unknown): unknown {
-  const direct = objectifyValue(value);
-  if (direct !== value || typeof value !== 'object' || value === null || Array.isArray(value) || !isPlainContainer(value)) return direct;
-  const converted: Record<string, unknown> = {};
-  for (const [operator, operand] of Object.entries(value as Record<string, unknown>)) {
-    if (ID_LIST_OPERATORS.has(operator) && Array.isArray(operand)) converted[operator] = operand.map(objectifyValue);
-    else if (ID_VALUE_OPERATORS.has(operator)) converted[operator] = objectifyValue(operand);
-    else if (operator === '$not') converted[operator] = objectifyCondition(operand);
-    else converted[operator] = operand;
-  }
-  return converted;
+  return mapOperands(value, objectifyValue);
 }
 
 /** A 24-hex string (or a foreign ObjectId) as the driver's ObjectId; anything else unchanged. */

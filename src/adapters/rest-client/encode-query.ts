@@ -1,5 +1,5 @@
 import { stringify } from 'qs';
-import { MAX_QUERY_DEPTH } from '../../application/query/query-limits';
+import { MAX_QUERY_DEPTH } from '../../domain/query';
 import { QUERY_STRINGIFY_OPTIONS } from '../../application/query/query-string-options';
 import { BadRequest } from '../../domain/errors';
 

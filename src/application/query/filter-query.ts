@@ -1,10 +1,11 @@
 import { BadRequest } from '../../domain/errors';
 import { LOGICAL_OPERATORS, STANDARD_OPERATORS, type Query, type QueryFilters } from '../../domain/query';
+import { mapConditions } from '../../domain/query-conditions';
 import type { FilterSetting } from '../../ports/service-options';
 import type { PaginationOptions } from '../../ports/service-params';
 import { resolveLimit } from './pagination';
 import { isObject, parseCount, parseSelect, parseSort } from './parse-filters';
-import { FORBIDDEN_KEYS, MAX_QUERY_DEPTH, NEVER_ALLOWED_OPERATORS } from './query-limits';
+import { FORBIDDEN_KEYS, NEVER_ALLOWED_OPERATORS } from './query-limits';
 import { copyConditionValue } from './validate-conditions';
 
 const STANDARD_FIELD_OPERATORS: ReadonlySet<string> = new Set(STANDARD_OPERATORS);
@@ -29,7 +30,7 @@ export function filterQuery(input: unknown, options: FilterQueryOptions = {}): F
   if (input !== undefined && input !== null && (!isObject(input) || Array.isArray(input))) throw new BadRequest('The query must be an object');
   const operators = operatorSet(options.operators);
   const filters: QueryFilters = {};
-  const query: Query = {};
+  const conditions: Query = {};
   for (const [key, value] of Object.entries(input ?? {})) {
     if (FORBIDDEN_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`);
     if (value === undefined) continue;
@@ -43,16 +44,24 @@ export function filterQuery(input: unknown, options: FilterQueryOptions = {}): F
           const setting = options.filters[key];
           const converted = setting === true ? value : setting(value);
           if (converted !== undefined) filters[key] = converted;
-        } else if ((LOGICAL_OPERATORS as readonly string[]).includes(key)) {
-          query[key] = copyLogical(key, value, operators, 1);
-        } else if (key.startsWith('$')) {
-          if (!allowedAtTopLevel(key, operators)) throw new BadRequest(`Invalid filter value ${key}`);
-          query[key] = copyConditionValue(value, operators, 1);
         } else {
-          query[key] = copyConditionValue(value, operators, 1);
+          conditions[key] = value;
         }
     }
   }
+  const query = mapConditions(conditions, {
+    // `$or` and `$and` always; `$nor` only where the service lists it.
+    combinator(key) {
+      if (!(LOGICAL_OPERATORS as readonly string[]).includes(key) && !allowedAtTopLevel(key, operators)) throw new BadRequest(`Invalid filter value ${key}`);
+    },
+    field(key, value, depth) {
+      if (FORBIDDEN_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`);
+      if (key.startsWith('$') && !allowedAtTopLevel(key, operators)) {
+        throw depth === 1 ? new BadRequest(`Invalid filter value ${key}`) : new BadRequest(`Invalid query parameter ${key}`, { [key]: value });
+      }
+      return copyConditionValue(value, operators, depth);
+    },
+  });
   const limit = resolveLimit(filters.$limit, options.paginate);
   if (limit !== undefined) filters.$limit = limit;
   return { filters, query };
@@ -78,21 +87,4 @@ function operatorSet(extra: readonly string[] | undefined): ReadonlySet<string> 
  */
 function allowedAtTopLevel(key: string, operators: ReadonlySet<string>): boolean {
   return operators.has(key) && !NEVER_ALLOWED_OPERATORS.has(key) && !STANDARD_FIELD_OPERATORS.has(key);
-}
-
-/** `$or` / `$and`: arrays of condition objects, which may nest further logical operators. */
-function copyLogical(key: string, value: unknown, operators: ReadonlySet<string>, depth: number): Query[] {
-  if (depth > MAX_QUERY_DEPTH) throw new BadRequest('The query is nested too deeply');
-  if (!Array.isArray(value)) throw new BadRequest(`${key} must be an array of queries`);
-  return value.map((branch) => {
-    if (!isObject(branch) || Array.isArray(branch)) throw new BadRequest(`${key} must be an array of queries`);
-    const copy: Query = {};
-    for (const [field, inner] of Object.entries(branch)) {
-      if (FORBIDDEN_KEYS.has(field)) throw new BadRequest(`Invalid query parameter ${field}`);
-      if ((LOGICAL_OPERATORS as readonly string[]).includes(field)) copy[field] = copyLogical(field, inner, operators, depth + 1);
-      else if (field.startsWith('$') && !allowedAtTopLevel(field, operators)) throw new BadRequest(`Invalid query parameter ${field}`, { [field]: inner });
-      else copy[field] = copyConditionValue(inner, operators, depth + 1);
-    }
-    return copy;
-  });
 }

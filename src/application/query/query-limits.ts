@@ -6,6 +6,3 @@ export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constr
  * in `params.query` (use `params.pipeline` from trusted server code instead).
  */
 export const NEVER_ALLOWED_OPERATORS: ReadonlySet<string> = new Set(['$where', '$function', '$accumulator', '$expr']);
-
-/** How deep conditions may nest before the query is refused (no recursion without a bound). */
-export const MAX_QUERY_DEPTH = 12;

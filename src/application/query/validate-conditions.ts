@@ -1,10 +1,8 @@
 import { BadRequest } from '../../domain/errors';
-import { QUERY_COMBINATORS } from '../../domain/query';
-import { FORBIDDEN_KEYS, MAX_QUERY_DEPTH, NEVER_ALLOWED_OPERATORS } from './query-limits';
+import { LIST_OPERATORS, MAX_QUERY_DEPTH, QUERY_COMBINATORS } from '../../domain/query';
+import { FORBIDDEN_KEYS, NEVER_ALLOWED_OPERATORS } from './query-limits';
 import { isObject } from './parse-filters';
 import { checkRegexCondition } from './regex-condition';
-
-const ARRAY_OPERATORS = new Set(['$in', '$nin', '$all']);
 
 /**
  * Copies a condition value, refusing any `$` key not in `operators`, forbidden keys and excessive
@@ -22,7 +20,7 @@ export function copyConditionValue(value: unknown, operators: ReadonlySet<string
     if (FORBIDDEN_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`);
     if (key.startsWith('$')) {
       if (!operators.has(key) || NEVER_ALLOWED_OPERATORS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`, { [key]: inner });
-      if (ARRAY_OPERATORS.has(key) && !Array.isArray(inner)) throw new BadRequest(`${key} needs an array`, { [key]: inner });
+      if (LIST_OPERATORS.has(key) && !Array.isArray(inner)) throw new BadRequest(`${key} needs an array`, { [key]: inner });
     }
     copy[key] = copyConditionValue(inner, operators, depth + 1);
   }

@@ -1,5 +1,5 @@
 import { filterQuery } from '../../../../src/application/query/filter-query';
-import { MAX_QUERY_DEPTH } from '../../../../src/application/query/query-limits';
+import { MAX_QUERY_DEPTH } from '../../../../src/domain/query';
 
 /** Runs filterQuery and returns the thrown error (or fails when nothing is thrown). */
 function rejection(query: unknown, options: Parameters<typeof filterQuery>[1] = {}): any {

@@ -85,6 +85,15 @@ describe('validateQuery', () => {
     await expect(app.service('users').find({ query: { password: 'x' } })).rejects.toMatchObject({ name: 'BadRequest' });
   });
 
+  it('refuses $sort and $select on fields the query DTO does not declare, like any unknown field', async () => {
+    const app = givenApp();
+    const find = (query: Record<string, unknown>) => app.service('messages').find({ ...external, query });
+    await expect(find({ $sort: { nope: 1 } })).rejects.toMatchObject({ name: 'BadRequest', message: "'nope' is not a sortable field" });
+    await expect(find({ $select: ['text', 'nope'] })).rejects.toMatchObject({ name: 'BadRequest', message: "'nope' is not a selectable field" });
+    await expect(find({ $sort: { createdAt: -1, _id: 1 }, $select: ['text', '_id'] })).resolves.toMatchObject({ total: 0 });
+    await expect(app.service('users').find({ ...external, query: { $select: ['password'] } })).rejects.toMatchObject({ name: 'BadRequest' });
+  });
+
   it('always lets the id field through', async () => {
     const app = givenApp();
     const created = await app.service('messages').create({ text: 'a' });
