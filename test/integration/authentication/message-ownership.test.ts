@@ -2,14 +2,14 @@ import request from 'supertest';
 import type { ComposedApplication } from '../../../src/composition-root';
 import { givenAuthApp, logIn, signUp } from './auth-test-app';
 
-describe('messages: only the owner changes or removes a message; anyone may like it', () => {
+describe.each(['memory', 'mongo'])('messages on the %s store: only the owner changes or removes a message; anyone may like it', (store) => {
   let composed: ComposedApplication;
   let ownerToken: string;
   let otherToken: string;
   let id: string;
 
   beforeAll(async () => {
-    composed = await givenAuthApp();
+    composed = await givenAuthApp({}, { STORE: store });
     const agent = request(composed.http);
     await signUp(agent, 'owner@example.com');
     await signUp(agent, 'other@example.com');

@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { ComposedApplication } from '../../../src/composition-root';
 import { claims, forgeToken, givenAuthApp, logIn, PASSWORD, signUp, TEST_SECRET, type Agent } from './auth-test-app';
 
-describe('authenticate(jwt) on messages and users', () => {
+describe.each(['memory', 'mongo'])('authenticate(jwt) on messages and users on the %s store', (store) => {
   let composed: ComposedApplication;
   let agent: Agent;
   let annId: string;
@@ -12,7 +12,7 @@ describe('authenticate(jwt) on messages and users', () => {
   const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
   beforeAll(async () => {
-    composed = await givenAuthApp({ rateLimit: false });
+    composed = await givenAuthApp({ rateLimit: false }, { STORE: store });
     agent = request(composed.http);
     annId = (await signUp(agent, 'ann@example.com'))._id;
     bobId = (await signUp(agent, 'bob@example.com'))._id;
@@ -53,7 +53,7 @@ describe('authenticate(jwt) on messages and users', () => {
     let seen: Record<string, any> = {};
     composed.app.service('messages').hooks({ before: { get: [(context: any) => { seen = context.params; }] } });
     await agent.get(`/messages/${annId}`).set(bearer(annToken));
-    expect(seen.user).toEqual({ email: 'ann@example.com', _id: annId });
+    expect(JSON.parse(JSON.stringify(seen.user))).toEqual({ email: 'ann@example.com', _id: annId });
     expect(seen.authentication).toMatchObject({ strategy: 'jwt', accessToken: annToken, payload: { sub: annId } });
     expect(seen.authenticated).toBe(true);
   });
