@@ -22,5 +22,5 @@ export interface AppConfig {
   remotes: Record<string, { url: string; token?: string }>;
   corsOrigins: string[];
   /** Authentication settings from the environment; code may override them per composition. */
-  auth: { jwtExpiresIn: string; bcryptCost: number; maxLoginFailuresPerEmail: number; maxLoginFailuresPerClient: number; loginWindowMs: number };
+  auth: { jwtExpiresIn: string; jwtAudience: string; jwtIssuer: string; bcryptCost: number; maxLoginFailuresPerEmail: number; maxLoginFailuresPerClient: number; loginWindowMs: number };
 }

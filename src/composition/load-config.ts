@@ -34,6 +34,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
     auth: {
       jwtExpiresIn: duration(env, 'JWT_EXPIRES_IN', '1d'),
+      jwtAudience: claimValue(env, 'JWT_AUDIENCE', 'hexa-services'),
+      jwtIssuer: claimValue(env, 'JWT_ISSUER', 'hexa-services'),
       bcryptCost: integer(env, 'BCRYPT_COST', 10, 4, 15),
       maxLoginFailuresPerEmail: integer(env, 'LOGIN_MAX_FAILURES_PER_EMAIL', 5, 1, 1_000_000),
       maxLoginFailuresPerClient: integer(env, 'LOGIN_MAX_FAILURES_PER_CLIENT', 20, 1, 1_000_000),
@@ -56,6 +58,14 @@ function duration(env: Env, name: string, fallback: string): string {
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d{1,9}(s|m|h|d)?$/.test(raw)) throw new ConfigError(`${name} must be a number of seconds or a number with s, m, h or d, got "${raw}"`);
   return /^\d+$/.test(raw) ? `${raw}s` : raw;
+}
+
+/** A token claim such as the audience: 1 to 200 visible characters, no spaces (a name or a URL). */
+function claimValue(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[\x21-\x7e]{1,200}$/.test(raw)) throw new ConfigError(`${name} must be 1 to 200 visible characters without spaces, got "${raw.slice(0, 200)}"`);
+  return raw;
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {

@@ -13,12 +13,12 @@ export interface JwtOptions {
   header: { typ: string };
 }
 
-/** Feathers v5's defaults, so tokens look the same to its clients. */
+/** Feathers v5's algorithm, lifetime and token type; audience and issuer name this project (set them per deployment). */
 export const DEFAULT_JWT_OPTIONS: Readonly<JwtOptions> = Object.freeze({
   algorithm: 'HS256',
   expiresIn: '1d',
-  audience: 'https://yourdomain.com',
-  issuer: 'feathers',
+  audience: 'hexa-services',
+  issuer: 'hexa-services',
   header: Object.freeze({ typ: 'access' }),
 });
 

@@ -17,7 +17,7 @@ import { Tokens } from '../tokens';
 
 /** Authentication settings beyond the environment; every field has a default. */
 export interface AuthenticationOptions {
-  /** Merged over the defaults (HS256, 1 day, typ 'access', Feathers' audience and issuer). */
+  /** Merged over the defaults (HS256, `JWT_EXPIRES_IN`, typ 'access', `JWT_AUDIENCE`, `JWT_ISSUER`). */
   jwtOptions?: Partial<JwtOptions>;
   /** PEM keys for RS*, PS* or ES* signing instead of the shared secret (set `jwtOptions.algorithm` to match). */
   keyPair?: { privateKey: string; publicKey: string };
@@ -40,7 +40,7 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
       .toResolvedValue(async () => {
         const keys = options.keyPair ?? { secret: await resolveAuthSecret(config) };
         const algorithm = options.jwtOptions?.algorithm ?? (options.keyPair ? 'RS256' : undefined);
-        return createJwtSettings(keys, { expiresIn: config.auth.jwtExpiresIn, ...options.jwtOptions, algorithm });
+        return createJwtSettings(keys, { expiresIn: config.auth.jwtExpiresIn, audience: config.auth.jwtAudience, issuer: config.auth.jwtIssuer, ...options.jwtOptions, algorithm });
       })
       .inSingletonScope();
     bind(Tokens.auth.passwordHasher).toConstantValue(new BcryptPasswordHasher({ cost: options.bcryptCost ?? config.auth.bcryptCost }));

@@ -44,7 +44,7 @@ export function forgeToken(header: Record<string, unknown>, payload: Record<stri
 /** Claims as our issuer writes them, valid for an hour unless overridden. */
 export function claims(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const now = Math.floor(Date.now() / 1000);
-  return { iat: now, exp: now + 3600, aud: 'https://yourdomain.com', iss: 'feathers', sub: '0', jti: 'test-jti', ...overrides };
+  return { iat: now, exp: now + 3600, aud: 'hexa-services', iss: 'hexa-services', sub: '0', jti: 'test-jti', ...overrides };
 }
 
 export const decodePart = (token: string, index: 0 | 1) => JSON.parse(Buffer.from(token.split('.')[index], 'base64url').toString('utf8'));

@@ -28,7 +28,7 @@ describe('POST /authentication (local and jwt)', () => {
     expect(decodePart(accessToken, 0)).toEqual({ alg: 'HS256', typ: 'access' });
     const payload = decodePart(accessToken, 1);
     expect(authentication.payload).toEqual(payload);
-    expect(payload).toMatchObject({ aud: 'https://yourdomain.com', iss: 'feathers', sub: user._id });
+    expect(payload).toMatchObject({ aud: 'hexa-services', iss: 'hexa-services', sub: user._id });
     expect(payload.exp - payload.iat).toBe(24 * 3600);
     expect(payload.jti).toMatch(/^[0-9a-f-]{36}$/);
     expect(lookups).toBe(1);

@@ -62,7 +62,7 @@ describe('partial jwtOptions', () => {
       expect(decodePart(token, 0)).toEqual({ alg: 'HS256', typ: 'access' });
       const payload = decodePart(token, 1);
       expect(payload.exp - payload.iat).toBe(7200);
-      expect(payload).toMatchObject({ aud: 'https://yourdomain.com', iss: 'feathers', sub: expect.stringMatching(/^[0-9a-f]{24}$/) });
+      expect(payload).toMatchObject({ aud: 'hexa-services', iss: 'hexa-services', sub: expect.stringMatching(/^[0-9a-f]{24}$/) });
     } finally {
       await composed.close();
     }
@@ -81,6 +81,23 @@ describe('partial jwtOptions', () => {
       const response = await agent.get('/messages').set('Authorization', `Bearer ${foreign}`);
       expect(response.status).toBe(401);
       expect(response.body.message).toBe('jwt audience invalid. expected: https://api.example.com');
+    } finally {
+      await composed.close();
+    }
+  });
+});
+
+describe('JWT_AUDIENCE and JWT_ISSUER', () => {
+  it('are written into tokens and required on verification', async () => {
+    const composed = await givenAuthApp({ rateLimit: false }, { JWT_AUDIENCE: 'https://api.example.com', JWT_ISSUER: 'example-auth' });
+    try {
+      const agent = request(composed.http);
+      const user = await signUp(agent, 'ann@example.com');
+      const token = await logIn(agent, 'ann@example.com');
+      expect(decodePart(token, 1)).toMatchObject({ aud: 'https://api.example.com', iss: 'example-auth' });
+      expect((await agent.get('/messages').set('Authorization', `Bearer ${token}`)).status).toBe(200);
+      const defaults = forgeToken({ alg: 'HS256', typ: 'access' }, claims({ sub: user._id }), { hmac: TEST_SECRET });
+      expect((await agent.get('/messages').set('Authorization', `Bearer ${defaults}`)).body).toMatchObject({ code: 401, message: 'jwt audience invalid. expected: https://api.example.com' });
     } finally {
       await composed.close();
     }

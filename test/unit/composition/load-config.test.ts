@@ -19,6 +19,8 @@ describe('loadConfig', () => {
     [{ MESSAGES_REMOTE_URL: 'not a url' }, /^MESSAGES_REMOTE_URL must be an absolute http\(s\) URL/],
     [{ MESSAGES_REMOTE_URL: 'ftp://127.0.0.1' }, /^MESSAGES_REMOTE_URL must be an http\(s\) URL/],
     [{ JWT_EXPIRES_IN: 'forever' }, /^JWT_EXPIRES_IN must be a number of seconds/],
+    [{ JWT_AUDIENCE: 'has space' }, /^JWT_AUDIENCE must be 1 to 200 visible characters without spaces/],
+    [{ JWT_ISSUER: 'x'.repeat(201) }, /^JWT_ISSUER must be 1 to 200 visible characters without spaces/],
     [{ BCRYPT_COST: '3' }, /^BCRYPT_COST must be an integer from 4 to 15/],
     [{ DATABASE_OPERATION_TIMEOUT_MS: '-5' }, /^DATABASE_OPERATION_TIMEOUT_MS must be an integer/],
   ])('refuses %j with one line naming the variable', (env, message) => {
@@ -29,6 +31,8 @@ describe('loadConfig', () => {
   it('reads authentication settings', () => {
     expect(loadConfig({ JWT_EXPIRES_IN: '3600', BCRYPT_COST: '12' }).auth).toMatchObject({ jwtExpiresIn: '3600s', bcryptCost: 12 });
     expect(loadConfig({ JWT_EXPIRES_IN: '15m' }).auth.jwtExpiresIn).toBe('15m');
+    expect(loadConfig({}).auth).toMatchObject({ jwtAudience: 'hexa-services', jwtIssuer: 'hexa-services' });
+    expect(loadConfig({ JWT_AUDIENCE: 'https://api.example.com', JWT_ISSUER: 'example-auth' }).auth).toMatchObject({ jwtAudience: 'https://api.example.com', jwtIssuer: 'example-auth' });
   });
 
   it('reads remote bindings with their tokens, without trailing slashes', () => {

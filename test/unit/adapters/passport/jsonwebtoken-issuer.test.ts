@@ -10,21 +10,21 @@ const hs256 = (header: object, payload: object, key: string | Buffer = SECRET) =
   return `${input}.${createHmac('sha256', key).update(input).digest('base64url')}`;
 };
 const now = () => Math.floor(Date.now() / 1000);
-const valid = () => ({ sub: '1', iat: now(), exp: now() + 60, aud: 'https://yourdomain.com', iss: 'feathers' });
+const valid = () => ({ sub: '1', iat: now(), exp: now() + 60, aud: 'hexa-services', iss: 'hexa-services' });
 
 describe('JsonWebTokenIssuer', () => {
   it('signs with typ access and every registered claim', async () => {
     const token = await issuer.sign('42');
     expect(part(token, 0)).toEqual({ alg: 'HS256', typ: 'access' });
     const payload = part(token, 1);
-    expect(payload).toEqual({ iat: expect.any(Number), exp: payload.iat + 86400, aud: 'https://yourdomain.com', iss: 'feathers', sub: '42', jti: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(payload).toEqual({ iat: expect.any(Number), exp: payload.iat + 86400, aud: 'hexa-services', iss: 'hexa-services', sub: '42', jti: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(await issuer.verify(token)).toEqual(payload);
     expect(part(await issuer.sign('42'), 1).jti).not.toBe(payload.jti);
   });
 
   it('adds custom claims but never lets them replace registered ones', async () => {
     const token = await issuer.sign('42', { role: 'admin', sub: '0', exp: 9_999_999_999, aud: 'x', iss: 'y', jti: 'z' });
-    expect(part(token, 1)).toMatchObject({ role: 'admin', sub: '42', aud: 'https://yourdomain.com', iss: 'feathers' });
+    expect(part(token, 1)).toMatchObject({ role: 'admin', sub: '42', aud: 'hexa-services', iss: 'hexa-services' });
     expect(part(token, 1).exp).toBeLessThan(9_999_999_999);
     expect(part(token, 1).jti).not.toBe('z');
   });
@@ -38,9 +38,9 @@ describe('JsonWebTokenIssuer', () => {
     ['malformed', () => 'abc', 'jwt malformed', 'JsonWebTokenError'],
     ['alg none', () => `${hs256({ alg: 'none', typ: 'access' }, valid()).split('.').slice(0, 2).join('.')}.`, 'jwt signature is required', 'JsonWebTokenError'],
     ['wrong secret', () => hs256({ alg: 'HS256', typ: 'access' }, valid(), 'x'.repeat(40)), 'invalid signature', 'JsonWebTokenError'],
-    ['wrong audience', () => hs256({ alg: 'HS256', typ: 'access' }, { ...valid(), aud: 'other' }), 'jwt audience invalid. expected: https://yourdomain.com', 'JsonWebTokenError'],
-    ['no audience', () => hs256({ alg: 'HS256', typ: 'access' }, { ...valid(), aud: undefined }), 'jwt audience invalid. expected: https://yourdomain.com', 'JsonWebTokenError'],
-    ['wrong issuer', () => hs256({ alg: 'HS256', typ: 'access' }, { ...valid(), iss: 'other' }), 'jwt issuer invalid. expected: feathers', 'JsonWebTokenError'],
+    ['wrong audience', () => hs256({ alg: 'HS256', typ: 'access' }, { ...valid(), aud: 'other' }), 'jwt audience invalid. expected: hexa-services', 'JsonWebTokenError'],
+    ['no audience', () => hs256({ alg: 'HS256', typ: 'access' }, { ...valid(), aud: undefined }), 'jwt audience invalid. expected: hexa-services', 'JsonWebTokenError'],
+    ['wrong issuer', () => hs256({ alg: 'HS256', typ: 'access' }, { ...valid(), iss: 'other' }), 'jwt issuer invalid. expected: hexa-services', 'JsonWebTokenError'],
     ['wrong typ', () => hs256({ alg: 'HS256', typ: 'refresh' }, valid()), 'invalid token type', 'JsonWebTokenError'],
     ['no exp', () => hs256({ alg: 'HS256', typ: 'access' }, { ...valid(), exp: undefined }), 'jwt expiry missing', 'JsonWebTokenError'],
     ['not yet valid', () => hs256({ alg: 'HS256', typ: 'access' }, { ...valid(), nbf: now() + 600 }), 'jwt not active', 'NotBeforeError'],
