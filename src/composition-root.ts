@@ -7,7 +7,10 @@ import type { Application } from './application/app/application';
 import type { AppConfig } from './composition/app-config';
 import type { ServiceDefinition } from './application/services/service-definition';
 import type { AuthenticationOptions } from './composition/modules/authentication.module';
+import type { DatabaseConnection } from './composition/database-connection';
+import type { RemoteBinding } from './composition/remote-binding';
 import { assertRemotesNameServices, usesLocalDatabase } from './composition/remote-name';
+import { Unavailable } from './domain/errors';
 import { Tokens } from './composition/tokens';
 
 export interface ComposedApplication {
@@ -48,7 +51,7 @@ export async function composeApplication(config: AppConfig, options: Composition
     logger,
     bodyLimit: config.bodyLimitBytes,
     production: config.nodeEnv === 'production',
-    readiness: database ? () => database.ping() : async () => true,
+    readiness: readinessCheck(database, [...container.get(Tokens.services.remoteBindings).values()]),
     cors: config.corsOrigins.length > 0 ? { origins: config.corsOrigins } : false,
   });
   return {
@@ -59,6 +62,19 @@ export async function composeApplication(config: AppConfig, options: Composition
       await app.teardown();
       await database?.close();
     },
+  };
+}
+
+/**
+ * Ready when the database (if one was opened) answers a ping and every remote service that
+ * counts for readiness accepts this server's credential; the first failure names what is down.
+ */
+function readinessCheck(database: DatabaseConnection | undefined, remotes: readonly RemoteBinding[]): () => Promise<boolean> {
+  const counted = remotes.filter((remote) => remote.readiness);
+  return async () => {
+    const [databaseUp] = await Promise.all([database ? database.ping() : true, ...counted.map((remote) => remote.check())]);
+    if (!databaseUp) throw new Unavailable('The database is unavailable');
+    return true;
   };
 }
 

@@ -19,7 +19,9 @@ export interface AppConfig {
    * Services bound to another server's REST API instead of the local store, by the name of their
    * variable (`MESSAGES_REMOTE_URL` -> `messages`; see `remoteNameOf`).
    */
-  remotes: Record<string, { url: string; token?: string }>;
+  remotes: Record<string, { url: string; token?: string; readiness: boolean }>;
+  /** Ids of service credentials this server no longer accepts (besides `DATA_DIR`'s revocation file). */
+  revokedServiceCredentials: string[];
   corsOrigins: string[];
   /** Authentication settings from the environment; code may override them per composition. */
   auth: { jwtExpiresIn: string; jwtAudience: string; jwtIssuer: string; bcryptCost: number; maxLoginFailuresPerEmail: number; maxLoginFailuresPerClient: number; loginWindowMs: number };

@@ -3,28 +3,22 @@ import { ObjectId } from 'bson';
 import type { Collection, Db } from 'mongodb';
 import { MemoryService } from '../adapters/memory';
 import { DatabaseService } from '../adapters/mongo';
-import { rest } from '../adapters/rest-client';
 import { idOf, type IdType, type ServiceDefinition } from '../application/services/service-definition';
 import type { ServiceOptions } from '../ports/service-options';
 import type { ServiceMethods } from '../ports/service.port';
 import type { AppConfig } from './app-config';
-import { forwardToRemote } from './forward-to-remote';
-import { remoteOf } from './remote-name';
+import type { RemoteBinding } from './remote-binding';
 
 /** How the memory store makes ids of each type; MongoDB makes ObjectIds itself. */
 const MEMORY_IDS: Record<IdType, () => string> = { objectid: () => new ObjectId().toHexString(), uuid: randomUUID };
 
 /**
  * The store of one service, by configuration: another server's REST API when
- * `<NAME>_REMOTE_URL` is set, else the in-memory adapter or a MongoDB collection (`STORE`), each
- * with the definition's id type, pagination, unique fields and update operators.
+ * `<NAME>_REMOTE_URL` is set (`remote`), else the in-memory adapter or a MongoDB collection
+ * (`STORE`), each with the definition's id type, pagination, unique fields and update operators.
  */
-export function createStore(definition: ServiceDefinition, config: AppConfig, db: Db | undefined): ServiceMethods {
-  const remote = remoteOf(config, definition);
-  if (remote) {
-    const headers: Record<string, string> = remote.token ? { Authorization: `Bearer ${remote.token}` } : {};
-    return forwardToRemote(rest(remote.url).fetch(fetch, { headers }).service(definition.path), definition.methods) as unknown as ServiceMethods;
-  }
+export function createStore(definition: ServiceDefinition, config: AppConfig, db: Db | undefined, remote: RemoteBinding | undefined): ServiceMethods {
+  if (remote) return remote.store;
   const id = idOf(definition);
   const options: ServiceOptions & { updateOperators?: string[] } = {
     id: id.field,

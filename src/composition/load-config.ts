@@ -31,6 +31,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 10_000, 100, 600_000),
     databaseOperationTimeoutMs: integer(env, 'DATABASE_OPERATION_TIMEOUT_MS', 3_000, 100, 600_000),
     remotes: readRemotes(env),
+    revokedServiceCredentials: credentialIds(env, 'SERVICE_CREDENTIALS_REVOKED'),
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
     auth: {
       jwtExpiresIn: duration(env, 'JWT_EXPIRES_IN', '1d'),
@@ -68,6 +69,14 @@ function claimValue(env: Env, name: string, fallback: string): string {
   return raw;
 }
 
+/** A comma-separated list of credential ids (UUIDs, as `npm run service-credential` makes them). */
+function credentialIds(env: Env, name: string): string[] {
+  const ids = (env[name] ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+  const bad = ids.find((id) => !/^[0-9a-f-]{36}$/i.test(id));
+  if (bad !== undefined) throw new ConfigError(`${name} must list credential ids separated by commas, got "${bad.slice(0, 100)}"`);
+  return ids;
+}
+
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -89,7 +98,8 @@ function readRemotes(env: Env): AppConfig['remotes'] {
       throw new ConfigError(`${key} must be an absolute http(s) URL, got "${value}"`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${key} must be an http(s) URL, got "${value}"`);
-    remotes[name] = { url: value.replace(/\/+$/, ''), token: env[`${match[1]}_REMOTE_TOKEN`] || undefined };
+    const readiness = oneOf(env, `${match[1]}_REMOTE_READINESS`, ['true', 'false'] as const, 'true') === 'true';
+    remotes[name] = { url: value.replace(/\/+$/, ''), token: env[`${match[1]}_REMOTE_TOKEN`] || undefined, readiness };
   }
   return remotes;
 }

@@ -8,6 +8,7 @@ import type { ServiceMethods } from '../ports/service.port';
 import type { TokenIssuerPort } from '../ports/token-issuer.port';
 import type { AppConfig } from './app-config';
 import type { DatabaseConnection } from './database-connection';
+import type { RemoteBinding } from './remote-binding';
 
 const token = <T>(name: string) => Symbol(name) as ServiceIdentifier<T>;
 
@@ -24,6 +25,8 @@ export const Tokens = {
   services: {
     /** Every service's definition, in registration order. */
     definitions: token<readonly ServiceDefinition[]>('services.definitions'),
+    /** The services bound to another server (`<NAME>_REMOTE_URL`), by path: their stores and health. */
+    remoteBindings: token<ReadonlyMap<string, RemoteBinding>>('services.remoteBindings'),
     /** Makes a definition's store: local collection, memory, or a remote server, by configuration. */
     storeFor: token<(definition: ServiceDefinition) => ServiceMethods>('services.storeFor'),
   },

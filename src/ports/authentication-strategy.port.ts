@@ -15,11 +15,21 @@ export interface AuthenticationInfo {
   [key: string]: unknown;
 }
 
-/** A successful authentication. A strategy that verified a token returns it as `accessToken`. */
+/** Another server calling this one with a service credential. */
+export interface ServiceCallerInfo {
+  name: string;
+  credentialId: string;
+}
+
+/**
+ * A successful authentication: a user, or (for a service credential) the calling server. A
+ * strategy that verified a token returns it as `accessToken`.
+ */
 export interface AuthenticationResult {
   accessToken?: string;
   authentication: AuthenticationInfo;
-  user: Record<string, any>;
+  user?: Record<string, any>;
+  service?: ServiceCallerInfo;
 }
 
 /** One way of proving who the caller is (email/password, bearer token, ...). */

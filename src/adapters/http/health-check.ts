@@ -1,4 +1,4 @@
-import { Unavailable } from '../../domain/errors';
+import { Unavailable, type ServiceError } from '../../domain/errors';
 import type { HttpExchange } from './http-exchange';
 
 export const HEALTH_PATH = '/health';
@@ -9,14 +9,19 @@ export function answerHealth(exchange: HttpExchange): void {
   exchange.send(200, { status: 'ok' });
 }
 
-/** Readiness: the application's own check (e.g. a database ping); 503 when it resolves `false` or rejects. */
+/**
+ * Readiness: the application's own check (e.g. a database ping); 503 when it resolves `false` or
+ * rejects. A check that rejects with a 503 of its own (naming what is down) is answered with it.
+ */
 export async function answerReady(exchange: HttpExchange, readiness: (() => Promise<unknown> | unknown) | undefined): Promise<void> {
   let ready = true;
+  let reason: ServiceError | undefined;
   try {
     if (readiness) ready = (await readiness()) !== false;
-  } catch {
+  } catch (error) {
     ready = false;
+    if (error instanceof Unavailable) reason = error;
   }
   if (ready) exchange.send(200, { status: 'ready' });
-  else exchange.sendError(new Unavailable('The service is not ready'));
+  else exchange.sendError(reason ?? new Unavailable('The service is not ready'));
 }

@@ -6,12 +6,18 @@ import type { ServicePort } from '../../ports/service.port';
 import type { AccessTokenPayload } from '../../ports/token-issuer.port';
 import { jwtFailureToError } from './jwt-error';
 import { checkAccessToken, verifyOptionsOf, type JwtSettings } from './jwt-settings';
+import { isServiceCredential, verifyServiceCredential } from './service-credential';
 import { runPassportStrategy, type MinimalRequest } from './passport-strategy-adapter';
 
 export interface JwtStrategyOptions {
   settings: JwtSettings;
   /** The users service, looked up per call. */
   users: () => Pick<ServicePort, 'get'>;
+  /**
+   * Accept service credentials (other servers calling this one), unless revoked. Without it, a
+   * service credential is refused like any token of the wrong type.
+   */
+  serviceCredentials?: { isRevoked(credentialId: string): boolean };
 }
 
 type UserRecord = Record<string, any>;
@@ -48,6 +54,11 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
   async authenticate(data: AuthenticationRequest): Promise<AuthenticationResult> {
     const accessToken = data.accessToken;
     if (typeof accessToken !== 'string' || accessToken === '') throw new NotAuthenticated('No access token');
+    const { serviceCredentials } = this.options;
+    if (serviceCredentials && isServiceCredential(accessToken)) {
+      const service = verifyServiceCredential(accessToken, this.options.settings, (id) => serviceCredentials.isRevoked(id));
+      return { accessToken, authentication: { strategy: this.name, accessToken }, service };
+    }
     const { user, info } = await runPassportStrategy<UserRecord>(this.passport, { body: { accessToken }, headers: {} }, jwtFailureToError);
     return { accessToken, authentication: { strategy: this.name, accessToken, payload: info.payload }, user };
   }

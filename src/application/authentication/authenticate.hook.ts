@@ -1,4 +1,4 @@
-import { NotAuthenticated } from '../../domain/errors';
+import { BadRequest, NotAuthenticated } from '../../domain/errors';
 import type { AuthenticationResult } from '../../ports/authentication-strategy.port';
 import type { Params } from '../../ports/service-params';
 import type { HookContext } from '../hooks/hook-context';
@@ -34,12 +34,29 @@ export function authenticate(...args: [AuthenticateHookSettings] | string[]) {
     if (context.path === servicePath) throw new NotAuthenticated('The authenticate hook does not need to be used on the authentication service');
     if (params.authentication) {
       const result = await findAuthenticator(context.app, servicePath).authenticate(params.authentication, params, ...settings.strategies);
-      context.params = { ...params, authentication: result.authentication, user: result.user, authenticated: true };
+      const user = result.service ? delegatedUser(params) : result.user;
+      context.params = { ...params, authentication: result.authentication, user, authenticated: true };
     } else if (params.provider) {
       throw new NotAuthenticated('Not authenticated');
     }
     await next?.();
   };
+}
+
+/** The header a server bound to this one names its own user in (with its service credential only). */
+export const ON_BEHALF_OF_HEADER = 'x-on-behalf-of';
+
+/**
+ * A call from another server (a service credential) acts for the user it names in
+ * `X-On-Behalf-Of`, so this server's rules (owner, own account, one like) apply to that user
+ * exactly as to its own; without the header the call acts for the server itself, like an
+ * internal call.
+ */
+function delegatedUser(params: Params): Record<string, any> | undefined {
+  const header = params.headers?.[ON_BEHALF_OF_HEADER];
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !/^[\w.:@-]{1,128}$/.test(header)) throw new BadRequest(`Invalid ${ON_BEHALF_OF_HEADER} header`);
+  return { _id: header };
 }
 
 function findAuthenticator(app: unknown, path: string): Authenticator {

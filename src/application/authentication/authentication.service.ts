@@ -24,6 +24,7 @@ export interface AuthenticationServiceOptions {
 }
 
 const NO_STRATEGY = 'Invalid authentication information (no `strategy` set)';
+const SERVICE_CREDENTIAL_NO_LOGIN = 'A service credential authenticates calls from another server; it cannot log in or out';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -57,7 +58,7 @@ export class AuthenticationService {
     // Strategies look users up with internal calls: the caller's transport fields stay out.
     const { provider: _p, authentication: _a, authenticated: _d, query: _q, ...rest } = params;
     const result = await strategy.authenticate(data as AuthenticationRequest, rest);
-    return { ...result, user: this.withoutHiddenFields(result.user) };
+    return result.user === undefined ? result : { ...result, user: this.withoutHiddenFields(result.user) };
   }
 
   async create(data: unknown, params: Params = {}): Promise<AuthenticationResult> {
@@ -74,11 +75,14 @@ export class AuthenticationService {
       if (error instanceof NotAuthenticated) this.limiter?.recordFailure(keys);
       throw error;
     }
+    // A service credential authenticates calls; it is not a login.
+    const user = result.user;
+    if (user === undefined) throw new NotAuthenticated(SERVICE_CREDENTIAL_NO_LOGIN);
     this.limiter?.recordSuccess(keys);
     if (result.accessToken) return result;
-    const accessToken = await this.options.tokenIssuer.sign(this.subjectOf(result.user));
+    const accessToken = await this.options.tokenIssuer.sign(this.subjectOf(user));
     const payload = await this.options.tokenIssuer.verify(accessToken);
-    return { accessToken, authentication: { ...result.authentication, payload }, user: result.user };
+    return { accessToken, authentication: { ...result.authentication, payload }, user };
   }
 
   /** Logout: there is no server-side revocation, so this checks the bearer token and echoes the result. */
@@ -86,6 +90,7 @@ export class AuthenticationService {
     const authentication = params.authentication;
     if (!isRecord(authentication) || typeof authentication.accessToken !== 'string') throw new NotAuthenticated(NO_STRATEGY);
     const result = await this.authenticate(authentication, params, 'jwt');
+    if (result.user === undefined) throw new NotAuthenticated(SERVICE_CREDENTIAL_NO_LOGIN);
     if (id != null && String(id) !== result.accessToken) throw new NotAuthenticated('Invalid access token');
     return result;
   }

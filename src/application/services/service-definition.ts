@@ -72,6 +72,11 @@ export interface ServiceDefinition {
   filters?: Record<string, FilterSetting>;
   /** Fields that never leave the server (answers, events, logs). */
   hiddenFields?: readonly string[];
+  /**
+   * Fields the server owns (owner, creation time, counters, ...): a replacement (`update`) keeps
+   * their stored values, so `PUT` replaces only what clients may set.
+   */
+  serverOwnedFields?: readonly string[];
   /** The service's own hooks, after the validation the definition's DTOs imply. */
   hooks(dependencies: ServiceDependencies): HookMap;
   /** Custom event names the service emits. */

@@ -13,6 +13,7 @@ import { AUTHENTICATION_METHODS, AuthenticationService } from '../../application
 import type { LoginRateLimitOptions } from '../../application/authentication/login-rate-limiter';
 import type { AppConfig } from '../app-config';
 import { resolveAuthSecret } from '../auth-secret';
+import { revokedCredentials } from '../revoked-credentials';
 import { Tokens } from '../tokens';
 
 /** Authentication settings beyond the environment; every field has a default. */
@@ -52,7 +53,7 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
         (settings, tokenIssuer, passwordHasher, definitions) => (app: Application) => {
           const users = () => app.service('users');
           const service = new AuthenticationService({
-            strategies: [new LocalAuthenticationStrategy({ users, passwordHasher }), new JwtAuthenticationStrategy({ settings, users })],
+            strategies: [new LocalAuthenticationStrategy({ users, passwordHasher }), new JwtAuthenticationStrategy({ settings, users, serviceCredentials: revokedCredentials(config) })],
             tokenIssuer,
             authStrategies: options.authStrategies ?? ['local', 'jwt'],
             // The login answer carries the user as the users service would answer it.

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MongoClient } from 'mongodb';
 import request from 'supertest';
+import { createJwtSettings, signServiceCredential } from '../../../src/adapters/passport';
 import { SERVICES } from '../../../src/application/services/service-list';
 import { composeApplication, type ComposedApplication } from '../../../src/composition-root';
 import { ConfigError, loadConfig } from '../../../src/composition/load-config';
@@ -11,6 +12,8 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '../../../src/embedded-mo
 import { notesService } from '../../fixtures/services/notes.definition';
 
 const SECRET = 'database-use-secret-that-is-long-enough-00';
+/** What the remote issued to this server (`npm run service-credential`). */
+const { credential } = signServiceCredential(createJwtSettings({ secret: SECRET }), 'composition-test');
 const DEFINITIONS = [...SERVICES, notesService];
 const NAMES = DEFINITIONS.map((definition) => definition.path);
 
@@ -63,7 +66,7 @@ describe('the database opens when, and only when, some service is stored locally
   const combinations = Array.from({ length: 2 ** NAMES.length }, (_, mask) => NAMES.filter((_name, index) => mask & (1 << index)));
   it.each(combinations.map((remotes) => [remotes.join(', ') || 'none', remotes]))('remote: %s', async (_label, remotes) => {
     const baseline = await settle(monitor, () => true);
-    const env = Object.fromEntries((remotes as string[]).map((name) => [`${name.toUpperCase()}_REMOTE_URL`, remoteUrl]));
+    const env = Object.fromEntries((remotes as string[]).flatMap((name) => [[`${name.toUpperCase()}_REMOTE_URL`, remoteUrl], [`${name.toUpperCase()}_REMOTE_TOKEN`, credential]]));
     const composed = await compose({ MONGODB_URL: database.url, ...env });
     const storesLocally = (remotes as string[]).length < NAMES.length;
     try {
@@ -80,7 +83,10 @@ describe('the database opens when, and only when, some service is stored locally
 
   it('/ready pings the database of the one local service when the other two are remote', async () => {
     const own = await startEmbeddedMongo({ host: '127.0.0.1', port: 0 });
-    const composed = await compose({ MONGODB_URL: own.url, DATABASE_OPERATION_TIMEOUT_MS: '500', USERS_REMOTE_URL: remoteUrl, MESSAGES_REMOTE_URL: remoteUrl });
+    const composed = await compose({
+      MONGODB_URL: own.url, DATABASE_OPERATION_TIMEOUT_MS: '500',
+      USERS_REMOTE_URL: remoteUrl, USERS_REMOTE_TOKEN: credential, MESSAGES_REMOTE_URL: remoteUrl, MESSAGES_REMOTE_TOKEN: credential,
+    });
     try {
       expect((await request(composed.http).get('/ready')).status).toBe(200);
       await own.stop();

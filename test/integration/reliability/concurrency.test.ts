@@ -31,20 +31,31 @@ describe.each(BOTH_STORES)('reliability: concurrency on %s', (_store, env) => {
       // Only the field is named: no driver text, index or collection name, no value.
       expect(answer.text).not.toMatch(/E11000|index|collection|users\.|@example/);
     }
-    const found = await call(app.url, 'GET', `/users?email=${encodeURIComponent(email)}`, { token: account.token });
-    expect(found.body.total).toBe(1);
+    const owner = await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email: email.toUpperCase(), password: PASSWORD } });
+    const found = await call(app.url, 'GET', `/users?email=${encodeURIComponent(email)}`, { token: owner.body.accessToken });
+    expect(found.body).toMatchObject({ total: 1, data: [{ email }] });
   });
 
-  it(`${CONCURRENCY} concurrent $inc patches on one message: the final count is exact`, async () => {
+  it('counts an e-mail address once whatever its case', async () => {
+    const email = uniqueEmail('case');
+    expect((await call(app.url, 'POST', '/users', { body: { email, password: PASSWORD } })).status).toBe(201);
+    const again = await call(app.url, 'POST', '/users', { body: { email: email.toUpperCase(), password: PASSWORD } });
+    expect(again.status).toBe(409);
+  });
+
+  it(`${CONCURRENCY} concurrent likes: each user's counts once, repeated ones do not`, async () => {
     const created = await call(app.url, 'POST', '/messages', { token: account.token, body: { text: 'count me' } });
     expect(created.body.likes).toBe(0);
     const id = created.body._id ?? created.body.id;
-    const ups = 35;
-    const answers = await Promise.all(
-      Array.from({ length: CONCURRENCY }, (_, index) => call(app.url, 'PATCH', `/messages/${id}`, { token: account.token, body: { $inc: { likes: index < ups ? 1 : -1 } } })),
-    );
+    const likers = await Promise.all(Array.from({ length: 10 }, () => signUpAndLogIn(app.url)));
+    // Every liker sends 5 likes at once, and the first five also 5 unlikes after their likes.
+    const like = (liker: Account, amount: number) => call(app.url, 'PATCH', `/messages/${id}`, { token: liker.token, body: { $inc: { likes: amount } } });
+    const answers = await Promise.all(likers.flatMap((liker) => Array.from({ length: CONCURRENCY / 10 }, () => like(liker, 1))));
     expect(answers.map((answer) => answer.status)).toEqual(Array(CONCURRENCY).fill(200));
+    const unlikes = await Promise.all(likers.slice(0, 5).flatMap((liker) => Array.from({ length: 5 }, () => like(liker, -1))));
+    expect(unlikes.map((answer) => answer.status)).toEqual(Array(25).fill(200));
     const final = await call(app.url, 'GET', `/messages/${id}`, { token: account.token });
-    expect(final.body.likes).toBe(ups - (CONCURRENCY - ups));
+    expect(final.body.likes).toBe(5);
+    expect([...final.body.likedBy].sort()).toEqual(likers.slice(5).map((liker) => liker.user._id).sort());
   });
 });

@@ -22,12 +22,22 @@ describe.each(BOTH_STORES)('messages likes on %s', (_store, env) => {
 
   const likes = async () => (await call(app.url, 'GET', `/messages/${id}`, { token: account.token })).body.likes;
 
-  it('counts +1 and -1, alone or with a plain field, and filters by likes', async () => {
-    expect((await call(app.url, 'PATCH', `/messages/${id}`, { token: account.token, body: { $inc: { likes: 1 } } })).body.likes).toBe(1);
-    expect((await call(app.url, 'PATCH', `/messages/${id}`, { token: account.token, body: { $inc: { likes: 1 }, read: true } })).body).toMatchObject({ likes: 2, read: true });
-    expect((await call(app.url, 'PATCH', `/messages/${id}`, { token: account.token, body: { $inc: { likes: -1 } } })).body.likes).toBe(1);
+  it('counts one like per user: +1, a second +1 changes nothing, -1 takes it back; filters by likes', async () => {
+    const like = (amount: number, token = account.token) => call(app.url, 'PATCH', `/messages/${id}`, { token, body: { $inc: { likes: amount } } });
+    expect((await like(1)).body).toMatchObject({ likes: 1, likedBy: [account.user._id] });
+    expect((await like(1)).body).toMatchObject({ likes: 1, likedBy: [account.user._id] });
+    const other = await signUpAndLogIn(app.url);
+    expect((await like(1, other.token)).body.likes).toBe(2);
+    expect((await like(-1, other.token)).body.likes).toBe(1);
+    expect((await like(-1, other.token)).body.likes).toBe(1);
     const found = await call(app.url, 'GET', '/messages?likes[$gte]=1', { token: account.token });
     expect(found.body.data.map((message: any) => message._id ?? message.id)).toEqual([id]);
+  });
+
+  it('refuses a like together with other changes with 400', async () => {
+    const answer = await call(app.url, 'PATCH', `/messages/${id}`, { token: account.token, body: { $inc: { likes: 1 }, read: true } });
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toBe('A like ({ $inc: { likes: 1 } } or -1) is a patch of its own');
   });
 
   it.each([

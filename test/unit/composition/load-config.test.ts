@@ -18,6 +18,8 @@ describe('loadConfig', () => {
     [{ AUTH_SECRET: 'short' }, /^AUTH_SECRET must be at least 32 bytes/],
     [{ MESSAGES_REMOTE_URL: 'not a url' }, /^MESSAGES_REMOTE_URL must be an absolute http\(s\) URL/],
     [{ MESSAGES_REMOTE_URL: 'ftp://127.0.0.1' }, /^MESSAGES_REMOTE_URL must be an http\(s\) URL/],
+    [{ MESSAGES_REMOTE_URL: 'http://127.0.0.1', MESSAGES_REMOTE_READINESS: 'no' }, /^MESSAGES_REMOTE_READINESS must be one of true, false/],
+    [{ SERVICE_CREDENTIALS_REVOKED: 'abc' }, /^SERVICE_CREDENTIALS_REVOKED must list credential ids/],
     [{ JWT_EXPIRES_IN: 'forever' }, /^JWT_EXPIRES_IN must be a number of seconds/],
     [{ JWT_AUDIENCE: 'has space' }, /^JWT_AUDIENCE must be 1 to 200 visible characters without spaces/],
     [{ JWT_ISSUER: 'x'.repeat(201) }, /^JWT_ISSUER must be 1 to 200 visible characters without spaces/],
@@ -37,7 +39,13 @@ describe('loadConfig', () => {
 
   it('reads remote bindings with their tokens, without trailing slashes', () => {
     const config = loadConfig({ MESSAGES_REMOTE_URL: 'http://127.0.0.1:4000/', MESSAGES_REMOTE_TOKEN: 'abc' });
-    expect(config.remotes).toEqual({ messages: { url: 'http://127.0.0.1:4000', token: 'abc' } });
+    expect(config.remotes).toEqual({ messages: { url: 'http://127.0.0.1:4000', token: 'abc', readiness: true } });
+    expect(loadConfig({ MESSAGES_REMOTE_URL: 'http://127.0.0.1:4000', MESSAGES_REMOTE_READINESS: 'false' }).remotes.messages.readiness).toBe(false);
+  });
+
+  it('reads revoked service credentials', () => {
+    const id = '3575e148-0a4f-4ece-9ef5-a6979b02967f';
+    expect(loadConfig({ SERVICE_CREDENTIALS_REVOKED: ` ${id} ,` }).revokedServiceCredentials).toEqual([id]);
   });
 
   it('accepts a production configuration with a long secret', () => {

@@ -14,6 +14,8 @@ export const messagesService = defineService({
   dto: { create: CreateMessageDto, patch: PatchMessageDto, query: MessagesQueryDto, methods: { markRead: MarkReadDto } },
   paginate: { default: 10, max: 50 },
   indexes: [{ fields: { userId: 1, createdAt: -1 } }],
-  updateOperators: ['$inc'],
+  // `$inc` from clients (a like, as the patch DTO allows); `$addToSet`/`$pull` only from the like rule.
+  updateOperators: ['$inc', '$addToSet', '$pull'],
+  serverOwnedFields: ['userId', 'createdAt', 'read', 'likes', 'likedBy'],
   hooks: messagesHooks,
 });

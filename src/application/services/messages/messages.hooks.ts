@@ -1,5 +1,6 @@
 import { authenticate } from '../../authentication/authenticate.hook';
-import { restrictToOwner, setOwner } from '../../authentication/owner.hooks';
+import { BadRequest, NotFound } from '../../../domain/errors';
+import { restrictToOwner, setOwner, userIdOf } from '../../authentication/owner.hooks';
 import type { HookContext } from '../../hooks/hook-context';
 import type { HookMap } from '../../hooks/hook-types';
 import type { ServiceDependencies } from '../service-definition';
@@ -15,6 +16,33 @@ function isOnlyALike(data: unknown): boolean {
   if (typeof data !== 'object' || data === null) return false;
   const keys = Object.keys(data);
   return keys.length === 1 && keys[0] === '$inc';
+}
+
+/**
+ * One like per user: a like (`{ $inc: { likes: 1 } }`, a patch of its own) also records the user
+ * in `likedBy`, on the condition that they are not there yet (an unlike, `-1`: that they are), so
+ * concurrent likes of one user count once. A like that changes nothing (already liked, or not
+ * liked) answers with the message as it is.
+ */
+function oneLikePerUser(context: HookContext): void {
+  const data = context.data as Record<string, unknown>;
+  if (data?.$inc === undefined) return;
+  if (!isOnlyALike(data)) throw new BadRequest('A like ({ $inc: { likes: 1 } } or -1) is a patch of its own');
+  const amount = (data.$inc as { likes?: unknown } | null)?.likes;
+  const user = context.params.user;
+  if (!user || (amount !== 1 && amount !== -1)) return;
+  const liker = userIdOf(user);
+  const query = { ...context.params.query };
+  context.params = { ...context.params, query: { ...query, likedBy: amount > 0 ? { $ne: liker } : liker }, likeConditions: query };
+  context.data = amount > 0 ? { $inc: { likes: 1 }, $addToSet: { likedBy: liker } } : { $inc: { likes: -1 }, $pull: { likedBy: liker } };
+}
+
+/** The answer to a like that changed nothing: the message itself (still a 404 when there is none). */
+async function answerUnchangedLike(context: HookContext): Promise<void> {
+  const conditions = context.params.likeConditions as Record<string, unknown> | undefined;
+  if (!conditions || !(context.error instanceof NotFound) || context.id === null) return;
+  const { provider: _p, ...params } = context.params;
+  context.result = await context.service.get(context.id, { ...params, query: conditions, likeConditions: undefined });
 }
 
 /** Only the owner changes, replaces, removes or marks read a message; a like is anyone's. */
@@ -43,9 +71,10 @@ export function messagesHooks({ storesLocally }: ServiceDependencies): HookMap {
       create: [owner, stampNewMessage],
       // A replacement keeps the owner rule of create, so `PUT` cannot attribute a message to someone else.
       update: [ownerOnly, owner],
-      patch: [ownerOnly],
+      patch: [ownerOnly, oneLikePerUser],
       remove: [ownerOnly],
       markRead: [ownerOnly],
     },
+    error: { patch: [answerUnchangedLike] },
   };
 }
