@@ -19,6 +19,8 @@ const config: Config = {
     },
   ],
   testTimeout: 30_000,
+  // The second reporter lists skipped tests with their reasons (see test/helpers/skip-with-reason.ts).
+  reporters: ['default', '<rootDir>/test/reporters/skip-reasons.reporter.cjs'],
 };
 
 export default config;

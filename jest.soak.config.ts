@@ -11,6 +11,7 @@ const config: Config = {
   maxWorkers: 1,
   testTimeout: 120_000,
   slowTestThreshold: 120,
+  reporters: ['default', '<rootDir>/test/reporters/skip-reasons.reporter.cjs'],
 };
 
 export default config;

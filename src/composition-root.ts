@@ -1,8 +1,6 @@
 import 'reflect-metadata';
-import { createServer, type Server } from 'node:http';
-import type { Express } from 'express';
 import type { Container } from 'inversify';
-import { answerClientErrors, createHttpAdapter } from './adapters/http';
+import { createHttpAdapter, type HttpAdapter } from './adapters/http';
 import type { Application } from './application/app/application';
 import type { AppConfig } from './composition/app-config';
 import type { ServiceDefinition } from './application/services/service-definition';
@@ -15,7 +13,8 @@ import { Tokens } from './composition/tokens';
 
 export interface ComposedApplication {
   app: Application;
-  http: Express;
+  /** The HTTP adapter: serve it with `listenHttp(composed.http, { host, port })`. */
+  http: HttpAdapter;
   container: Container;
   /** Tears the application down and closes the database (if one was opened). */
   close(): Promise<void>;
@@ -76,17 +75,4 @@ function readinessCheck(database: DatabaseConnection | undefined, remotes: reado
     if (!databaseUp) throw new Unavailable('The database is unavailable');
     return true;
   };
-}
-
-/** Listens and resolves once the port is bound; malformed requests get JSON errors too. */
-export function listen(http: Express, host: string, port: number): Promise<Server> {
-  const server = createServer(http);
-  answerClientErrors(server);
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve(server);
-    });
-  });
 }

@@ -1,6 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import { composeApplication, listen } from './composition-root';
-import { gracefulClose } from './composition/graceful-close';
+import { listenHttp } from './adapters/http';
+import { composeApplication } from './composition-root';
 import { loadConfig } from './composition/load-config';
 import { Tokens } from './composition/tokens';
 
@@ -11,10 +10,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const composed = await composeApplication(config);
   const logger = composed.container.get(Tokens.infrastructure.logger);
-  const server = await listen(composed.http, config.host, config.port);
-  const httpClose = gracefulClose(server);
-  const { address, port } = server.address() as AddressInfo;
-  logger.info({ url: `http://${address}:${port}` }, `listening on http://${address}:${port}`);
+  const http = await listenHttp(composed.http, { host: config.host, port: config.port });
+  logger.info({ url: http.url }, `listening on ${http.url}`);
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -27,7 +24,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     // Stop accepting, let in-flight requests finish (keep-alive sockets included), then close the stores.
-    httpClose
+    http
       .close()
       .then(() => composed.close())
       .then(

@@ -1,5 +1,6 @@
 import { expectServiceError, names, useService, type Person } from './contract-fixture';
 import type { ContractServiceOptions, ContractTarget } from './contract-types';
+import { describeIf } from '../helpers/skip-with-reason';
 
 const PEOPLE: Person[] = [
   { name: 'Bob', age: 25 },
@@ -47,7 +48,7 @@ export function describePagination(target: ContractTarget, base: ContractService
       expect(Object.keys(page).sort()).toEqual(['data', 'limit', 'skip', 'total']);
     });
 
-    (capabilities.paginateParam ? describe : describe.skip)('params.paginate', () => {
+    describeIf(capabilities.paginateParam, `${target.name} cannot send params.paginate over the wire`)('params.paginate', () => {
       it('an object replaces the service setting for one call', async () => {
         const page = await fx.service.find({ paginate: { default: 3 } });
         expect(page).toMatchObject({ total: 3, limit: 3, skip: 0 });
@@ -63,7 +64,7 @@ export function describePagination(target: ContractTarget, base: ContractService
       });
     });
 
-    (capabilities.adapterParams ? describe : describe.skip)('params.adapter', () => {
+    describeIf(capabilities.adapterParams, `${target.name} cannot send params.adapter over the wire`)('params.adapter', () => {
       it('paginate replaces the service setting for one call', async () => {
         const page = await fx.service.find({ adapter: { paginate: { default: 3 } } });
         expect(page).toMatchObject({ limit: 3, skip: 0, total: 3 });
@@ -87,7 +88,7 @@ export function describePagination(target: ContractTarget, base: ContractService
     });
   });
 
-  (capabilities.adapterParams ? describe : describe.skip)('params.adapter on a service without multi', () => {
+  describeIf(capabilities.adapterParams, `${target.name} cannot send params.adapter over the wire`)('params.adapter on a service without multi', () => {
     const fx = useService(target, { ...base, multi: false, paginate: false }, PEOPLE);
 
     it("multi ['create'] allows an array create for that call only", async () => {

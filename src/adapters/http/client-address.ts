@@ -1,16 +1,28 @@
 import type { IncomingMessage } from 'node:http';
-import type { Express } from 'express';
+import proxyAddr from 'proxy-addr';
+
+/** Which proxies to trust for `X-Forwarded-For`, with the meanings of Express's `trust proxy` setting. */
+export type TrustProxy = boolean | number | string | string[];
+
+type TrustFunction = (address: string, hop: number) => boolean;
 
 /**
- * `req.ip` exactly as Express computes it for `server` (its `trust proxy` setting, inherited when
- * mounted), for requests the adapter answers before Express has turned them into its own
- * requests: Express's getter runs on a view of the raw request. Without a trusted proxy the
- * address is the socket's, as Express would give.
+ * The client address of a request, as Express documents `req.ip` for the same `trust proxy`
+ * value: `true` the left-most `X-Forwarded-For` entry, a number that many hops from this server,
+ * addresses, subnets or proxy-addr's presets (`'loopback'`, ...) those proxies only. Unset, a
+ * request that already went through an Express app (the adapter mounted with `app.use`) keeps
+ * that app's `req.ip`; otherwise the socket's address.
  */
-export function expressClientAddress(server: Express): (req: IncomingMessage) => string | undefined {
-  return (req) => {
-    if (!server.get('trust proxy')) return req.socket.remoteAddress;
-    const view: { ip?: string } = Object.create(server.request, { headers: { value: req.headers }, socket: { value: req.socket } });
-    return view.ip;
-  };
+export function clientAddressSource(trustProxy: TrustProxy | undefined): (req: IncomingMessage) => string | undefined {
+  if (trustProxy === undefined) return (req) => (req as IncomingMessage & { ip?: string }).ip ?? req.socket.remoteAddress;
+  const trust = compileTrust(trustProxy);
+  if (!trust) return (req) => req.socket.remoteAddress;
+  return (req) => proxyAddr(req, trust);
+}
+
+function compileTrust(value: TrustProxy): TrustFunction | undefined {
+  if (value === false) return undefined;
+  if (value === true) return () => true;
+  if (typeof value === 'number') return (_address, hop) => hop < value;
+  return proxyAddr.compile(typeof value === 'string' ? value.split(',').map((entry) => entry.trim()) : value);
 }

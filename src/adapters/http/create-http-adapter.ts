@@ -1,42 +1,52 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Application } from '../../application/app/application';
-import { expressClientAddress } from './client-address';
-import { resolveHttpAdapterOptions, type HttpAdapterOptions } from './http-adapter-options';
-import { HttpExchange } from './http-exchange';
-import { createRequestIdSource } from './request-id';
-import { createServiceRouter } from './service-router.middleware';
-
-/** Express's own entry point of an app (`app.handle`), untyped in @types/express. */
-type Dispatch = (req: IncomingMessage, res: ServerResponse, callback?: (error?: unknown) => void) => void;
+import { resolveHttpAdapterOptions, type HttpAdapterOptions, type HttpAdapterSettings } from './http-adapter-options';
+import { createServiceRouter } from './service-router';
 
 /**
- * The Express 5 inbound adapter: one router maps HTTP onto every service of `app`, plus
- * `/health`, `/ready`, JSON 404s and JSON errors. Use it as a request listener:
- * `http.createServer(createHttpAdapter(app)).listen(0, '127.0.0.1')`.
+ * The inbound HTTP adapter: a Node request listener serving every service of the application,
+ * `/health` and `/ready`. Use it as `http.createServer(adapter)` (or `listenHttp(adapter)`), or
+ * mount it in an Express app with `outer.use('/api', adapter)`. It answers every request it gets:
+ * what it does not serve itself goes to `adapter.express`, and what that app does not answer
+ * either gets the JSON 404.
  */
-export function createHttpAdapter(app: Application, options: HttpAdapterOptions = {}): Express {
-  const server = express();
-  const settings = { ...resolveHttpAdapterOptions(options), clientAddress: expressClientAddress(server) };
-  server.disable('x-powered-by');
-  server.set('etag', false);
-  // The service router parses the query string itself, once, with the shared qs limits.
-  server.set('query parser', false);
-  if (settings.trustProxy !== undefined) server.set('trust proxy', settings.trustProxy);
+export interface HttpAdapter {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * An Express 5 app for the application's other routes (static files, a docs page, webhooks):
+   * `adapter.express.get('/docs', ...)`. It sends the security and CORS headers first; errors
+   * passed to `next` are answered in the JSON error shape.
+   */
+  readonly express: Express;
+}
+
+export function createHttpAdapter(app: Application, options: HttpAdapterOptions = {}): HttpAdapter {
+  const settings = resolveHttpAdapterOptions(options);
   const router = createServiceRouter(app, settings);
-  server.use((req: Request, res: Response) => router.serveAll(req, res));
-  // The router answers every request itself; this only catches what escapes Express internals.
-  const fallbackIds = createRequestIdSource();
-  server.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    new HttpExchange(req, res, fallbackIds(undefined), settings).sendError(error);
-  });
-  // Service paths, /health and /ready are answered on the raw request before Express's dispatch
-  // (prototype swap, router, finalhandler: about a tenth of the CPU of a small request); any
-  // other request still goes through Express's dispatch, unchanged (and ends in the JSON 404).
-  const dispatchable = server as unknown as { handle: Dispatch };
-  const expressDispatch = dispatchable.handle;
-  dispatchable.handle = function handle(this: unknown, req, res, callback) {
-    if (!router.tryServe(req, res)) expressDispatch.call(this, req, res, callback);
+  const other = createOtherRoutesApp(settings);
+  // Service routes and probes are answered on Node's request directly, without Express's
+  // dispatch (prototype swap, router, finalhandler: about a tenth of the CPU of a small request).
+  // Everything else goes through the Express app, called as a mounted app is: (req, res, next).
+  const adapter = (req: IncomingMessage, res: ServerResponse): void => {
+    if (router.tryServe(req, res)) return;
+    other(req as Request, res as Response, (error?: unknown) => router.answerUnrouted(req, res, error));
   };
-  return server;
+  return Object.assign(adapter, { express: other });
+}
+
+function createOtherRoutesApp(settings: HttpAdapterSettings): Express {
+  const other = express();
+  other.disable('x-powered-by');
+  other.set('etag', false);
+  if (settings.trustProxy !== undefined) other.set('trust proxy', settings.trustProxy);
+  other.use((req: Request, res: Response, next: NextFunction) => {
+    for (const [name, value] of Object.entries(settings.securityHeaders)) res.setHeader(name, value);
+    const cors = settings.cors?.headersFor(req.headers);
+    if (cors) for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
+    // Preflights (and the JSON 404) are the service router's answer, as for a service path.
+    if (cors && settings.cors?.isPreflight(req.method, req.headers)) next('router');
+    else next();
+  });
+  return other;
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { HelmetOptions } from 'helmet';
 import pino from 'pino';
 import type { LoggerPort } from '../../ports/logger.port';
+import { clientAddressSource, type TrustProxy } from './client-address';
 import { CorsPolicy, type CorsOptions } from './cors-policy';
 import { parseByteSize } from './parse-byte-size';
 import { captureSecurityHeaders } from './security-headers';
@@ -13,8 +14,11 @@ export interface HttpAdapterOptions {
   bodyLimit?: string | number;
   /** Hides the messages of unexpected errors (500s) behind a generic one. */
   production?: boolean;
-  /** Express's `trust proxy` setting (affects the logged client address). */
-  trustProxy?: boolean | number | string | string[];
+  /**
+   * Proxies trusted for `X-Forwarded-For`, with the values and meanings of Express's `trust proxy`
+   * setting: the address in `params.ip`, in the logs and in `req.ip` of routes on `adapter.express`.
+   */
+  trustProxy?: TrustProxy;
   /** Called by `GET /ready`; resolving `false` or rejecting answers 503, anything else 200. Default: always ready. */
   readiness?: () => Promise<unknown> | unknown;
   /** Cross-origin access; off by default. */
@@ -31,11 +35,11 @@ export interface HttpAdapterSettings {
   readonly logger: RequestLogger;
   readonly bodyLimit: number;
   readonly production: boolean;
-  readonly trustProxy?: boolean | number | string | string[];
+  readonly trustProxy?: TrustProxy;
   readonly readiness?: () => Promise<unknown> | unknown;
   readonly cors?: CorsPolicy;
   readonly securityHeaders: Readonly<Record<string, string>>;
-  /** `params.ip` and the logged address; the adapter replaces it with Express's `trust proxy` aware one. */
+  /** `params.ip` and the logged address, honouring `trustProxy`. */
   readonly clientAddress: (req: IncomingMessage) => string | undefined;
 }
 
@@ -49,6 +53,6 @@ export function resolveHttpAdapterOptions(options: HttpAdapterOptions): HttpAdap
     readiness: options.readiness,
     cors: options.cors ? new CorsPolicy(options.cors) : undefined,
     securityHeaders: helmetOptions === false ? {} : captureSecurityHeaders(helmetOptions === true ? {} : helmetOptions),
-    clientAddress: (req) => (req as IncomingMessage & { ip?: string }).ip ?? req.socket.remoteAddress,
+    clientAddress: clientAddressSource(options.trustProxy),
   };
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { bodyStillArriving, endAfterDiscardingBody } from './answer-before-body-read';
 import { errorResponse } from './error-response';
 import type { HttpAdapterSettings } from './http-adapter-options';
 import { isBodyless } from './response-status';
@@ -53,6 +54,12 @@ export class HttpExchange {
     if (payload !== undefined) {
       headers['content-type'] = JSON_CONTENT_TYPE;
       headers['content-length'] = Buffer.byteLength(payload);
+    }
+    if (bodyStillArriving(this.req)) {
+      headers.connection = 'close';
+      this.res.writeHead(status, headers);
+      endAfterDiscardingBody(this.req, this.res, payload);
+      return;
     }
     this.res.writeHead(status, headers);
     this.res.end(payload);

@@ -1,6 +1,7 @@
-export { createHttpAdapter } from './create-http-adapter';
-export { createHttpServer, answerClientErrors, type HttpServerOptions } from './create-http-server';
+export { createHttpAdapter, type HttpAdapter } from './create-http-adapter';
+export { listenHttp, type ListenOptions, type ListeningHttpServer } from './listen-http';
 export type { HttpAdapterOptions } from './http-adapter-options';
+export type { TrustProxy } from './client-address';
 export type { CorsOptions } from './cors-policy';
 export { parseQueryString } from './parse-query-string';
 export { MAX_BODY_DEPTH } from './parse-json-body';

@@ -45,9 +45,8 @@ function readText(req: IncomingMessage, limit: number): Promise<string> {
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > limit) {
+        // The rest is not buffered: the answer reads and discards it (see answer-before-body-read.ts).
         cleanup();
-        // Keep the stream flowing so the rest is discarded and the client can read the 413.
-        req.resume();
         reject(tooLarge(limit));
         return;
       }

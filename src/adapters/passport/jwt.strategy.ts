@@ -63,12 +63,14 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
     return { accessToken, authentication: { strategy: this.name, accessToken, payload: info.payload }, user };
   }
 
-  private async verify(decoded: Jwt): Promise<{ user: UserRecord; payload: AccessTokenPayload } | InstanceType<typeof NotAuthenticated>> {
+  private async verify(decoded: Jwt): Promise<{ user: UserRecord; payload: AccessTokenPayload } | NotAuthenticated> {
     let payload: AccessTokenPayload;
     try {
       payload = checkAccessToken(decoded, this.options.settings);
     } catch (error) {
-      return error as InstanceType<typeof NotAuthenticated>;
+      // The token checks throw only NotAuthenticated; anything else is a bug and fails the call.
+      if (error instanceof NotAuthenticated) return error;
+      throw error;
     }
     try {
       const user = (await this.options.users().get!(payload.sub, {})) as UserRecord;

@@ -13,7 +13,7 @@ export function abortError(reason?: unknown): Error {
   return error;
 }
 
-export function timeoutError(milliseconds: number): InstanceType<typeof Timeout> {
+export function timeoutError(milliseconds: number): Timeout {
   return new Timeout(`The request timed out after ${milliseconds} ms`, { timeout: milliseconds });
 }
 

@@ -2,7 +2,7 @@ import type { ValidationError } from 'class-validator';
 import { BadRequest } from '../../domain/errors';
 
 /** One 400 with the problems per field: `errors: { field: ['message', ...] }` (nested fields dotted). */
-export function toBadRequest(message: string, failures: readonly ValidationError[]): InstanceType<typeof BadRequest> {
+export function toBadRequest(message: string, failures: readonly ValidationError[]): BadRequest {
   const errors: Record<string, string[]> = {};
   const collect = (items: readonly ValidationError[], prefix: string) => {
     for (const item of items) {

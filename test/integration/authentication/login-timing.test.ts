@@ -1,7 +1,6 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import request from 'supertest';
-import { listen, type ComposedApplication } from '../../../src/composition-root';
+import { listenHttp, type ListeningHttpServer } from '../../../src/adapters/http';
+import type { ComposedApplication } from '../../../src/composition-root';
 import { givenAuthApp, PASSWORD, signUp } from './auth-test-app';
 
 const TRIES = 15;
@@ -9,18 +8,18 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 describe('login timing', () => {
   let composed: ComposedApplication;
-  let server: Server;
+  let server: ListeningHttpServer;
   let url: string;
 
   beforeAll(async () => {
     // The default bcrypt cost, where the difference would show: about 0.5 ms against 50+ ms.
     composed = await givenAuthApp({ bcryptCost: 10, rateLimit: false });
     await signUp(request(composed.http), 'ann@example.com');
-    server = await listen(composed.http, '127.0.0.1', 0);
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/authentication`;
+    server = await listenHttp(composed.http);
+    url = `${server.url}/authentication`;
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
     await composed.close();
   });
 

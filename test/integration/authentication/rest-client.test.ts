@@ -1,21 +1,20 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { listenHttp, type ListeningHttpServer } from '../../../src/adapters/http';
 import { rest } from '../../../src/adapters/rest-client';
-import { listen, type ComposedApplication } from '../../../src/composition-root';
+import type { ComposedApplication } from '../../../src/composition-root';
 import { givenAuthApp, PASSWORD } from './auth-test-app';
 
 describe('REST client against an authenticated server', () => {
   let composed: ComposedApplication;
-  let server: Server;
+  let server: ListeningHttpServer;
   let url: string;
 
   beforeAll(async () => {
     composed = await givenAuthApp({ rateLimit: false });
-    server = await listen(composed.http, '127.0.0.1', 0);
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await listenHttp(composed.http);
+    url = server.url;
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
     await composed.close();
   });
 

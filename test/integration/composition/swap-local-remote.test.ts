@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { composeApplication, listen, type ComposedApplication } from '../../../src/composition-root';
+import { listenHttp, type ListeningHttpServer } from '../../../src/adapters/http';
+import { composeApplication, type ComposedApplication } from '../../../src/composition-root';
 import { loadConfig } from '../../../src/composition/load-config';
 
 const PASSWORD = 'correct horse battery';
@@ -10,20 +9,20 @@ const SECRET_B = 'server-b-secret-that-is-long-enough-111111';
 
 interface Running {
   composed: ComposedApplication;
-  server: Server;
+  server: ListeningHttpServer;
   url: string;
 }
 
 async function start(env: Record<string, string>): Promise<Running> {
   const config = loadConfig({ NODE_ENV: 'test', STORE: 'memory', DATA_DIR: ':memory:', BCRYPT_COST: '4', ...env });
   const composed = await composeApplication(config);
-  const server = await listen(composed.http, '127.0.0.1', 0);
-  return { composed, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  const server = await listenHttp(composed.http);
+  return { composed, server, url: server.url };
 }
 
 async function stop(running: Running | undefined): Promise<void> {
   if (!running) return;
-  await new Promise((resolve) => running.server.close(resolve));
+  await running.server.close();
   await running.composed.close();
 }
 

@@ -1,6 +1,6 @@
 import express from 'express';
 import request from 'supertest';
-import { createHttpAdapter } from '../../../src/adapters/http';
+import { createHttpAdapter, type TrustProxy } from '../../../src/adapters/http';
 import { MemoryService } from '../../../src/adapters/memory';
 import { createApp } from '../../../src/application/app/application';
 import type { Params } from '../../../src/ports/service-params';
@@ -15,7 +15,7 @@ function givenApp() {
   return app;
 }
 
-describe('service routes answered before Express dispatch', () => {
+describe('service routes answered on the Node request, before any Express dispatch', () => {
   it('gives the socket address without a trusted proxy, and ignores X-Forwarded-For', async () => {
     const response = await request(createHttpAdapter(givenApp())).get('/whoami').set('x-forwarded-for', '203.0.113.7');
     expect(response.body.ip).toMatch(/127\.0\.0\.1$/);
@@ -23,6 +23,31 @@ describe('service routes answered before Express dispatch', () => {
 
   it('honours trustProxy exactly as Express computes req.ip', async () => {
     const response = await request(createHttpAdapter(givenApp(), { trustProxy: true })).get('/whoami').set('x-forwarded-for', '203.0.113.7');
+    expect(response.body.ip).toBe('203.0.113.7');
+  });
+
+  it.each<[string, TrustProxy, string]>([
+    ['true', true, '198.51.100.1, 203.0.113.7'],
+    ['a hop count', 1, '198.51.100.1, 203.0.113.7'],
+    ['two hops', 2, '198.51.100.1, 203.0.113.7, 192.0.2.9'],
+    ['a preset', 'loopback', '198.51.100.1, 203.0.113.7'],
+    ['a comma-separated list', 'loopback, 203.0.113.0/24', '198.51.100.1, 203.0.113.7'],
+    ['an array', ['127.0.0.1', '::ffff:127.0.0.1', '::1'], '198.51.100.1, 203.0.113.7'],
+    ['false', false, '198.51.100.1'],
+  ])('trustProxy as %s gives the address Express gives as req.ip for the same setting', async (_label, trustProxy, forwardedFor) => {
+    const reference = express();
+    reference.set('trust proxy', trustProxy);
+    reference.get('/whoami', (req, res) => { res.json({ ip: req.ip }); });
+    const expected = (await request(reference).get('/whoami').set('x-forwarded-for', forwardedFor)).body.ip;
+    const response = await request(createHttpAdapter(givenApp(), { trustProxy })).get('/whoami').set('x-forwarded-for', forwardedFor);
+    expect(response.body.ip).toBe(expected);
+  });
+
+  it('mounted without its own trustProxy, takes req.ip of the Express app it is mounted in', async () => {
+    const outer = express();
+    outer.set('trust proxy', true);
+    outer.use(createHttpAdapter(givenApp()));
+    const response = await request(outer).get('/whoami').set('x-forwarded-for', '203.0.113.7');
     expect(response.body.ip).toBe('203.0.113.7');
   });
 

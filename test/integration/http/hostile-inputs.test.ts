@@ -1,7 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
 import request from 'supertest';
-import { createHttpServer } from '../../../src/adapters/http';
 import { buildTestApp, startServer, type RunningServer } from './http-test-app';
 
 /** Each hostile request must get a clean 4xx JSON error, and the server must keep answering. */
@@ -11,7 +10,7 @@ describe('HTTP adapter: hostile inputs', () => {
   beforeAll(async () => {
     const app = buildTestApp();
     await app.service('messages').create({ text: 'secret', owner: 'a' });
-    running = await startServer(app, {}, createHttpServer(app));
+    running = await startServer(app);
   });
   afterAll(() => running.close());
 
@@ -55,7 +54,7 @@ describe('HTTP adapter: hostile inputs', () => {
 
   it('with a larger header limit, 5,000-element arrays reach the adapter and are still a 400', async () => {
     const app = buildTestApp();
-    const roomy = await startServer(app, {}, createHttpServer(app, { maxHeaderSize: 256 * 1024 }));
+    const roomy = await startServer(app, {}, { maxHeaderSize: 256 * 1024 });
     try {
       const indices = Array.from({ length: 5000 }, (_, i) => `text[$in][${i}]=${i}`).join('&');
       const res = await request(roomy.url).get(`/messages?${indices}`);

@@ -1,6 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createHttpAdapter, type HttpAdapterOptions } from '../../../src/adapters/http';
+import type http from 'node:http';
+import { createHttpAdapter, listenHttp, type HttpAdapterOptions, type ListenOptions } from '../../../src/adapters/http';
 import { MemoryService } from '../../../src/adapters/memory';
 import { createApp, type Application } from '../../../src/application/app/application';
 import type { Params } from '../../../src/ports/service-params';
@@ -53,18 +52,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** A real server on 127.0.0.1, port 0, the way other suites start one. */
-export async function startServer(app: Application, options?: HttpAdapterOptions, server = http.createServer(createHttpAdapter(app, options))): Promise<RunningServer> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    server,
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+/** A real server on 127.0.0.1, port 0, as `npm start` serves one (client errors answered, graceful close). */
+export async function startServer(app: Application, options?: HttpAdapterOptions, listenOptions?: ListenOptions): Promise<RunningServer> {
+  const { server, url, close } = await listenHttp(createHttpAdapter(app, options), listenOptions);
+  return { server, url, close };
 }
 
 /** A logger that keeps every entry, to assert on the request log lines. */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { MemoryService } from '../../../src/adapters/memory';
 import { createApp } from '../../../src/application/app/application';
+import { describeIf } from '../../helpers/skip-with-reason';
 import { startServer, type RunningServer } from './support/test-server';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -13,7 +14,6 @@ const CHROMIUM_ARGS = [
   '--disable-component-update', '--disable-sync',
 ];
 const available = existsSync(CHROMIUM);
-if (!available) console.warn(`Skipping the browser REST client test: ${CHROMIUM} is missing (apt-get install -y chromium).`);
 
 class MessageService extends MemoryService {
   async sum(data: { values: number[] }) {
@@ -23,7 +23,7 @@ class MessageService extends MemoryService {
 
 const PAGE = '<!doctype html><html><head><meta charset="utf-8"><title>rest client</title></head><body><script src="/bundle.js"></script></body></html>';
 
-(available ? describe : describe.skip)('REST client in headless Chromium', () => {
+describeIf(available, `${CHROMIUM} is missing (apt-get install -y chromium)`)('REST client in headless Chromium', () => {
   let workDir: string;
   let server: RunningServer;
   let context: BrowserContext;

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { composeApplication, listen, type ComposedApplication } from '../../../../src/composition-root';
+import { listenHttp } from '../../../../src/adapters/http';
+import { composeApplication, type ComposedApplication } from '../../../../src/composition-root';
 import type { AuthenticationOptions } from '../../../../src/composition/modules/authentication.module';
 import { loadConfig } from '../../../../src/composition/load-config';
 
@@ -28,15 +28,13 @@ export interface RunningApp {
 export async function startApp(env: Record<string, string>, authentication: AuthenticationOptions = {}): Promise<RunningApp> {
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:', AUTH_SECRET: TEST_SECRET, ...env });
   const composed = await composeApplication(config, { authentication: { bcryptCost: 4, rateLimit: false, ...authentication } });
-  const server = await listen(composed.http, '127.0.0.1', 0);
-  const { port } = server.address() as AddressInfo;
+  const http = await listenHttp(composed.http);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: http.url,
     composed,
-    server,
+    server: http.server,
     close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await http.close();
       await composed.close();
     },
   };

@@ -28,7 +28,7 @@ describe('error classes', () => {
   });
 
   describe.each(TABLE)('%s', (name, code, className) => {
-    const Class = (errors as unknown as Record<string, new (message?: unknown, data?: unknown) => ServiceError>)[name];
+    const Class = errorClasses[name];
 
     it(`has name ${name}, code ${code}, className ${className}`, () => {
       const error = new Class('boom');
@@ -51,6 +51,21 @@ describe('error classes', () => {
     it('is found by its code', () => {
       expect(errorClassForCode(code)).toBe(Class);
     });
+  });
+
+  it('every class is its own nameable type, and instanceof tells them apart', () => {
+    const notFound: errors.NotFound = new errors.NotFound('gone');
+    const caught: unknown = notFound;
+    expect(caught instanceof errors.NotFound).toBe(true);
+    expect(caught instanceof errors.BadRequest).toBe(false);
+    if (caught instanceof errors.NotFound) {
+      // Narrowed to NotFound, whose code is the literal 404.
+      const code: 404 = caught.code;
+      expect(code).toBe(404);
+    }
+    // @ts-expect-error a BadRequest is not a NotFound, also for the type checker
+    const wrong: errors.NotFound = new errors.BadRequest();
+    expect(wrong).not.toBeInstanceOf(errors.NotFound);
   });
 
   it('no class exists for an unknown code', () => {

@@ -16,16 +16,17 @@ import { RouteTable, type RouteMatch } from './route-table';
 import { createRequestIdSource } from './request-id';
 import { splitRequestPath } from './split-request-path';
 
-export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-
 export interface ServiceRouter {
   /**
    * Answers a request for a service, `/health` or `/ready` and returns true; returns false, having
-   * done nothing, for any other path (or one that does not decode), which `serveAll` then answers.
+   * done nothing, for any other path (or one that does not decode).
    */
   tryServe(req: IncomingMessage, res: ServerResponse): boolean;
-  /** Answers every request; paths nothing serves get the JSON 404. */
-  serveAll: RequestHandler;
+  /**
+   * Answers a request nothing else served: with `error` as JSON when one is given, otherwise as
+   * `tryServe` would (CORS preflights included), which for an unknown path is the JSON 404.
+   */
+  answerUnrouted(req: IncomingMessage, res: ServerResponse, error?: unknown): void;
 }
 
 /** What a path addresses: a probe or a service route. */
@@ -35,7 +36,8 @@ type Target = typeof HEALTH_PATH | typeof READY_PATH | RouteMatch;
  * The router serving every service of `app` (no per-resource routes): it matches the
  * path in a route table rebuilt only when `app.version` changes, maps the verb to a service
  * method, parses the query string once, reads the body only for methods that take data, runs
- * `app.execute` and writes the result. It never calls `next`: every answer, 404 included, is JSON.
+ * `app.execute` and writes the result. It works on Node's own request and response, so it
+ * answers without Express's dispatch; every answer, 404 included, is JSON.
  */
 export function createServiceRouter(app: Application, settings: HttpAdapterSettings): ServiceRouter {
   const nextRequestId = createRequestIdSource();
@@ -99,6 +101,9 @@ export function createServiceRouter(app: Application, settings: HttpAdapterSetti
       exchange.sendError(error);
     }
   };
+  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
+    new HttpExchange(req, res, nextRequestId(req.headers['x-request-id']), settings).sendError(error);
+  };
 
   return {
     tryServe(req, res) {
@@ -114,7 +119,10 @@ export function createServiceRouter(app: Application, settings: HttpAdapterSetti
       void run(req, res, target);
       return true;
     },
-    serveAll: (req, res) => run(req, res),
+    answerUnrouted(req, res, error) {
+      if (error == null) void run(req, res);
+      else fail(req, res, error);
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { Unavailable } from '../domain/errors';
+import { Unavailable } from '../../domain/errors';
+import { bodyStillArriving, endAfterDiscardingBody } from './answer-before-body-read';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -24,7 +25,7 @@ export function gracefulClose(server: Server): GracefulClose {
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (closing) {
-      refuse(res);
+      refuse(req, res);
       return;
     }
     running.add(res);
@@ -48,8 +49,9 @@ export function gracefulClose(server: Server): GracefulClose {
   };
 }
 
-function refuse(res: ServerResponse): void {
+function refuse(req: IncomingMessage, res: ServerResponse): void {
   const body = JSON.stringify(new Unavailable('The server is shutting down').toJSON());
   res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
-  res.end(body);
+  if (bodyStillArriving(req)) endAfterDiscardingBody(req, res, body);
+  else res.end(body);
 }
