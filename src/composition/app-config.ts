@@ -21,6 +21,8 @@ export interface AppConfig {
    */
   remotes: Record<string, { url: string; token?: string }>;
   corsOrigins: string[];
+  /** Serve `/openapi.json` and the docs page `/docs` (default: outside production). */
+  docs: boolean;
   /** Authentication settings from the environment; code may override them per composition. */
   auth: { jwtExpiresIn: string; bcryptCost: number; maxLoginFailuresPerEmail: number; maxLoginFailuresPerClient: number; loginWindowMs: number };
 }

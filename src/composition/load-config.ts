@@ -31,6 +31,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 10_000, 100, 600_000),
     databaseOperationTimeoutMs: integer(env, 'DATABASE_OPERATION_TIMEOUT_MS', 3_000, 100, 600_000),
     remotes: readRemotes(env),
+    docs: flag(env, 'DOCS', nodeEnv !== 'production'),
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
     auth: {
       jwtExpiresIn: duration(env, 'JWT_EXPIRES_IN', '1d'),
@@ -63,6 +64,10 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   if (raw === undefined || raw === '') return fallback;
   if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
   return raw as T;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  return oneOf(env, name, ['true', 'false'] as const, fallback ? 'true' : 'false') === 'true';
 }
 
 function readRemotes(env: Env): AppConfig['remotes'] {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Application } from '../../application/app/application';
 import { expressClientAddress } from './client-address';
+import { createApiDocsRouter } from './docs/api-docs-router';
 import { resolveHttpAdapterOptions, type HttpAdapterOptions } from './http-adapter-options';
 import { HttpExchange } from './http-exchange';
 import { createRequestIdSource } from './request-id';
@@ -24,6 +25,7 @@ export function createHttpAdapter(app: Application, options: HttpAdapterOptions 
   server.set('query parser', false);
   if (settings.trustProxy !== undefined) server.set('trust proxy', settings.trustProxy);
   const router = createServiceRouter(app, settings);
+  if (options.apiDocs) server.use(createApiDocsRouter(options.apiDocs, settings.securityHeaders));
   server.use((req: Request, res: Response) => router.serveAll(req, res));
   // The router answers every request itself; this only catches what escapes Express internals.
   const fallbackIds = createRequestIdSource();

@@ -3,6 +3,7 @@ import type { HelmetOptions } from 'helmet';
 import pino from 'pino';
 import type { LoggerPort } from '../../ports/logger.port';
 import { CorsPolicy, type CorsOptions } from './cors-policy';
+import type { ApiDocsOptions } from './docs/api-docs-router';
 import { parseByteSize } from './parse-byte-size';
 import { captureSecurityHeaders } from './security-headers';
 
@@ -21,6 +22,8 @@ export interface HttpAdapterOptions {
   cors?: CorsOptions | false;
   /** Helmet's security headers: on by default; `false` disables, an object configures helmet. */
   securityHeaders?: boolean | HelmetOptions;
+  /** Serves the OpenAPI document at `/openapi.json` and, with `page`, the docs page at `/docs`. Off by default. */
+  apiDocs?: ApiDocsOptions;
 }
 
 /** pino loggers also say whether a level is on; other loggers may not. */
