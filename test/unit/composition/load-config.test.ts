@@ -22,6 +22,7 @@ describe('loadConfig', () => {
     [{ JWT_EXPIRES_IN: 'forever' }, /^JWT_EXPIRES_IN must be a number of seconds/],
     [{ BCRYPT_COST: '3' }, /^BCRYPT_COST must be an integer from 4 to 15/],
     [{ DATABASE_OPERATION_TIMEOUT_MS: '-5' }, /^DATABASE_OPERATION_TIMEOUT_MS must be an integer/],
+    [{ DOCS: 'yes' }, /^DOCS must be one of true, false, got "yes"$/],
   ])('refuses %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -35,6 +36,15 @@ describe('loadConfig', () => {
   it('reads remote bindings with their tokens, without trailing slashes', () => {
     const config = loadConfig({ MESSAGES_REMOTE_URL: 'http://127.0.0.1:4000/', MESSAGES_REMOTE_TOKEN: 'abc' });
     expect(config.remotes).toEqual({ messages: { url: 'http://127.0.0.1:4000', token: 'abc' } });
+  });
+
+  it('serves the API docs outside production unless DOCS says otherwise', () => {
+    const production = { NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32) };
+    expect(loadConfig({}).docs).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).docs).toBe(true);
+    expect(loadConfig(production).docs).toBe(false);
+    expect(loadConfig({ ...production, DOCS: 'true' }).docs).toBe(true);
+    expect(loadConfig({ DOCS: 'false' }).docs).toBe(false);
   });
 
   it('accepts a production configuration with a long secret', () => {
