@@ -1,0 +1,104 @@
+import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import request from 'supertest';
+import { composeApplication, listen, type ComposedApplication } from '../../../src/composition-root';
+import { loadConfig } from '../../../src/composition/load-config';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const available = existsSync(CHROMIUM);
+if (!available) console.log(`Skipping the API docs page test: ${CHROMIUM} is missing (apt-get install -y chromium).`);
+
+const EMAIL = 'grace@example.com';
+const PASSWORD = 'correct horse battery';
+
+(available ? describe : describe.skip)('the API docs page in headless Chromium', () => {
+  let composed: ComposedApplication;
+  let server: Server;
+  let origin: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const config = loadConfig({ NODE_ENV: 'test', STORE: 'memory', DATA_DIR: ':memory:', AUTH_SECRET: 'a-test-secret-that-is-long-enough-0123456789' });
+    composed = await composeApplication(config, { authentication: { bcryptCost: 4 } });
+    server = await listen(composed.http, '127.0.0.1', 0);
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const agent = request(origin);
+    await agent.post('/users').send({ email: EMAIL, password: PASSWORD }).expect(201);
+    const login = await agent.post('/authentication').send({ strategy: 'local', email: EMAIL, password: PASSWORD }).expect(201);
+    await agent.post('/messages').set('authorization', `Bearer ${login.body.accessToken}`).send({ text: 'written before the page opened' }).expect(201);
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    await composed?.close();
+  });
+
+  it('is served with helmet\'s headers and a CSP that allows no inline script', async () => {
+    const response = await request(origin).get('/docs').expect(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    const directives = new Map(String(response.headers['content-security-policy']).split(';').map((directive) => {
+      const [name, ...values] = directive.trim().split(/\s+/);
+      return [name, values] as const;
+    }));
+    expect(directives.get('script-src')).toEqual(["'self'"]);
+    expect(directives.get('script-src-attr')).toEqual(["'none'"]);
+    expect(directives.get('default-src')).toEqual(["'self'"]);
+    for (const header of ['strict-transport-security', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'cross-origin-opener-policy']) {
+      expect([header, response.headers[header]]).toEqual([header, expect.any(String)]);
+    }
+    const script = await request(origin).get('/docs/init.js').expect(200);
+    expect(script.headers['content-type']).toMatch(/javascript/);
+    await request(origin).get('/docs/swagger-ui-bundle.js').expect(200).expect('content-type', /javascript/);
+  });
+
+  it('lets a person sign in through "Try it out" and then call GET /messages, showing the 200 answer', async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    const foreign: string[] = [];
+    const messageRequests: (string | undefined)[] = [];
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
+    });
+    page.on('request', (sent) => {
+      if (!sent.url().startsWith(`${origin}/`)) foreign.push(sent.url());
+      if (new URL(sent.url()).pathname === '/messages') messageRequests.push(sent.headers().authorization);
+    });
+    await page.addInitScript(() => {
+      (window as any).cspViolations = [];
+      document.addEventListener('securitypolicyviolation', (event) => (window as any).cspViolations.push(`${event.violatedDirective} ${event.blockedURI}`));
+    });
+
+    await page.goto(`${origin}/docs`);
+    const operation = (verb: string, path: string) => page.locator(`.opblock.opblock-${verb}`, { has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
+    const login = operation('post', '/authentication');
+    await login.locator('.opblock-summary').first().click();
+    await login.locator('button.try-out__btn').click();
+    await login.locator('textarea.body-param__text').fill(JSON.stringify({ strategy: 'local', email: EMAIL, password: PASSWORD }));
+    await login.locator('button.execute').click();
+    await login.locator('.live-responses-table .response-col_status', { hasText: '201' }).waitFor({ timeout: 20_000 });
+    // The page took the token from the login answer: the bearer scheme is authorized.
+    const authorized = await page.evaluate(() => (window as any).ui.authSelectors.authorized().toJS());
+    expect(authorized.bearerAuth?.value).toEqual(expect.any(String));
+
+    const find = operation('get', '/messages');
+    await find.locator('.opblock-summary').first().click();
+    await find.locator('button.try-out__btn').click();
+    await find.locator('button.execute').click();
+    await find.locator('.live-responses-table .response-col_status', { hasText: '200' }).waitFor({ timeout: 20_000 });
+    const shown = await find.locator('.live-responses-table tr.response td.response-col_description').first().innerText();
+    expect(shown).toContain('written before the page opened');
+    expect(shown).toContain('"total": 1');
+
+    expect(messageRequests).toEqual([`Bearer ${authorized.bearerAuth.value}`]);
+    expect(foreign).toEqual([]);
+    expect(await page.evaluate(() => (window as any).cspViolations)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
