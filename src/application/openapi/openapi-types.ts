@@ -69,3 +69,15 @@ export function refTo(kind: 'schemas' | 'parameters' | 'responses', name: string
 export function jsonContent(schema: JsonSchema): Record<string, MediaTypeObject> {
   return { 'application/json': { schema } };
 }
+
+/**
+ * Adds `value` under a component name derived from `wanted` (only `A-Z a-z 0-9 . _ -` are allowed
+ * there); a name already taken gets a numeric suffix, so two parameters never share one.
+ */
+export function addComponent<T>(components: Record<string, T>, wanted: string, value: T): string {
+  const base = wanted.replace(/[^A-Za-z0-9._-]/g, '_');
+  let name = base;
+  for (let suffix = 2; name in components; suffix += 1) name = `${base}_${suffix}`;
+  components[name] = value;
+  return name;
+}

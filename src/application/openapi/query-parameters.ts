@@ -2,7 +2,7 @@ import { STANDARD_OPERATORS } from '../../domain/query';
 import { isPaginating } from '../query/pagination';
 import type { ServiceDefinition } from '../services/service-definition';
 import type { DtoSchemas } from './dto-schemas';
-import { refTo, type JsonSchema, type ParameterObject, type Reference } from './openapi-types';
+import { addComponent, refTo, type JsonSchema, type ParameterObject, type Reference } from './openapi-types';
 
 /** The query parameters of one service: conditions per field and operator, and the filters. */
 export interface ServiceQueryParameters {
@@ -54,11 +54,7 @@ export function serviceQueryParameters(
   recordFields: readonly string[],
   components: Record<string, ParameterObject>,
 ): ServiceQueryParameters {
-  const add = (key: string, parameter: ParameterObject): Reference => {
-    const name = `${base}.${key}`.replace(/[^A-Za-z0-9._-]/g, '_');
-    components[name] = parameter;
-    return refTo('parameters', name);
-  };
+  const add = (key: string, parameter: ParameterObject): Reference => refTo('parameters', addComponent(components, `${base}.${key}`, parameter));
   const fields: Record<string, JsonSchema> = { [idField.name]: idField.schema, ...schemas.propertiesOf(definition.dto.query) };
   const operators = [...new Set([...STANDARD_OPERATORS, ...(definition.operators ?? [])])];
   const conditions: Reference[] = [];

@@ -2,7 +2,7 @@ import { STANDARD_METHODS } from '../../ports/service.port';
 import { isPaginating } from '../query/pagination';
 import { idOf, type ServiceDefinition } from '../services/service-definition';
 import type { DtoSchemas } from './dto-schemas';
-import { jsonContent, refTo, type JsonSchema, type OpenApiDocument, type OperationObject, type PathItemObject, type Reference } from './openapi-types';
+import { addComponent, jsonContent, refTo, type JsonSchema, type OpenApiDocument, type OperationObject, type PathItemObject, type Reference } from './openapi-types';
 import { serviceQueryParameters } from './query-parameters';
 import { BEARER_SCHEME, errorResponses, type ErrorResponseName } from './shared-components';
 
@@ -56,8 +56,7 @@ export function servicePaths({ definition, schemas, needsToken, components }: Se
     },
   };
   const query = serviceQueryParameters(definition, schemas, path, { name: id.field, schema: idSchema(id.type) }, [id.field, ...Object.keys(fields)], components.parameters);
-  const idParameter = `${path}.id`.replace(/[^A-Za-z0-9._-]/g, '_');
-  components.parameters[idParameter] = { name: 'id', in: 'path', required: true, description: `The record's \`${id.field}\``, schema: idSchema(id.type) };
+  const idParameter = addComponent(components.parameters, `${path}.route.id`, { name: 'id', in: 'path', required: true, description: `The record's \`${id.field}\``, schema: idSchema(id.type) });
 
   const unique = (definition.indexes ?? []).some((index) => index.unique);
   // `methods`: the methods the operation calls (the shared POST calls several); a token is
@@ -97,13 +96,14 @@ export function servicePaths({ definition, schemas, needsToken, components }: Se
   if (post) collection.post = post;
   if (has('patch') && multi('patch')) {
     collection.patch = operation('patch', `Patch every matching record of ${path}`, {
+      operationId: `${path}.patchMany`,
       parameters: query.conditions,
       requestBody: body(dtoRef(dto.patch)),
       responses: ok('The patched records', manyRecords),
     }, conflict);
   }
   if (has('remove') && multi('remove')) {
-    collection.delete = operation('remove', `Remove every matching record of ${path}`, { parameters: query.conditions, responses: ok('The removed records', manyRecords) }, []);
+    collection.delete = operation('remove', `Remove every matching record of ${path}`, { operationId: `${path}.removeMany`, parameters: query.conditions, responses: ok('The removed records', manyRecords) }, []);
   }
   if (has('get')) item.get = operation('get', `Get one record of ${path}`, { parameters: itemQuery, responses: ok('The record', recordRef) }, ['NotFound']);
   if (has('update')) {
