@@ -15,6 +15,7 @@ async function main(): Promise<void> {
   const httpClose = gracefulClose(server);
   const { address, port } = server.address() as AddressInfo;
   logger.info({ url: `http://${address}:${port}` }, `listening on http://${address}:${port}`);
+  if (config.docs) logger.info(`API docs on http://${address}:${port}/docs (OpenAPI document: /openapi.json)`);
 
   let stopping = false;
   const stop = (signal: string) => {
