@@ -15,6 +15,7 @@ export interface ParameterObject {
   style?: 'form' | 'deepObject' | 'simple';
   explode?: boolean;
   schema: JsonSchema;
+  example?: unknown;
 }
 
 export interface MediaTypeObject {

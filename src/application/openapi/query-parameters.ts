@@ -98,6 +98,8 @@ export function serviceQueryParameters(
       style: 'deepObject',
       explode: true,
       schema: { type: 'object', properties: sortable, additionalProperties: false },
+      // Docs pages prefill an object parameter from its example; without one they invent a sort by every field.
+      example: {},
     }),
     select,
     ...Object.keys(definition.filters ?? {}).map((filter) =>

@@ -60,14 +60,15 @@ const PASSWORD = 'correct horse battery';
     const page = await browser.newPage();
     const problems: string[] = [];
     const foreign: string[] = [];
-    const messageRequests: (string | undefined)[] = [];
+    const messageRequests: { authorization?: string; query: Record<string, string> }[] = [];
     page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
     page.on('console', (message) => {
       if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
     });
     page.on('request', (sent) => {
       if (!sent.url().startsWith(`${origin}/`)) foreign.push(sent.url());
-      if (new URL(sent.url()).pathname === '/messages') messageRequests.push(sent.headers().authorization);
+      const url = new URL(sent.url());
+      if (url.pathname === '/messages') messageRequests.push({ authorization: sent.headers().authorization, query: Object.fromEntries(url.searchParams) });
     });
     await page.addInitScript(() => {
       (window as any).cspViolations = [];
@@ -89,13 +90,17 @@ const PASSWORD = 'correct horse battery';
     const find = operation('get', '/messages');
     await find.locator('.opblock-summary').first().click();
     await find.locator('button.try-out__btn').click();
+    // Two of the documented query parameters, filled in as a person would.
+    await find.locator('tr[data-param-name="$limit"] input').fill('5');
+    await find.locator('tr[data-param-name="text[$ne]"] input').fill('some other text');
     await find.locator('button.execute').click();
     await find.locator('.live-responses-table .response-col_status', { hasText: '200' }).waitFor({ timeout: 20_000 });
     const shown = await find.locator('.live-responses-table tr.response td.response-col_description').first().innerText();
     expect(shown).toContain('written before the page opened');
     expect(shown).toContain('"total": 1');
 
-    expect(messageRequests).toEqual([`Bearer ${authorized.bearerAuth.value}`]);
+    expect(messageRequests).toEqual([{ authorization: `Bearer ${authorized.bearerAuth.value}`, query: { $limit: '5', 'text[$ne]': 'some other text' } }]);
+    expect(shown).toContain('"limit": 5');
     expect(foreign).toEqual([]);
     expect(await page.evaluate(() => (window as any).cspViolations)).toEqual([]);
     expect(problems).toEqual([]);
