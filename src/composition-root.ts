@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { Container } from 'inversify';
 import { createHttpAdapter, type HttpAdapter } from './adapters/http';
 import type { Application } from './application/app/application';
+import { buildOpenApiDocument } from './application/openapi/build-openapi-document';
 import type { AppConfig } from './composition/app-config';
 import type { ServiceDefinition } from './application/services/service-definition';
 import type { AuthenticationOptions } from './composition/modules/authentication.module';
@@ -46,12 +47,16 @@ export async function composeApplication(config: AppConfig, options: Composition
   // The same rule that decided whether the stores opened it: readiness and close follow it.
   const database = usesLocalDatabase(config, definitions) ? await container.getAsync(Tokens.infrastructure.database) : undefined;
   await app.setup();
+  const { name, version } = require('../package.json') as { name: string; version: string };
+  // Built once, here: class-validator-jsonschema and the page's files load only when docs are on.
+  const apiDocs = config.docs ? { document: buildOpenApiDocument({ app, definitions, title: name, version }), page: true } : undefined;
   const http = createHttpAdapter(app, {
     logger,
     bodyLimit: config.bodyLimitBytes,
     production: config.nodeEnv === 'production',
     readiness: readinessCheck(database, [...container.get(Tokens.services.remoteBindings).values()]),
     cors: config.corsOrigins.length > 0 ? { origins: config.corsOrigins } : false,
+    apiDocs,
   });
   return {
     app,

@@ -13,6 +13,7 @@ export { authenticate } from './application/authentication/authenticate.hook';
 export { hashPassword } from './application/authentication/hash-password.hook';
 export { restrictToSelf } from './application/authentication/restrict-to-self.hook';
 export { AuthenticationService } from './application/authentication/authentication.service';
+export { buildOpenApiDocument, type OpenApiDocumentInput } from './application/openapi/build-openapi-document';
 export { startEmbeddedMongo } from './embedded-mongo';
 export { composeApplication } from './composition-root';
 export { loadConfig, ConfigError } from './composition/load-config';

@@ -12,6 +12,7 @@ async function main(): Promise<void> {
   const logger = composed.container.get(Tokens.infrastructure.logger);
   const http = await listenHttp(composed.http, { host: config.host, port: config.port });
   logger.info({ url: http.url }, `listening on ${http.url}`);
+  if (config.docs) logger.info(`API docs on ${http.url}/docs (OpenAPI document: ${http.url}/openapi.json)`);
 
   let stopping = false;
   const stop = (signal: string) => {

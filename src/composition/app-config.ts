@@ -23,6 +23,8 @@ export interface AppConfig {
   /** Ids of service credentials this server no longer accepts (besides `DATA_DIR`'s revocation file). */
   revokedServiceCredentials: string[];
   corsOrigins: string[];
+  /** Serve `/openapi.json` and the docs page `/docs` (default: outside production). */
+  docs: boolean;
   /** Authentication settings from the environment; code may override them per composition. */
   auth: { jwtExpiresIn: string; jwtAudience: string; jwtIssuer: string; bcryptCost: number; maxLoginFailuresPerEmail: number; maxLoginFailuresPerClient: number; loginWindowMs: number };
 }

@@ -32,6 +32,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseOperationTimeoutMs: integer(env, 'DATABASE_OPERATION_TIMEOUT_MS', 3_000, 100, 600_000),
     remotes: readRemotes(env),
     revokedServiceCredentials: credentialIds(env, 'SERVICE_CREDENTIALS_REVOKED'),
+    docs: flag(env, 'DOCS', nodeEnv !== 'production'),
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
     auth: {
       jwtExpiresIn: duration(env, 'JWT_EXPIRES_IN', '1d'),
@@ -82,6 +83,10 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   if (raw === undefined || raw === '') return fallback;
   if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
   return raw as T;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  return oneOf(env, name, ['true', 'false'] as const, fallback ? 'true' : 'false') === 'true';
 }
 
 function readRemotes(env: Env): AppConfig['remotes'] {

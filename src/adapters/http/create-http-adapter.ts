@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Application } from '../../application/app/application';
 import { resolveHttpAdapterOptions, type HttpAdapterOptions, type HttpAdapterSettings } from './http-adapter-options';
+import { createApiDocsRouter } from './docs/api-docs-router';
 import { createServiceRouter } from './service-router';
 
 /**
@@ -25,6 +26,7 @@ export function createHttpAdapter(app: Application, options: HttpAdapterOptions 
   const settings = resolveHttpAdapterOptions(options);
   const router = createServiceRouter(app, settings);
   const other = createOtherRoutesApp(settings);
+  if (options.apiDocs) other.use(createApiDocsRouter(options.apiDocs, settings.securityHeaders));
   // Service routes and probes are answered on Node's request directly, without Express's
   // dispatch (prototype swap, router, finalhandler: about a tenth of the CPU of a small request).
   // Everything else goes through the Express app, called as a mounted app is: (req, res, next).

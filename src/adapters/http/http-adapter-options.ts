@@ -4,6 +4,7 @@ import pino from 'pino';
 import type { LoggerPort } from '../../ports/logger.port';
 import { clientAddressSource, type TrustProxy } from './client-address';
 import { CorsPolicy, type CorsOptions } from './cors-policy';
+import type { ApiDocsOptions } from './docs/api-docs-router';
 import { parseByteSize } from './parse-byte-size';
 import { captureSecurityHeaders } from './security-headers';
 
@@ -25,6 +26,8 @@ export interface HttpAdapterOptions {
   cors?: CorsOptions | false;
   /** Helmet's security headers: on by default; `false` disables, an object configures helmet. */
   securityHeaders?: boolean | HelmetOptions;
+  /** Serves the OpenAPI document at `/openapi.json` and, with `page`, the docs page at `/docs`. Off by default. */
+  apiDocs?: ApiDocsOptions;
 }
 
 /** pino loggers also say whether a level is on; other loggers may not. */

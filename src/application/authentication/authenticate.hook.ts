@@ -15,6 +15,9 @@ interface Authenticator {
   authenticate(data: unknown, params: Params, ...strategies: string[]): Promise<AuthenticationResult>;
 }
 
+/** Hooks made by `authenticate`: the OpenAPI document marks the methods they guard as needing a token. */
+const AUTHENTICATE_HOOKS = new WeakSet<object>();
+
 /**
  * Requires authentication for external calls: `authenticate('jwt')`. Credentials in
  * `params.authentication` (the bearer token the HTTP adapter parsed) are checked with the
@@ -27,7 +30,7 @@ export function authenticate(...args: [AuthenticateHookSettings] | string[]) {
   const servicePath = settings.service ?? 'authentication';
   if (settings.strategies.length === 0) throw new Error('The authenticate hook needs at least one allowed strategy');
 
-  return async (context: HookContext, next?: NextFunction): Promise<void> => {
+  const hook = async (context: HookContext, next?: NextFunction): Promise<void> => {
     const { params } = context;
     if (context.type === 'after' || context.type === 'error') throw new NotAuthenticated('The authenticate hook must be used as a before hook');
     if (params.authenticated === true) return next?.();
@@ -41,6 +44,13 @@ export function authenticate(...args: [AuthenticateHookSettings] | string[]) {
     }
     await next?.();
   };
+  AUTHENTICATE_HOOKS.add(hook);
+  return hook;
+}
+
+/** True for a hook made by `authenticate`. */
+export function isAuthenticateHook(hook: unknown): boolean {
+  return typeof hook === 'function' && AUTHENTICATE_HOOKS.has(hook);
 }
 
 /** The header a server bound to this one names its own user in (with its service credential only). */

@@ -24,7 +24,7 @@ function packagesLoadedBy(script: string): string[] {
 }
 
 /** What an application on the memory store and the HTTP adapter never needs (see README "Measured figures"). */
-const HEAVY = ['mongodb', 'class-validator', 'class-transformer', 'inversify'];
+const HEAVY = ['mongodb', 'class-validator', 'class-transformer', 'inversify', 'class-validator-jsonschema', 'swagger-ui-dist'];
 
 describe('the package entry point loads heavy libraries on first use only', () => {
   it('importing everything loads neither the driver, nor class-validator, nor Inversify', () => {
@@ -53,6 +53,21 @@ describe('the package entry point loads heavy libraries on first use only', () =
     expect(loaded).toEqual(expect.arrayContaining(['inversify', 'express', 'mingo']));
     expect(loaded).not.toContain('mongodb');
   }, 60_000);
+
+  it('the OpenAPI schema library loads only when the document is built (DOCS=true); the page files only when served', () => {
+    const compose = (docs: string) => `Promise.resolve().then(async () => {
+      const { composeApplication, loadConfig } = require('./src');
+      const composed = await composeApplication(loadConfig({ NODE_ENV: 'test', STORE: 'memory', LOG_LEVEL: 'silent', BCRYPT_COST: '4', DOCS: '${docs}' }));
+      await composed.close();
+    })`;
+    const withoutDocs = packagesLoadedBy(compose('false'));
+    expect(withoutDocs).toContain('class-validator');
+    expect(withoutDocs).not.toContain('class-validator-jsonschema');
+    const withDocs = packagesLoadedBy(compose('true'));
+    expect(withDocs).toContain('class-validator-jsonschema');
+    // swagger-ui-dist is only located (require.resolve); its files are read when requested.
+    expect(withDocs).not.toContain('swagger-ui-dist');
+  }, 120_000);
 
   it('startEmbeddedMongo loads the server on its first call', () => {
     const loaded = packagesLoadedBy(`Promise.resolve().then(async () => {

@@ -25,6 +25,7 @@ describe('loadConfig', () => {
     [{ JWT_ISSUER: 'x'.repeat(201) }, /^JWT_ISSUER must be 1 to 200 visible characters without spaces/],
     [{ BCRYPT_COST: '3' }, /^BCRYPT_COST must be an integer from 4 to 15/],
     [{ DATABASE_OPERATION_TIMEOUT_MS: '-5' }, /^DATABASE_OPERATION_TIMEOUT_MS must be an integer/],
+    [{ DOCS: 'yes' }, /^DOCS must be one of true, false, got "yes"$/],
   ])('refuses %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -46,6 +47,15 @@ describe('loadConfig', () => {
   it('reads revoked service credentials', () => {
     const id = '3575e148-0a4f-4ece-9ef5-a6979b02967f';
     expect(loadConfig({ SERVICE_CREDENTIALS_REVOKED: ` ${id} ,` }).revokedServiceCredentials).toEqual([id]);
+  });
+
+  it('serves the API docs outside production unless DOCS says otherwise', () => {
+    const production = { NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32) };
+    expect(loadConfig({}).docs).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).docs).toBe(true);
+    expect(loadConfig(production).docs).toBe(false);
+    expect(loadConfig({ ...production, DOCS: 'true' }).docs).toBe(true);
+    expect(loadConfig({ DOCS: 'false' }).docs).toBe(false);
   });
 
   it('accepts a production configuration with a long secret', () => {
