@@ -7,8 +7,6 @@
  * verifying the bearer token (HS256, audience and issuer pinned) and loading the user from a Map,
  * and on the database store (the official driver on an embedded server in this process).
  */
-import helmet from '@fastify/helmet';
-import fastifyJwt from '@fastify/jwt';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { memoryMessageStore, mongoMessageStore, type MessageStore, type NewMessage } from './fastify-message-stores';
@@ -26,6 +24,7 @@ const createBodySchema = {
 } as const;
 
 async function authenticateWithJwt(app: FastifyInstance, secret: string): Promise<void> {
+  const { default: fastifyJwt } = await import('@fastify/jwt');
   await app.register(fastifyJwt, {
     secret,
     verify: { algorithms: ['HS256'], allowedAud: BENCH_TOKEN_CLAIMS.audience, allowedIss: BENCH_TOKEN_CLAIMS.issuer },
@@ -67,7 +66,8 @@ function messageRoutes(app: FastifyInstance, store: MessageStore): void {
 
 async function createFastifyServer(settings: ServerSettings, store: MessageStore): Promise<FastifyInstance> {
   const app = Fastify();
-  if (settings.helmet) await app.register(helmet);
+  // The plugins load only when used, so that bare Fastify's memory figures are bare Fastify's.
+  if (settings.helmet) await app.register((await import('@fastify/helmet')).default);
   if (settings.auth) await authenticateWithJwt(app, settings.secret);
   messageRoutes(app, store);
   return app;

@@ -25,7 +25,6 @@ export const httpSuite: Suite = {
       for (const kind of REQUEST_KINDS) {
         const scenario = `${kind}${auth ? '+auth' : ''}`;
         const id = `http-${scenario}`;
-        if (!selected(context, id)) continue;
         const settings = { store: 'memory' as const, auth, secret: context.secret };
         const side = (key: string, name: string, script: ScenarioServer['script'], helmet = false): ScenarioServer => ({ key, name, script, settings: { ...settings, helmet } });
         const title = (versus: string) => `${REQUEST_TITLES[kind]}, authentication ${auth ? 'on' : 'off'}, ${versus}`;
@@ -48,6 +47,8 @@ export const httpSuite: Suite = {
           );
         }
         servers.push(side(FRAMEWORK, 'framework', 'framework-server'));
+        // A scenario runs whole (its ratios share its rounds) when --only names any of its comparisons.
+        if (!pairs.some((pair) => selected(context, pair.id))) continue;
         const { comparisons, figures } = await runHttpScenario(context, {
           name: scenario, servers, pairs, request: (server) => messageRequest(kind, server.sampleId, auth ? context.token : undefined),
         });

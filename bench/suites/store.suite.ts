@@ -16,7 +16,8 @@ export const storeSuite: Suite = {
     const result = emptyResult(this, context);
     for (const kind of REQUEST_KINDS) {
       const id = `store-${kind}`;
-      if (!selected(context, id)) continue;
+      // --only store-get-vs-fastify-driver runs the whole scenario too: its ratios share its rounds.
+      if (!selected(context, id) && !selected(context, `${id}-vs-fastify-driver`)) continue;
       const settings = (store: 'memory' | 'mongo') => ({ store, auth: false, secret: context.secret });
       const { comparisons, figures } = await runHttpScenario(context, {
         name: `store-${kind}`,
