@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   takeRunLock();
   // Every run is bounded: a generous limit per suite, then the children are killed.
   const stretch = Math.max(1, options.duration / (options.quick ? 2 : 5)) * Math.max(1, options.rounds / (options.quick ? 3 : 5));
-  const limitMs = options.suites.length * (options.quick ? 4 : 12) * 60_000 * stretch;
+  const limitMs = options.suites.length * (options.quick ? 8 : 25) * 60_000 * stretch;
   setTimeout(() => {
     console.error(`bench: time limit of ${Math.round(limitMs / 60_000)} min reached, stopping`);
     killAllServers();

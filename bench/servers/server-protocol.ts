@@ -48,17 +48,21 @@ export interface ServerSettings {
   /** Verify a bearer JWT on every `messages` call. */
   auth: boolean;
   secret: string;
+  /** Fastify baseline only: register @fastify/helmet (the framework always sends helmet's headers). */
+  helmet?: boolean;
 }
 
 export function settingsToEnv(settings: ServerSettings): Record<string, string> {
-  return { BENCH_STORE: settings.store, BENCH_AUTH: settings.auth ? '1' : '0', BENCH_SECRET: settings.secret };
+  return { BENCH_STORE: settings.store, BENCH_AUTH: settings.auth ? '1' : '0', BENCH_SECRET: settings.secret, BENCH_HELMET: settings.helmet ? '1' : '0' };
 }
 
 /** The mongo-server child keeps its data in this folder when the variable is set (in memory otherwise). */
 export const MONGO_DATA_DIR_ENV = 'BENCH_MONGO_DATA_DIR';
 
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSettings {
-  return { store: env.BENCH_STORE === 'mongo' ? 'mongo' : 'memory', auth: env.BENCH_AUTH === '1', secret: env.BENCH_SECRET ?? 'bench-secret' };
+  return {
+    store: env.BENCH_STORE === 'mongo' ? 'mongo' : 'memory', auth: env.BENCH_AUTH === '1', secret: env.BENCH_SECRET ?? 'bench-secret', helmet: env.BENCH_HELMET === '1',
+  };
 }
 
 /**

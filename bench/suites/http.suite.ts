@@ -1,61 +1,59 @@
-import { alternate } from '../lib/alternate';
 import { emptyResult, selected, type BenchContext, type Suite } from '../lib/bench-context';
-import { CpuPerRequest } from '../lib/cpu-per-request';
-import { measureThroughput } from '../lib/http-load';
+import { runHttpScenario, type ScenarioPair, type ScenarioServer } from '../lib/http-scenario';
 import { messageRequest, REQUEST_KINDS, REQUEST_TITLES } from '../lib/message-requests';
-import { startServer, type ServerProcess } from '../lib/server-process';
-import { round } from '../lib/stats';
+
+const FRAMEWORK = 'framework';
+const EXPRESS = 'express';
+const FASTIFY = 'fastify';
+const FASTIFY_HELMET = 'fastify-helmet';
+const FASTIFY_JWT = 'fastify-jwt';
 
 /**
- * Benchmark 1: the framework (createApp + MemoryService + createHttpAdapter) against a bare
- * Express 5 app doing the same work, per request kind, with authentication off and on. Every
- * scenario gets fresh servers so that creates of one scenario do not grow the next one's store.
+ * Benchmark 1: the framework (createApp + MemoryService + createHttpAdapter) against bare
+ * Express 5, bare Fastify 5 and Fastify 5 + @fastify/helmet doing the same work, per request kind,
+ * authentication off; with authentication on, against bare Express 5 and Fastify 5 +
+ * @fastify/jwt. All servers of a scenario are measured in the same alternating rounds, so every
+ * ratio (including Fastify's own to Express, for context) comes from the same run. Every scenario
+ * gets fresh servers so that creates of one scenario do not grow the next one's store.
  */
 export const httpSuite: Suite = {
   name: 'http',
-  title: 'HTTP: framework vs bare Express 5 (memory store)',
+  title: 'HTTP: framework vs bare Express 5 and Fastify 5 (memory store)',
   async run(context: BenchContext) {
     const result = emptyResult(this, context);
     for (const auth of [false, true]) {
       for (const kind of REQUEST_KINDS) {
         const scenario = `${kind}${auth ? '+auth' : ''}`;
-        if (!selected(context, `http-${scenario}`)) continue;
+        const id = `http-${scenario}`;
         const settings = { store: 'memory' as const, auth, secret: context.secret };
-        const express = await startServer({
-          label: `express-${scenario}`, script: context.scripts['express-server'], settings, pinning: context.pinning, profileDir: context.profileDir,
-        });
-        const framework = await startServer({
-          label: `framework-${scenario}`, script: context.scripts['framework-server'], settings, pinning: context.pinning, profileDir: context.profileDir,
-        });
-        try {
-          const cpu = new CpuPerRequest();
-          const requestsFor = (server: ServerProcess) => [messageRequest(kind, server.sampleId, auth ? context.token : undefined)];
-          const load = (server: ServerProcess, seconds: number) =>
-            cpu.measure(server, requestsFor(server), { connections: context.connections, duration: seconds });
-          for (const server of [express, framework]) {
-            await measureThroughput(server.url, requestsFor(server), { connections: context.connections, duration: context.warmup });
-          }
-          express.startProfiling();
-          framework.startProfiling();
-          const comparison = await alternate({
-            id: `http-${scenario}`,
-            title: `${REQUEST_TITLES[kind]}, authentication ${auth ? 'on' : 'off'}`,
-            baseline: { label: 'bare Express 5', measure: () => load(express, context.duration) },
-            candidate: { label: 'framework', measure: () => load(framework, context.duration) },
-            unit: 'req/s',
-            rounds: context.rounds,
-            target: { op: '>=', value: auth ? 1.0 : 1.2 },
-            log: context.log,
-          });
-          result.comparisons.push(comparison);
-          const efficiency = cpu.comparison(comparison, express, framework);
-          if (efficiency) result.comparisons.push(efficiency);
-          for (const server of [express, framework]) {
-            result.figures.push({ id: `rss-after-${server.label}`, title: `RSS after the ${scenario} runs, ${server.label.split('-')[0]}`, value: round(server.rssMb() ?? NaN, 1), unit: 'MB' });
-          }
-        } finally {
-          await Promise.all([express.stop(), framework.stop()]);
+        const side = (key: string, name: string, script: ScenarioServer['script'], helmet = false): ScenarioServer => ({ key, name, script, settings: { ...settings, helmet } });
+        const title = (versus: string) => `${REQUEST_TITLES[kind]}, authentication ${auth ? 'on' : 'off'}, ${versus}`;
+        const servers = [side(EXPRESS, 'bare Express 5', 'express-server')];
+        // The Express comparison keeps its id and target; the Fastify ones are the issue's targets.
+        const pairs: ScenarioPair[] = [{ id, title: title('vs bare Express 5'), baseline: EXPRESS, candidate: FRAMEWORK, target: { op: '>=', value: auth ? 1.0 : 1.2 }, cpu: true }];
+        if (auth) {
+          servers.push(side(FASTIFY_JWT, 'Fastify 5 + @fastify/jwt', 'fastify-server'));
+          pairs.push(
+            { id: `${id}-vs-fastify-jwt`, title: title('vs Fastify 5 + @fastify/jwt'), baseline: FASTIFY_JWT, candidate: FRAMEWORK, target: { op: '>=', value: 1.0 }, cpu: true },
+            { id: `${id}-fastify-jwt-vs-express`, title: title('Fastify 5 + @fastify/jwt vs bare Express 5'), baseline: EXPRESS, candidate: FASTIFY_JWT },
+          );
+        } else {
+          servers.push(side(FASTIFY, 'bare Fastify 5', 'fastify-server'), side(FASTIFY_HELMET, 'Fastify 5 + @fastify/helmet', 'fastify-server', true));
+          pairs.push(
+            { id: `${id}-vs-fastify`, title: title('vs bare Fastify 5'), baseline: FASTIFY, candidate: FRAMEWORK, target: { op: '>=', value: 1.0 }, cpu: true },
+            { id: `${id}-vs-fastify-helmet`, title: title('vs Fastify 5 + @fastify/helmet'), baseline: FASTIFY_HELMET, candidate: FRAMEWORK, target: { op: '>=', value: 1.0 }, cpu: true },
+            { id: `${id}-fastify-vs-express`, title: title('bare Fastify 5 vs bare Express 5'), baseline: EXPRESS, candidate: FASTIFY },
+            { id: `${id}-fastify-helmet-vs-express`, title: title('Fastify 5 + @fastify/helmet vs bare Express 5'), baseline: EXPRESS, candidate: FASTIFY_HELMET },
+          );
         }
+        servers.push(side(FRAMEWORK, 'framework', 'framework-server'));
+        // A scenario runs whole (its ratios share its rounds) when --only names any of its comparisons.
+        if (!pairs.some((pair) => selected(context, pair.id))) continue;
+        const { comparisons, figures } = await runHttpScenario(context, {
+          name: scenario, servers, pairs, request: (server) => messageRequest(kind, server.sampleId, auth ? context.token : undefined),
+        });
+        result.comparisons.push(...comparisons);
+        result.figures.push(...figures);
       }
     }
     return result;

@@ -25,20 +25,29 @@ interface Subject {
 /**
  * Benchmark 6: resident memory of a server child (VmRSS), idle and after every 10,000 of 100,000
  * alternating get/find requests, as it comes and after a full garbage collection, with the
- * child's live heap and young-generation size: bare Express 5 as the baseline under the same load,
- * then the framework on both stores (the database store hosts the embedded server in the same
- * process, as `npm start` does).
+ * child's live heap and young-generation size: bare Express 5 and bare Fastify 5 as the
+ * baselines under the same load, then the framework on both stores (the database store hosts
+ * the embedded server in the same process, as `npm start` does).
  */
 export const memorySuite: Suite = {
   name: 'memory',
   title: 'Memory: server RSS idle and under sustained get/find load',
   async run(context: BenchContext) {
     const result = emptyResult(this, context);
-    const express = await startServer({ label: 'express-memory', script: context.scripts['express-server'], pinning: context.pinning });
-    try {
-      result.figures.push(...(await measureGrowth(express, { id: 'express', name: 'bare Express 5 (baseline)', idleTarget: false, growthTarget: false }, context)));
-    } finally {
-      await express.stop();
+    const baselines = [
+      { id: 'express', name: 'bare Express 5 (baseline)', script: context.scripts['express-server'] },
+      { id: 'fastify', name: 'bare Fastify 5 (baseline)', script: context.scripts['fastify-server'] },
+    ];
+    const idle = new Map<string, number>();
+    for (const baseline of baselines) {
+      const server = await startServer({ label: `${baseline.id}-memory`, script: baseline.script, pinning: context.pinning });
+      try {
+        const figures = await measureGrowth(server, { id: baseline.id, name: baseline.name, idleTarget: false, growthTarget: false }, context);
+        idle.set(baseline.id, figures[0].value);
+        result.figures.push(...figures);
+      } finally {
+        await server.stop();
+      }
     }
     for (const store of ['memory', 'mongo'] as const) {
       const server = await startServer({
@@ -52,7 +61,9 @@ export const memorySuite: Suite = {
         ? { id: store, name: 'framework, memory store', idleTarget: true, growthTarget: true }
         : { id: store, name: 'framework, database store (embedded server in process)', idleTarget: false, growthTarget: true };
       try {
-        result.figures.push(...(await measureGrowth(server, subject, context)));
+        const figures = await measureGrowth(server, subject, context);
+        result.figures.push(...figures);
+        if (store === 'memory') result.figures.push(idleVersusFastify(figures[0].value, idle.get('fastify') ?? NaN));
       } finally {
         await server.stop();
       }
@@ -60,6 +71,16 @@ export const memorySuite: Suite = {
     return result;
   },
 };
+
+/** The issue's idle target: the HTTP bench server on the memory store at most bare Fastify 5's idle RSS. */
+function idleVersusFastify(framework: number, fastify: number): Figure {
+  const target = { op: '<=' as const, value: 0 };
+  const difference = framework - fastify;
+  return {
+    id: 'rss-idle-framework-minus-fastify', title: 'RSS idle, framework (memory store) minus bare Fastify 5', value: round(difference, 1), unit: 'MB',
+    detail: `${round(framework, 1)} MB vs ${round(fastify, 1)} MB`, target, met: meets(target, difference),
+  };
+}
 
 async function measureGrowth(server: ServerProcess, subject: Subject, context: BenchContext): Promise<Figure[]> {
   const { id, name } = subject;
