@@ -10,6 +10,7 @@ import type { DatabaseConnection } from './composition/database-connection';
 import type { RemoteBinding } from './composition/remote-binding';
 import { assertRemotesNameServices, usesLocalDatabase } from './composition/remote-name';
 import { Unavailable } from './domain/errors';
+import type { LoggerPort } from './ports/logger.port';
 import { Tokens } from './composition/tokens';
 
 export interface ComposedApplication {
@@ -26,6 +27,8 @@ export interface CompositionOptions {
   authentication?: AuthenticationOptions;
   /** The services to compose. Default: the application's list (`src/application/services/service-list.ts`). */
   services?: readonly ServiceDefinition[];
+  /** The process logger. Default: pino at `LOG_LEVEL`, on stdout. */
+  logger?: LoggerPort & { child(bindings: object): LoggerPort };
 }
 
 /** Builds the whole application from a validated configuration: the one place that wires adapters. */
@@ -41,7 +44,7 @@ export async function composeApplication(config: AppConfig, options: Composition
   const definitions = options.services ?? (require('./application/services/service-list') as typeof import('./application/services/service-list')).SERVICES;
   assertRemotesNameServices(config, definitions);
   const container = new Container();
-  await container.load(infrastructureModule(config), servicesModule(config, definitions), authenticationModule(config, options.authentication), applicationModule(config));
+  await container.load(infrastructureModule(config, options.logger), servicesModule(config, definitions), authenticationModule(config, options.authentication), applicationModule(config));
   const app = await container.getAsync(Tokens.app);
   const logger = container.get(Tokens.infrastructure.logger);
   // The same rule that decided whether the stores opened it: readiness and close follow it.

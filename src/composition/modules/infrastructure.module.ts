@@ -1,13 +1,14 @@
 import { ContainerModule } from 'inversify';
 import pino from 'pino';
 import type { AppConfig } from '../app-config';
+import type { LoggerPort } from '../../ports/logger.port';
 import { Tokens } from '../tokens';
 
 /** Configuration, logging and (when a service stores in MongoDB) the database connection. */
-export function infrastructureModule(config: AppConfig): ContainerModule {
+export function infrastructureModule(config: AppConfig, logger?: LoggerPort & { child(bindings: object): LoggerPort }): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(Tokens.config).toConstantValue(config);
-    bind(Tokens.infrastructure.logger).toConstantValue(pino({ level: config.logLevel }));
+    bind(Tokens.infrastructure.logger).toConstantValue(logger ?? pino({ level: config.logLevel }));
     // The driver (and the embedded server) load when a service first needs the database: an
     // application on STORE=memory or on remote services never loads them.
     bind(Tokens.infrastructure.database)

@@ -47,6 +47,7 @@ describe('npm run new:service', () => {
     await cp(path.join(root, 'src'), path.join(copy, 'src'), { recursive: true });
     for (const file of ['tsconfig.json', 'package.json', '.swcrc', 'jest.config.ts']) await cp(path.join(root, file), path.join(copy, file));
     await mkdir(path.join(copy, 'test'));
+    await cp(path.join(root, 'test/reporters'), path.join(copy, 'test/reporters'), { recursive: true });
     await symlink(path.join(root, 'node_modules'), path.join(copy, 'node_modules'));
   });
   afterAll(() => rm(copy, { recursive: true, force: true }));

@@ -1,0 +1,180 @@
+import 'reflect-metadata';
+import { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pino from 'pino';
+import { createJwtSettings, listenHttp, signServiceCredential, type ListeningHttpServer } from '../../../src';
+import { composeApplication, type ComposedApplication } from '../../../src/composition-root';
+import { loadConfig } from '../../../src/composition/load-config';
+
+const PASSWORD = 'correct horse battery';
+const SECRET_A = 'server-a-secret-that-is-long-enough-000000';
+const SECRET_B = 'server-b-secret-that-is-long-enough-111111';
+
+interface Running {
+  composed: ComposedApplication;
+  http: ListeningHttpServer;
+  url: string;
+}
+
+async function start(env: Record<string, string>, options: Parameters<typeof composeApplication>[1] = {}): Promise<Running> {
+  const config = loadConfig({ NODE_ENV: 'test', STORE: 'memory', DATA_DIR: ':memory:', BCRYPT_COST: '4', ...env });
+  const composed = await composeApplication(config, { authentication: { rateLimit: false }, ...options });
+  const http = await listenHttp(composed.http, { host: '127.0.0.1', port: 0 });
+  return { composed, http, url: http.url };
+}
+
+async function stop(running: Running | undefined): Promise<void> {
+  if (!running) return;
+  await running.http.close();
+  await running.composed.close();
+}
+
+async function call(url: string, method: string, path: string, init: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null, text };
+}
+
+async function account(url: string, email: string): Promise<{ id: string; token: string }> {
+  const created = await call(url, 'POST', '/users', { body: { email, password: PASSWORD } });
+  expect(created.status).toBe(201);
+  const login = await call(url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } });
+  expect(login.status).toBe(201);
+  return { id: created.body._id, token: login.body.accessToken };
+}
+
+type Actor = 'owner' | 'other' | 'anonymous';
+const METHODS = ['find', 'get', 'create', 'update', 'patch', 'like', 'remove', 'markRead'] as const;
+
+/** Every messages method for every actor, each on a fresh message of the owner: the statuses. */
+async function authorizationMatrix(url: string, tokens: Record<Actor, string | undefined>): Promise<Record<string, number>> {
+  const statuses: Record<string, number> = {};
+  for (const actor of ['owner', 'other', 'anonymous'] as const) {
+    for (const method of METHODS) {
+      const message = await call(url, 'POST', '/messages', { token: tokens.owner, body: { text: 'mine' } });
+      expect(message.status).toBe(201);
+      const item = `/messages/${message.body._id}`;
+      const token = tokens[actor];
+      const answer = {
+        find: () => call(url, 'GET', '/messages?$limit=5', { token }),
+        get: () => call(url, 'GET', item, { token }),
+        create: () => call(url, 'POST', '/messages', { token, body: { text: 'new' } }),
+        update: () => call(url, 'PUT', item, { token, body: { text: 'replaced' } }),
+        patch: () => call(url, 'PATCH', item, { token, body: { text: 'edited' } }),
+        like: () => call(url, 'PATCH', item, { token, body: { $inc: { likes: 1 } } }),
+        remove: () => call(url, 'DELETE', item, { token }),
+        markRead: () => call(url, 'POST', '/messages', { token, body: { id: message.body._id }, headers: { 'x-service-method': 'markRead' } }),
+      }[method];
+      statuses[`${actor} ${method}`] = (await answer()).status;
+    }
+  }
+  return statuses;
+}
+
+describe('a service bound to another server keeps every rule (MESSAGES_REMOTE_URL with a service credential)', () => {
+  let serverA: Running | undefined;
+  let serverB: Running | undefined;
+  let credentialId: string;
+  let credential: string;
+  const logLines: Array<{ level: number; msg: string }> = [];
+
+  beforeAll(async () => {
+    // A stores messages; its user tokens last 2 s, the service credential does not expire.
+    serverA = await start({ AUTH_SECRET: SECRET_A, JWT_EXPIRES_IN: '2s' });
+    const issued = signServiceCredential(createJwtSettings({ secret: SECRET_A }), 'server-b');
+    credentialId = issued.credentialId;
+    credential = issued.credential;
+    const sink = new Writable({ write(chunk, _encoding, done) { logLines.push(JSON.parse(String(chunk))); done(); } });
+    serverB = await start(
+      { AUTH_SECRET: SECRET_B, MESSAGES_REMOTE_URL: serverA.url, MESSAGES_REMOTE_TOKEN: issued.credential },
+      { logger: pino({ level: 'info' }, sink) },
+    );
+  });
+  afterAll(async () => {
+    await stop(serverB);
+    await stop(serverA);
+  });
+
+  it('answers a user of B exactly as a user of A, for every method and actor', async () => {
+    const onA = { owner: (await account(serverA!.url, 'owner@a.example')).token, other: (await account(serverA!.url, 'other@a.example')).token, anonymous: undefined };
+    const onB = { owner: (await account(serverB!.url, 'owner@b.example')).token, other: (await account(serverB!.url, 'other@b.example')).token, anonymous: undefined };
+    const local = await authorizationMatrix(serverA!.url, onA);
+    const remote = await authorizationMatrix(serverB!.url, onB);
+    expect(remote).toEqual(local);
+    // The rules the matrix shows, spelled out once.
+    expect(local).toMatchObject({
+      'owner update': 200, 'owner patch': 200, 'owner remove': 200, 'owner markRead': 200,
+      'other find': 200, 'other get': 200, 'other create': 201, 'other like': 200,
+      'other update': 404, 'other patch': 404, 'other remove': 404, 'other markRead': 404,
+      'anonymous find': 401, 'anonymous get': 401, 'anonymous create': 401, 'anonymous like': 401,
+    });
+  });
+
+  it('stores a message created through B as owned by the B user who created it, with server-owned fields kept on PUT', async () => {
+    const ann = await account(serverB!.url, 'ann@b.example');
+    const created = await call(serverB!.url, 'POST', '/messages', { token: ann.token, body: { text: 'through B' } });
+    expect(created.body).toMatchObject({ text: 'through B', userId: ann.id, likes: 0, read: false });
+    const stored = await serverA!.composed.app.service('messages').get(created.body._id);
+    expect(stored.userId).toBe(ann.id);
+    await call(serverB!.url, 'PATCH', `/messages/${created.body._id}`, { token: ann.token, body: { $inc: { likes: 1 } } });
+    const replaced = await call(serverB!.url, 'PUT', `/messages/${created.body._id}`, { token: ann.token, body: { text: 'replaced' } });
+    expect(replaced.body).toMatchObject({ text: 'replaced', userId: ann.id, likes: 1, likedBy: [ann.id], createdAt: created.body.createdAt });
+  });
+
+  it('keeps working across the remote\'s token lifetime (2 s tokens on A, 6 s later)', async () => {
+    const bob = await account(serverB!.url, 'bob@b.example');
+    expect((await call(serverB!.url, 'POST', '/messages', { token: bob.token, body: { text: 'before' } })).status).toBe(201);
+    await sleep(6_000);
+    expect((await call(serverB!.url, 'POST', '/messages', { token: bob.token, body: { text: 'after 6 s' } })).status).toBe(201);
+    expect((await call(serverB!.url, 'GET', '/ready')).status).toBe(200);
+  }, 20_000);
+
+  it('never lets an ordinary user token act for someone else', async () => {
+    const mallory = await account(serverA!.url, 'mallory@a.example');
+    const victim = await account(serverA!.url, 'victim@a.example');
+    const theirs = await call(serverA!.url, 'POST', '/messages', { token: victim.token, body: { text: 'victim' } });
+    const forged = await call(serverA!.url, 'PATCH', `/messages/${theirs.body._id}`, { token: mallory.token, body: { text: 'hijacked' }, headers: { 'x-on-behalf-of': victim.id } });
+    expect(forged.status).toBe(404);
+  });
+
+  it('reports a remote that is down: 503 without internal details, /ready naming it, one warning per outage', async () => {
+    const carol = await account(serverB!.url, 'carol@b.example');
+    const warningsBefore = logLines.filter((line) => line.level === 40).length;
+    await stop(serverA);
+    serverA = undefined;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const answer = await call(serverB!.url, 'POST', '/messages', { token: carol.token, body: { text: 'while A is down' } });
+      expect(answer.status).toBe(503);
+      expect(answer.body).toEqual({ name: 'Unavailable', message: "The 'messages' service is unavailable", code: 503, className: 'unavailable' });
+      expect(answer.text).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|address/);
+    }
+    const ready = await call(serverB!.url, 'GET', '/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body.message).toBe("The 'messages' service is unavailable");
+    const warnings = logLines.filter((line) => line.level === 40).slice(warningsBefore);
+    expect(warnings.map((line) => line.msg)).toEqual(["remote service 'messages' is unreachable"]);
+    expect(JSON.stringify(logLines)).not.toContain(carol.token);
+  });
+
+  it('refuses a revoked credential (reported like an outage) and accepts a fresh one', async () => {
+    const a = await start({ AUTH_SECRET: SECRET_A, SERVICE_CREDENTIALS_REVOKED: credentialId });
+    const withRevoked = await start({ AUTH_SECRET: SECRET_B, MESSAGES_REMOTE_URL: a.url, MESSAGES_REMOTE_TOKEN: credential });
+    const withFresh = await start({ AUTH_SECRET: SECRET_B, MESSAGES_REMOTE_URL: a.url, MESSAGES_REMOTE_TOKEN: signServiceCredential(createJwtSettings({ secret: SECRET_A }), 'server-b').credential });
+    try {
+      const erin = await account(withRevoked.url, 'erin@b.example');
+      expect((await call(withRevoked.url, 'POST', '/messages', { token: erin.token, body: { text: 'refused' } })).status).toBe(503);
+      expect((await call(withRevoked.url, 'GET', '/ready')).body).toMatchObject({ code: 503, message: "The 'messages' service is unavailable" });
+      const dave = await account(withFresh.url, 'dave@b.example');
+      expect((await call(withFresh.url, 'POST', '/messages', { token: dave.token, body: { text: 'accepted' } })).status).toBe(201);
+    } finally {
+      await stop(withFresh);
+      await stop(withRevoked);
+      await stop(a);
+    }
+  });
+});
