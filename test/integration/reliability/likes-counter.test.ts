@@ -67,6 +67,18 @@ describe.each(BOTH_STORES)('messages likes on %s', (_store, env) => {
     expect(await likes()).toBe(before);
   });
 
+  it('keeps the server-owned fields on PUT: owner, creation time, likes, who liked and read state', async () => {
+    const created = await call(app.url, 'POST', '/messages', { token: account.token, body: { text: 'original' } });
+    const item = `/messages/${created.body._id}`;
+    await call(app.url, 'PATCH', item, { token: account.token, body: { $inc: { likes: 1 } } });
+    await call(app.url, 'PATCH', item, { token: account.token, body: { read: true } });
+    const replaced = await call(app.url, 'PUT', item, { token: account.token, body: { text: 'replaced' } });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toEqual({ ...created.body, text: 'replaced', likes: 1, likedBy: [account.user._id], read: true });
+    const found = await call(app.url, 'GET', `/messages?read=true&likes=1&_id=${created.body._id}`, { token: account.token });
+    expect(found.body.total).toBe(1);
+  });
+
   it('refuses likes on create and $inc on update (replace)', async () => {
     expect((await call(app.url, 'POST', '/messages', { token: account.token, body: { text: 'x', likes: 1000 } })).status).toBe(400);
     expect((await call(app.url, 'PUT', `/messages/${id}`, { token: account.token, body: { text: 'x', $inc: { likes: 1 } } })).status).toBe(400);
