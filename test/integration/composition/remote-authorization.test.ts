@@ -126,6 +126,19 @@ describe('a service bound to another server keeps every rule (MESSAGES_REMOTE_UR
     expect(replaced.body).toMatchObject({ text: 'replaced', userId: ann.id, likes: 1, likedBy: [ann.id], createdAt: created.body.createdAt });
   });
 
+  it('reads and writes reach A, custom methods included; B validates first; A\'s errors reach B\'s callers; users stay on B', async () => {
+    const onA = await account(serverA!.url, 'writer@a.example');
+    const reader = await account(serverB!.url, 'reader@b.example');
+    const storedOnA = await call(serverA!.url, 'POST', '/messages', { token: onA.token, body: { text: 'stored on A' } });
+    expect((await call(serverB!.url, 'GET', '/messages?text=stored%20on%20A', { token: reader.token })).body).toMatchObject({ total: 1, data: [{ _id: storedOnA.body._id }] });
+    const throughB = await call(serverB!.url, 'POST', '/messages', { token: reader.token, body: { text: 'written through B' } });
+    await call(serverB!.url, 'POST', '/messages', { token: reader.token, body: { id: throughB.body._id }, headers: { 'x-service-method': 'markRead' } });
+    expect(await serverA!.composed.app.service('messages').get(throughB.body._id)).toMatchObject({ text: 'written through B', read: true });
+    expect((await call(serverB!.url, 'POST', '/messages', { token: reader.token, body: { text: 42 } })).status).toBe(400);
+    expect((await call(serverB!.url, 'GET', '/messages/0123456789abcdef01234567', { token: reader.token })).body).toMatchObject({ name: 'NotFound', code: 404 });
+    expect((await call(serverB!.url, 'GET', '/users', { token: reader.token })).body).toMatchObject({ total: 1, data: [{ email: 'reader@b.example' }] });
+  });
+
   it('keeps working across the remote\'s token lifetime (2 s tokens on A, 6 s later)', async () => {
     const bob = await account(serverB!.url, 'bob@b.example');
     expect((await call(serverB!.url, 'POST', '/messages', { token: bob.token, body: { text: 'before' } })).status).toBe(201);
