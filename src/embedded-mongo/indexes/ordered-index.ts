@@ -71,7 +71,9 @@ export class OrderedIndex {
   add(doc: Document, id: string): void {
     for (const key of this.keysOf(doc)) {
       const entry = { key, id, doc };
-      this.entries.splice(this.search(entry), 0, entry);
+      const position = this.search(entry);
+      if (position === this.entries.length) this.entries.push(entry);
+      else this.entries.splice(position, 0, entry);
       this.version++;
     }
   }
