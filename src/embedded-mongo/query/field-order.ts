@@ -19,41 +19,42 @@ export type FieldOrder = (projected: Document, input: Document) => Document;
  */
 export function fieldOrder(projection: Document): FieldOrder {
   const tree = specTree(projection);
-  const inclusive = isInclusive(projection);
-  return (projected, input) => idFirst(reorder(projected, input, tree, inclusive));
+  // mingo's exclusion copies the document and deletes fields: the order is already the stored one.
+  if (!isInclusive(projection)) return (projected) => idFirst(projected);
+  return (projected, input) => idFirst(reorder(projected, input, tree));
 }
 
-function reorder(out: Document, input: Document, node: SpecNode | undefined, inclusive: boolean): Document {
-  const keys: string[] = [];
-  const placed = new Set<string>();
-  const place = (key: string) => {
-    keys.push(key);
-    placed.add(key);
-  };
-  for (const key of Object.keys(input)) {
-    if (Object.hasOwn(out, key) && !(inclusive && node?.children.get(key)?.computed)) place(key);
-  }
-  if (node) {
-    for (const [key, child] of node.children) if (child.computed && Object.hasOwn(out, key) && !placed.has(key)) place(key);
-  }
-  for (const key of Object.keys(out)) if (!placed.has(key)) place(key);
-  const values = keys.map((key) => (Object.hasOwn(input, key) ? descend(out[key], input[key], node?.children.get(key), inclusive) : out[key]));
+function reorder(out: Document, input: Document, node: SpecNode): Document {
   const current = Object.keys(out);
-  if (keys.every((key, i) => key === current[i] && values[i] === out[key])) return out;
+  const keys: string[] = [];
+  for (const key of Object.keys(input)) if (Object.hasOwn(out, key) && !node.children.get(key)?.computed) keys.push(key);
+  for (const [key, child] of node.children) if (child.computed && Object.hasOwn(out, key) && !keys.includes(key)) keys.push(key);
+  if (keys.length < current.length) for (const key of current) if (!keys.includes(key)) keys.push(key);
+  let changed = false;
+  const values = keys.map((key, i) => {
+    if (key !== current[i]) changed = true;
+    const child = node.children.get(key);
+    // Only paths the projection descends into were rebuilt by mingo; whole included values are as stored.
+    if (!child || child.children.size === 0 || !Object.hasOwn(input, key)) return out[key];
+    const value = descend(out[key], input[key], child);
+    if (value !== out[key]) changed = true;
+    return value;
+  });
+  if (!changed) return out;
   const ordered: Document = {};
   keys.forEach((key, i) => (ordered[key] = values[i]));
   return ordered;
 }
 
-function descend(out: unknown, input: unknown, node: SpecNode | undefined, inclusive: boolean): unknown {
-  if (isPlainObject(out) && isPlainObject(input)) return reorder(out, input, node, inclusive);
+function descend(out: unknown, input: unknown, node: SpecNode): unknown {
+  if (isPlainObject(out) && isPlainObject(input)) return reorder(out, input, node);
   if (!Array.isArray(out) || !Array.isArray(input)) return out;
   // An inclusion drops the scalars of an array of sub-documents: pair what is left.
   const inputs = input.length === out.length ? input : input.filter((item) => isPlainObject(item) || Array.isArray(item));
   if (inputs.length !== out.length) return out;
   let changed = false;
   const items = out.map((item, i) => {
-    const ordered = descend(item, inputs[i], node, inclusive);
+    const ordered = descend(item, inputs[i], node);
     if (ordered !== item) changed = true;
     return ordered;
   });

@@ -4,7 +4,7 @@ import { candidateDocuments, type Candidates } from './candidate-documents';
 import type { Collation } from './collation';
 import { asFilter, compileFilter, type DocumentPredicate } from './match';
 import type { EvaluationSettings } from './mingo-options';
-import { projectDocuments } from './projection';
+import { compileProjection } from './projection';
 import type { ReadSource } from './read-source';
 import { drain, streamFrom, streamOf, type ResultStream } from './result-stream';
 import { sortDocuments, topSorted } from './sort-documents';
@@ -44,9 +44,9 @@ export interface ExecutionStats {
 export function findStream(store: ReadSource | undefined, spec: FindSpec): ResultStream {
   if (!store) return streamOf([]);
   const query = planFind(store, spec);
-  const project = (docs: Document[]) => projectDocuments(docs, spec.projection, query.filter, query.settings, query.scores);
-  project([]); // a malformed projection is refused now, not at the first getMore
-  return streamFrom(query.walk, spec.projection === undefined || spec.projection === null ? undefined : project);
+  const project = compileProjection(spec.projection, query.filter, query.settings, query.scores);
+  project?.([]); // a malformed projection is refused now, not at the first getMore
+  return streamFrom(query.walk, project);
 }
 
 /** The whole result at once, for commands that need all of it (writes, distinct, explain, views). */

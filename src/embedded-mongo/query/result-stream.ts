@@ -6,6 +6,8 @@ import type { Document } from 'bson';
  */
 export interface ResultStream {
   take(count: number): Document[];
+  /** True when nothing is left; may read one document of the walk ahead (untransformed) to know. */
+  exhausted(): boolean;
 }
 
 /** A stream over results that are already in memory (views, `$group` output, sessions). */
@@ -18,6 +20,7 @@ export function streamOf(docs: readonly Document[]): ResultStream {
       position = end;
       return taken;
     },
+    exhausted: () => position >= docs.length,
   };
 }
 
@@ -27,16 +30,25 @@ export function streamOf(docs: readonly Document[]): ResultStream {
  */
 export function streamFrom(walk: Iterator<Document>, transform?: (docs: Document[]) => Document[]): ResultStream {
   let done = false;
+  let ahead: Document | undefined;
+  const readAhead = (): boolean => {
+    if (ahead !== undefined) return true;
+    if (done) return false;
+    const step = walk.next();
+    if (step.done) done = true;
+    else ahead = step.value;
+    return !done;
+  };
   return {
     take(count) {
       const taken: Document[] = [];
-      while (!done && taken.length < count) {
-        const step = walk.next();
-        if (step.done) done = true;
-        else taken.push(step.value);
+      while (taken.length < count && readAhead()) {
+        taken.push(ahead!);
+        ahead = undefined;
       }
       return transform && taken.length > 0 ? transform(taken) : taken;
     },
+    exhausted: () => !readAhead(),
   };
 }
 

@@ -11,7 +11,7 @@ const PULL_SIZE = 256;
 /**
  * Cuts a result stream into batches: at most `maxCount` documents and at most MAX_BATCH_BYTES of
  * BSON, but always at least one document so a cursor always progresses. A document that did not
- * fit waits for the next batch; `exhausted` reads one document ahead to tell whether any is left.
+ * fit waits for the next batch; `exhausted` asks the stream, which may read one document ahead.
  */
 export class BatchReader {
   private pending: Document[] = [];
@@ -36,7 +36,7 @@ export class BatchReader {
   }
 
   get exhausted(): boolean {
-    return this.next >= this.pending.length && !this.pull(1);
+    return this.next >= this.pending.length && (this.ended || this.stream.exhausted());
   }
 
   private pull(count: number): boolean {

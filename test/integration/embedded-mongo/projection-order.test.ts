@@ -38,6 +38,10 @@ describe('embedded mongo: projections keep the stored field order', () => {
     expect(keysOf(found!.b)).toEqual(['y', 'w']);
     expect(found!.list).toEqual([{ q: 1, c: 2 }, { c: 4, q: 5 }]);
     expect((found!.list as Document[]).map(keysOf)).toEqual([['q', 'c'], ['c', 'q']]);
+    const whole = await docs.findOne({}, { projection: { list: 1, b: 1 } });
+    expect(keysOf(whole!.b)).toEqual(['y', 'x', 'w']);
+    expect(whole!.list).toEqual([{ q: 1, c: 2, k: 3 }, 'scalar', { c: 4, q: 5 }]);
+    expect((whole!.list as Document[]).filter((item) => typeof item === 'object').map(keysOf)).toEqual([['q', 'c', 'k'], ['c', 'q']]);
   });
 
   test('an exclusion projection keeps the document as stored, less the excluded fields', async () => {
