@@ -10,11 +10,11 @@ import { countMatches, findStream, type FindSpec } from './find-documents';
 import { idFirst } from './id-first';
 import { matchView, rawOf } from './match-view';
 import { mingoOptions } from './mingo-options';
+import { withOrderedProjects } from './ordered-project';
 import { foldPipelineHead } from './pipeline-head';
 import type { ReadSource } from './read-source';
 import { documentsOf, drain, streamFrom, streamOf, type ResultStream } from './result-stream';
 import { rewriteTextScoreStages, withoutScore, withScore } from './text-score-stages';
-import { withOrderedProjects } from './ordered-project';
 import { writePipelineOutput } from './write-pipeline-output';
 
 export interface PipelineRun {
