@@ -13,6 +13,8 @@ type PipelineOperator = typeof $project;
  * next, so the input seen last is the one being projected.
  */
 export const orderedProject: PipelineOperator = (collection, expr, options) => {
+  // Anything but a document is mingo's to refuse, with its own message.
+  if (expr === null || typeof expr !== 'object' || Array.isArray(expr)) return $project(collection, expr, options);
   const order = fieldOrder(expr as Document);
   let input: Document = {};
   collection.map((doc) => (input = doc as Document));
