@@ -20,6 +20,8 @@ export interface ServerProcess extends ReadyMessage {
   heap(collect?: boolean): Promise<HeapMessage | undefined>;
   /** CPU time used so far, in ms (user + system). */
   cpuMs(): number | undefined;
+  /** Sends `message` and resolves with the child's first reply of type `replyType` (undefined after `timeoutMs`). */
+  ask<T extends { type: string }>(message: object, replyType: string, timeoutMs?: number): Promise<T | undefined>;
   /** Starts the child's CPU profile (when started with a `profileDir`); call it after warm-up. */
   startProfiling(): void;
   stop(): Promise<void>;
@@ -34,6 +36,8 @@ export interface StartOptions {
   pinning: Pinning;
   /** Directory for a CPU profile of the window from `startProfiling()` to `stop()`. */
   profileDir?: string;
+  /** How long the child may take to report ready (default 30 s; recovering a large data folder takes longer). */
+  startTimeoutMs?: number;
 }
 
 const running = new Set<ChildProcess>();
@@ -68,20 +72,24 @@ export function readRssMb(pid: number): number | undefined {
 }
 
 function requestHeap(child: ChildProcess, collect: boolean): Promise<HeapMessage | undefined> {
+  return ask<HeapMessage>(child, { type: 'heap', collect } satisfies HeapRequest, 'heap');
+}
+
+function ask<T extends { type: string }>(child: ChildProcess, request: object, replyType: string, timeoutMs = 2000): Promise<T | undefined> {
   if (!child.connected) return Promise.resolve(undefined);
   return new Promise((resolve) => {
-    const onMessage = (message: ChildMessage) => {
-      if (message.type !== 'heap') return;
-      done(message);
+    const onMessage = (message: { type?: string }) => {
+      if (message?.type !== replyType) return;
+      done(message as T);
     };
-    const timer = setTimeout(() => done(undefined), 2000);
-    const done = (message: HeapMessage | undefined) => {
+    const timer = setTimeout(() => done(undefined), timeoutMs);
+    const done = (message: T | undefined) => {
       clearTimeout(timer);
       child.off('message', onMessage);
       resolve(message);
     };
     child.on('message', onMessage);
-    child.send({ type: 'heap', collect } satisfies HeapRequest);
+    child.send(request);
   });
 }
 
@@ -98,7 +106,8 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   exited.then(() => running.delete(child), () => undefined);
 
   const ready = await new Promise<ReadyMessage>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${options.label} did not start within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+    const startTimeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS;
+    const timer = setTimeout(() => reject(new Error(`${options.label} did not start within ${startTimeoutMs} ms`)), startTimeoutMs);
     child.on('message', (message: ChildMessage) => {
       clearTimeout(timer);
       if (message.type === 'ready') resolve(message);
@@ -122,6 +131,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     rssMb: () => readRssMb(pid),
     cpuMs: () => readCpuMs(pid),
     heap: (collect = false) => requestHeap(child, collect),
+    ask: (message, replyType, timeoutMs) => ask(child, message, replyType, timeoutMs),
     startProfiling: () => {
       if (options.profileDir && child.connected) child.send({ type: 'profile-start' });
     },

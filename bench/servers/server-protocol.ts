@@ -111,7 +111,7 @@ let gc: (() => void) | undefined;
  * the collector happens to be. The child starts without `--expose-gc` (its measured runs are not
  * changed); the flag is set and `gc` fetched only on the first request for a collection.
  */
-function collectGarbage(): void {
+export function collectGarbage(): void {
   if (!gc) {
     setFlagsFromString('--expose-gc');
     gc = runInNewContext('gc') as () => void;

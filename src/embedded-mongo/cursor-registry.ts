@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Long, type Document } from 'bson';
 import { CommandError } from './commands/command-error';
-import { takeBatch } from './query/take-batch';
+import { streamOf, type ResultStream } from './query/result-stream';
+import { BatchReader } from './query/take-batch';
 
 /** What mongod uses when the client gives no batchSize for the first batch. */
 const DEFAULT_FIRST_BATCH = 101;
@@ -9,8 +10,7 @@ const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 
 interface OpenCursor {
   readonly namespace: string;
-  readonly docs: Document[];
-  position: number;
+  readonly reader: BatchReader;
   lastUsed: number;
 }
 
@@ -25,8 +25,10 @@ export interface BatchOptions {
 }
 
 /**
- * Server-side cursors over materialised results. Ids are random positive int64 values (the
- * driver rejects a cursor id that is not an Int64); idle cursors are reaped after a timeout.
+ * Server-side cursors. A cursor keeps its place in the query's walk (a result stream), not a copy
+ * of the result, so memory follows the batches handed out rather than the collection. Ids are
+ * random positive int64 values (the driver rejects a cursor id that is not an Int64); idle
+ * cursors are reaped after a timeout.
  */
 export class CursorRegistry {
   private readonly cursors = new Map<string, OpenCursor>();
@@ -42,12 +44,13 @@ export class CursorRegistry {
   }
 
   /** Returns the first batch and registers a cursor for the rest, if there is any rest. */
-  open(namespace: string, docs: Document[], options: BatchOptions = {}): BatchResult {
+  open(namespace: string, results: ResultStream | readonly Document[], options: BatchOptions = {}): BatchResult {
     const maxCount = options.batchSize ?? DEFAULT_FIRST_BATCH;
-    const batch = maxCount === 0 ? [] : takeBatch(docs, 0, maxCount);
-    if (options.singleBatch || batch.length >= docs.length) return { id: Long.ZERO, batch };
+    const reader = new BatchReader(Array.isArray(results) ? streamOf(results) : (results as ResultStream));
+    const batch = maxCount === 0 ? [] : reader.take(maxCount);
+    if (options.singleBatch || reader.exhausted) return { id: Long.ZERO, batch };
     const id = this.newId();
-    this.cursors.set(id.toString(), { namespace, docs, position: batch.length, lastUsed: Date.now() });
+    this.cursors.set(id.toString(), { namespace, reader, lastUsed: Date.now() });
     return { id, batch };
   }
 
@@ -58,14 +61,17 @@ export class CursorRegistry {
     if (cursor.namespace !== namespace) {
       throw new CommandError('Unauthorized', `cursor ${key} belongs to ${cursor.namespace}, not ${namespace}`);
     }
-    const batch = takeBatch(cursor.docs, cursor.position, batchSize && batchSize > 0 ? batchSize : Infinity);
-    cursor.position += batch.length;
     cursor.lastUsed = Date.now();
-    if (cursor.position >= cursor.docs.length) {
+    try {
+      const batch = cursor.reader.take(batchSize && batchSize > 0 ? batchSize : Infinity);
+      if (!cursor.reader.exhausted) return { id, batch };
       this.cursors.delete(key);
       return { id: Long.ZERO, batch };
+    } catch (error) {
+      // A walk that failed cannot resume: the cursor dies with the error, as in mongod.
+      this.cursors.delete(key);
+      throw error;
     }
-    return { id, batch };
   }
 
   /** Returns true when the cursor existed. */

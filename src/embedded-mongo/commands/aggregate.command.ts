@@ -1,6 +1,6 @@
 import { parseCollation } from '../query/collation';
 import { evaluateLet } from '../query/evaluate-let';
-import { runPipeline } from '../query/run-pipeline';
+import { streamPipeline } from '../query/run-pipeline';
 import { optionalCount, optionalDocument } from './command-args';
 import type { CommandHandler } from './command-context';
 import { CommandError } from './command-error';
@@ -17,7 +17,7 @@ export const aggregateCommand: CommandHandler = (command, context) => {
   if (!cursorOptions && command.explain !== true) {
     throw new CommandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
   }
-  const docs = runPipeline({
+  const results = streamPipeline({
     catalog: context.catalog,
     db: context.db,
     collection,
@@ -28,6 +28,6 @@ export const aggregateCommand: CommandHandler = (command, context) => {
     hint: command.hint,
   });
   const namespace = `${context.db}.${collection ?? '$cmd.aggregate'}`;
-  const { id, batch } = context.cursors.open(namespace, docs, { batchSize: optionalCount(cursorOptions ?? {}, 'batchSize') });
+  const { id, batch } = context.cursors.open(namespace, results, { batchSize: optionalCount(cursorOptions ?? {}, 'batchSize') });
   return cursorReply(id, namespace, batch, 'firstBatch');
 };

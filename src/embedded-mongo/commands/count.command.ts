@@ -1,5 +1,5 @@
 import { parseCollation } from '../query/collation';
-import { findDocuments } from '../query/find-documents';
+import { countMatches } from '../query/find-documents';
 import { readSource } from '../query/run-pipeline';
 import { collectionName, optionalCount, optionalDocument } from './command-args';
 import type { CommandHandler } from './command-context';
@@ -14,6 +14,6 @@ export const countCommand: CommandHandler = (command, context) => {
     const available = Math.max((store?.size ?? 0) - skip, 0);
     return { n: limit > 0 ? Math.min(limit, available) : available, ok: 1 };
   }
-  const n = findDocuments(store, { filter: query, skip, limit, collation: parseCollation(command.collation), hint: command.hint }).length;
+  const n = countMatches(store, { filter: query, skip, limit, collation: parseCollation(command.collation), hint: command.hint });
   return { n, ok: 1 };
 };

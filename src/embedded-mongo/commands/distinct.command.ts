@@ -1,6 +1,7 @@
 import { parseCollation, stringFoldFor } from '../query/collation';
 import { matchView } from '../query/match-view';
-import { findDocuments } from '../query/find-documents';
+import { findStream } from '../query/find-documents';
+import { documentsOf } from '../query/result-stream';
 import { readSource } from '../query/run-pipeline';
 import { pathValues } from '../storage/path-values';
 import { valueKey } from '../storage/value-key';
@@ -13,7 +14,8 @@ export const distinctCommand: CommandHandler = (command, context) => {
   const store = readSource(context.catalog, context.db, collectionName(command, 'distinct'));
   if (typeof command.key !== 'string') throw new CommandError('TypeMismatch', "BSON field 'distinct.key' must be a string");
   const collation = parseCollation(command.collation);
-  const docs = findDocuments(store, { filter: optionalDocument(command, 'query'), collation, hint: command.hint });
+  // Read piece by piece: only the distinct values are kept, never the matching documents.
+  const docs = documentsOf(findStream(store, { filter: optionalDocument(command, 'query'), collation, hint: command.hint }));
   const fold = stringFoldFor(collation);
   const seen = new Set<string>();
   const values: unknown[] = [];

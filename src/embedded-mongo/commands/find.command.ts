@@ -1,6 +1,6 @@
 import { parseCollation } from '../query/collation';
 import { evaluateLet } from '../query/evaluate-let';
-import { findDocuments } from '../query/find-documents';
+import { findStream } from '../query/find-documents';
 import { readSource } from '../query/run-pipeline';
 import { parseSort } from '../query/sort-documents';
 import { collectionName, optionalCount, optionalDocument } from './command-args';
@@ -15,7 +15,7 @@ export const findCommand: CommandHandler = (command, context) => {
   const rawLimit = optionalCount(command, 'limit', true) ?? 0;
   const limit = Math.abs(rawLimit);
   const batchSize = optionalCount(command, 'batchSize');
-  const docs = findDocuments(readSource(context.catalog, context.db, name), {
+  const results = findStream(readSource(context.catalog, context.db, name), {
     filter: optionalDocument(command, 'filter'),
     sort: parseSort(command.sort),
     skip: optionalCount(command, 'skip'),
@@ -27,7 +27,7 @@ export const findCommand: CommandHandler = (command, context) => {
   });
   const namespace = `${context.db}.${name}`;
   const firstBatchSize = limit > 0 && (batchSize === undefined || limit < batchSize) ? limit : batchSize;
-  const { id, batch } = context.cursors.open(namespace, docs, {
+  const { id, batch } = context.cursors.open(namespace, results, {
     batchSize: firstBatchSize,
     singleBatch: command.singleBatch === true || rawLimit < 0,
   });

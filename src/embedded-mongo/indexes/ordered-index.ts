@@ -31,6 +31,8 @@ export class OrderedIndex {
   /** Some document produced several keys: range bounds on one field cannot be intersected. */
   multikey = false;
   private entries: IndexEntry[] = [];
+  /** Bumped by every change, so that a suspended scan knows its position has to be found again. */
+  private version = 0;
   private readonly compareStrings?: StringComparator;
   private readonly partial?: DocumentPredicate;
 
@@ -63,12 +65,16 @@ export class OrderedIndex {
     for (const [id, doc] of docs) for (const key of this.keysOf(doc)) entries.push({ key, id, doc });
     entries.sort((a, b) => this.compareEntries(a, b));
     this.entries = entries;
+    this.version++;
   }
 
   add(doc: Document, id: string): void {
     for (const key of this.keysOf(doc)) {
       const entry = { key, id, doc };
-      this.entries.splice(this.search(entry), 0, entry);
+      const position = this.search(entry);
+      if (position === this.entries.length) this.entries.push(entry);
+      else this.entries.splice(position, 0, entry);
+      this.version++;
     }
   }
 
@@ -76,24 +82,39 @@ export class OrderedIndex {
     for (const key of this.keysOf(doc)) {
       const position = this.search({ key, id, doc });
       const found = this.entries[position];
-      if (found && found.id === id && this.compareKeys(found.key, key) === 0) this.entries.splice(position, 1);
+      if (found && found.id === id && this.compareKeys(found.key, key) === 0) {
+        this.entries.splice(position, 1);
+        this.version++;
+      }
     }
   }
 
   /**
    * Entries whose leading fields lie in `intervals` (one per leading field, ascending value order),
    * in index order or reversed. Entries between the outer bounds that miss an inner interval
-   * are skipped but still counted as examined, as mongod's bounds checker does.
+   * are skipped but still counted as examined, as mongod's bounds checker does. The scan may stay
+   * suspended across writes (a cursor between two getMores): it then resumes after the last entry
+   * it returned, wherever inserts and deletes have moved it.
    */
   *scan(intervals: readonly FieldInterval[], reverse: boolean, stats: ScanStats): Generator<IndexEntry> {
     const start = intervals.map((interval, i) => (this.directions[i] === 1 ? interval.low : interval.high));
     const end = intervals.map((interval, i) => (this.directions[i] === 1 ? interval.high : interval.low));
-    const first = this.firstAtLeast(start);
-    const last = this.firstAbove(end) - 1;
+    let first = this.firstAtLeast(start);
+    let last = this.firstAbove(end) - 1;
+    let seenVersion = this.version;
     for (let i = reverse ? last : first; reverse ? i >= first : i <= last; i += reverse ? -1 : 1) {
       const entry = this.entries[i];
       stats.keysExamined++;
-      if (intervals.every((interval, f) => inInterval(entry.key[f], interval, this.compareStrings))) yield entry;
+      if (!intervals.every((interval, f) => inInterval(entry.key[f], interval, this.compareStrings))) continue;
+      yield entry;
+      if (this.version === seenVersion) continue;
+      seenVersion = this.version;
+      first = this.firstAtLeast(start);
+      last = this.firstAbove(end) - 1;
+      const at = this.search(entry);
+      const stillThere = this.entries[at] !== undefined && this.compareEntries(this.entries[at], entry) === 0;
+      // The loop's step then lands on the first entry after (or, reversed, before) `entry`.
+      i = reverse ? at : stillThere ? at : at - 1;
     }
   }
 

@@ -2,10 +2,12 @@ import type { Document } from 'bson';
 import type { QueryPlan } from '../indexes/query-plan';
 import { candidateDocuments, type Candidates } from './candidate-documents';
 import type { Collation } from './collation';
-import { asFilter, compileFilter } from './match';
-import { projectDocuments } from './projection';
+import { asFilter, compileFilter, type DocumentPredicate } from './match';
+import type { EvaluationSettings } from './mingo-options';
+import { compileProjection } from './projection';
 import type { ReadSource } from './read-source';
-import { sortDocuments } from './sort-documents';
+import { drain, streamFrom, streamOf, type ResultStream } from './result-stream';
+import { sortDocuments, topSorted } from './sort-documents';
 import { textSearch } from './text-search';
 
 export interface FindSpec {
@@ -34,10 +36,42 @@ export interface ExecutionStats {
 /**
  * Runs a query against one collection: candidates (via `_id`, an index or a text search),
  * predicate, sort (skipped when the index walk is already in order), skip, limit, projection.
- * Without a sort to perform it stops as soon as skip + limit documents matched.
+ * Everything that can fail is checked here; the documents are then read lazily as the stream is
+ * taken from, so a cursor walks the index or the collection batch by batch. Only a sort the
+ * candidates do not already satisfy gathers the matches (just the top skip + limit of them when
+ * there is a limit).
  */
+export function findStream(store: ReadSource | undefined, spec: FindSpec): ResultStream {
+  if (!store) return streamOf([]);
+  const query = planFind(store, spec);
+  const project = compileProjection(spec.projection, query.filter, query.settings, query.scores);
+  project?.([]); // a malformed projection is refused now, not at the first getMore
+  return streamFrom(query.walk, project);
+}
+
+/** The whole result at once, for commands that need all of it (writes, distinct, explain, views). */
 export function findDocuments(store: ReadSource | undefined, spec: FindSpec): Document[] {
-  if (!store) return [];
+  return drain(findStream(store, spec));
+}
+
+/** How many documents the query returns, without keeping any of them. */
+export function countMatches(store: ReadSource | undefined, spec: FindSpec): number {
+  if (!store) return 0;
+  const { walk } = planFind(store, spec);
+  let n = 0;
+  while (!walk.next().done) n++;
+  return n;
+}
+
+interface PlannedFind {
+  readonly walk: Iterator<Document>;
+  /** The filter left for the predicate (without `$text`). */
+  readonly filter: Document;
+  readonly settings: EvaluationSettings;
+  readonly scores?: Map<Document, number>;
+}
+
+function planFind(store: ReadSource, spec: FindSpec): PlannedFind {
   const stats = spec.stats ?? { keysExamined: 0, docsExamined: 0, nReturned: 0 };
   let filter = asFilter(spec.filter);
   const settings = { collation: spec.collation, variables: spec.variables };
@@ -58,16 +92,42 @@ export function findDocuments(store: ReadSource | undefined, spec: FindSpec): Do
   const matches = candidates.exact ? undefined : compileFilter(filter, settings);
   const skip = spec.skip ?? 0;
   const limit = spec.limit && spec.limit > 0 ? spec.limit : Infinity;
-  const needsSort = spec.sort !== undefined && !candidates.sorted;
-  const stopAfter = needsSort ? Infinity : skip + limit;
-  let selected: Document[] = [];
-  for (const doc of candidates.docs) {
-    if (selected.length >= stopAfter) break;
+  const matching = matchingDocuments(candidates.docs, matches, stats);
+  const sort = spec.sort !== undefined && !candidates.sorted ? spec.sort : undefined;
+  const ordered = sort ? sortedMatches(matching, skip + limit, sort, spec.collation, scores) : matching;
+  return { walk: page(ordered, skip, limit, stats), filter, settings, scores };
+}
+
+function* matchingDocuments(candidates: Iterable<Document>, matches: DocumentPredicate | undefined, stats: ExecutionStats): Generator<Document> {
+  for (const doc of candidates) {
     stats.docsExamined++;
-    if (!matches || matches(doc)) selected.push(doc);
+    if (!matches || matches(doc)) yield doc;
   }
-  if (needsSort) selected = sortDocuments(selected, spec.sort!, spec.collation, scores);
-  if (skip > 0 || limit !== Infinity) selected = selected.slice(skip, skip + limit);
-  stats.nReturned = selected.length;
-  return projectDocuments(selected, spec.projection, filter, settings, scores);
+}
+
+/** A sort the candidates do not satisfy: it needs every match (or the top `count` of them). */
+function* sortedMatches(
+  matching: Iterable<Document>,
+  count: number,
+  sort: Array<[string, 1 | -1]>,
+  collation?: Collation,
+  scores?: ReadonlyMap<Document, number>,
+): Generator<Document> {
+  yield* count === Infinity ? sortDocuments([...matching], sort, collation, scores) : topSorted(matching, count, sort, collation, scores);
+}
+
+/** Skip, then limit; returns right after the last document so no further candidate is examined. */
+function* page(docs: Iterable<Document>, skip: number, limit: number, stats: ExecutionStats): Generator<Document> {
+  if (limit <= 0) return;
+  let skipped = 0;
+  let returned = 0;
+  for (const doc of docs) {
+    if (skipped < skip) {
+      skipped++;
+      continue;
+    }
+    stats.nReturned++;
+    yield doc;
+    if (++returned >= limit) return;
+  }
 }

@@ -3,6 +3,7 @@ import { Context, Query } from 'mingo';
 import { bsonTypeOperator } from './bson-type';
 import { collationKey } from './collation-group';
 import type { Collation } from './collation';
+import { ORDERED_PROJECT, orderedProject } from './ordered-project';
 
 /** mingo's option types, reached through its public constructor (subpath types need node16 resolution). */
 export type MingoOptions = NonNullable<ConstructorParameters<typeof Query>[1]>;
@@ -21,9 +22,14 @@ const toObjectId: ExpressionOperator = (obj, expr, options) => {
 };
 
 const SERVER_OPERATORS: Record<string, ExpressionOperator> = { $toObjectId: toObjectId, $collationKey: collationKey };
-const SERVER_CONTEXT = Context.init({ expression: SERVER_OPERATORS as never });
+const SERVER_PIPELINE_OPERATORS = { [ORDERED_PROJECT]: orderedProject };
+const SERVER_CONTEXT = Context.init({ expression: SERVER_OPERATORS as never, pipeline: SERVER_PIPELINE_OPERATORS as never });
 /** Adds `$bsonType` (the server's `$type`, see match.ts) to the query operators. */
-const BSON_TYPE_CONTEXT = Context.init({ expression: SERVER_OPERATORS as never, query: { $bsonType: bsonTypeOperator } as never });
+const BSON_TYPE_CONTEXT = Context.init({
+  expression: SERVER_OPERATORS as never,
+  pipeline: SERVER_PIPELINE_OPERATORS as never,
+  query: { $bsonType: bsonTypeOperator } as never,
+});
 /** Deep enough for any real expression; deeper input simply gets the server context. */
 const MAX_SCAN_DEPTH = 64;
 
@@ -55,7 +61,7 @@ function usesServerOperators(value: unknown, depth: number): boolean {
   if (Array.isArray(value)) return value.some((item) => usesServerOperators(item, depth + 1));
   if (value === null || typeof value !== 'object' || value.constructor !== Object) return false;
   for (const [key, inner] of Object.entries(value)) {
-    if (key in SERVER_OPERATORS || usesServerOperators(inner, depth + 1)) return true;
+    if (key in SERVER_OPERATORS || key in SERVER_PIPELINE_OPERATORS || usesServerOperators(inner, depth + 1)) return true;
   }
   return false;
 }

@@ -6,13 +6,15 @@ import { cloneDocument } from '../storage/clone-document';
 import type { Collation } from './collation';
 import { collateGroups } from './collation-group';
 import { countingGroup } from './count-group';
-import { findDocuments, type FindSpec } from './find-documents';
+import { countMatches, findStream, type FindSpec } from './find-documents';
 import { idFirst } from './id-first';
 import { matchView, rawOf } from './match-view';
 import { mingoOptions } from './mingo-options';
+import { withOrderedProjects } from './ordered-project';
 import { foldPipelineHead } from './pipeline-head';
 import type { ReadSource } from './read-source';
-import { rewriteTextScoreStages, withoutScore, withScores } from './text-score-stages';
+import { documentsOf, drain, streamFrom, streamOf, type ResultStream } from './result-stream';
+import { rewriteTextScoreStages, withoutScore, withScore } from './text-score-stages';
 import { writePipelineOutput } from './write-pipeline-output';
 
 export interface PipelineRun {
@@ -41,12 +43,21 @@ const MUTATING_STAGES = new Set(['$addFields', '$set', '$unset']);
  * `$out` / `$merge` are written by the server so that unique indexes stay enforced.
  */
 export function runPipeline(run: PipelineRun): Document[] {
+  return drain(streamPipeline(run));
+}
+
+/**
+ * The same, read lazily: the head's find and mingo's streaming stages pull documents as the
+ * cursor's batches are taken; only stages that need their whole input (`$group`, `$sort`, ...)
+ * and `$out` / `$merge` gather it.
+ */
+export function streamPipeline(run: PipelineRun): ResultStream {
   const stages = validatePipeline(run.pipeline);
   const last = stages[stages.length - 1];
   const output = last && ('$out' in last || '$merge' in last) ? last : undefined;
   let rest = output ? stages.slice(0, -1) : stages;
-  let source: Document[] = [];
-  let results: Document[] | undefined;
+  let source: ResultStream = streamOf([]);
+  let scores: ReadonlyMap<Document, number> | undefined;
   if (run.collection !== undefined) {
     const store = readSource(run.catalog, run.db, run.collection, run.viewDepth);
     const head = foldPipelineHead(rest, run.hint !== undefined);
@@ -57,31 +68,31 @@ export function runPipeline(run: PipelineRun): Document[] {
       const spec: FindSpec = { filter, sort, skip, limit, projection, collation: run.collation, variables: run.variables, hint: run.hint, textScores };
       const counting = rest.length === 1 && !head.projection ? countingGroup(rest[0]) : undefined;
       if (counting) {
-        results = counting(findDocuments(store, spec).length);
+        source = streamOf(counting(countMatches(store, spec)));
         rest = [];
       } else {
-        source = findDocuments(store, spec);
+        source = findStream(store, spec);
         if (textScores.size > 0 && rest.length > 0) {
-          source = withScores(source, textScores);
+          scores = textScores;
           rest = rewriteTextScoreStages(rest);
         }
       }
-    } else {
-      source = store ? [...store.documents()] : [];
+    } else if (store) {
+      source = streamFrom(store.documents()[Symbol.iterator]());
     }
   } else if (rest.length > 0 && '$listLocalSessions' in rest[0]) {
-    source = run.sessions?.() ?? [];
+    source = streamOf(run.sessions?.() ?? []);
     rest = rest.slice(1);
   }
-  results ??= rest.length > 0 ? runInMingo(run, rest, source) : source;
+  const results = rest.length > 0 ? streamInMingo(run, rest, source, scores) : source;
   if (!output) return results;
-  writePipelineOutput(run.catalog, run.db, output, results, run.variables);
-  return [];
+  writePipelineOutput(run.catalog, run.db, output, drain(results), run.variables);
+  return streamOf([]);
 }
 
 /** The stages the server does not answer itself; mingo is only set up when some are left. */
-function runInMingo(run: PipelineRun, stages: Document[], source: Document[]): Document[] {
-  const rest = collateGroups(stages, run.collation);
+function streamInMingo(run: PipelineRun, stages: Document[], source: ResultStream, scores?: ReadonlyMap<Document, number>): ResultStream {
+  const rest = withOrderedProjects(collateGroups(stages, run.collation));
   const mutates = rest.some((stage) => containsMutatingStage(stage));
   // mingo sees plain views (numeric wrappers unwrapped); documents that pass through unchanged go back raw.
   const resolve = (name: string): Document[] => {
@@ -92,9 +103,11 @@ function runInMingo(run: PipelineRun, stages: Document[], source: Document[]): D
     ...mingoOptions({ collation: run.collation, variables: run.variables, collectionResolver: resolve }, rest),
     ...(mutates ? { processingMode: ProcessingMode.CLONE_INPUT } : {}),
   };
-  return new Aggregator(matchView(rest), options)
-    .run<Document>(source.map((doc) => matchView(doc)))
-    .map((doc) => withoutScore(idFirst(rawOf(doc) as Document)));
+  const input = (function* () {
+    for (const doc of documentsOf(source)) yield matchView(scores ? withScore(doc, scores) : doc);
+  })();
+  const output = new Aggregator(matchView(rest), options).stream(input) as Iterator<Document>;
+  return streamFrom(output, (docs) => docs.map((doc) => withoutScore(idFirst(rawOf(doc) as Document))));
 }
 
 function validatePipeline(pipeline: unknown): Document[] {

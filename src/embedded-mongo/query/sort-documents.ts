@@ -31,21 +31,56 @@ export function sortDocuments(
   collation?: Collation,
   scores?: ReadonlyMap<Document, number>,
 ): Document[] {
+  const order = sortOrder(sort, collation, scores);
+  return docs.map(order.keyed).sort(order.compare).map((entry) => entry.doc);
+}
+
+/**
+ * The first `count` documents of `docs` in sort order (the same order as `sortDocuments`), holding
+ * at most 2 x `count` of them at a time: a `$sort` followed by a `$limit` keeps its top, not the
+ * whole input.
+ */
+export function topSorted(
+  docs: Iterable<Document>,
+  count: number,
+  sort: Array<[string, 1 | -1]>,
+  collation?: Collation,
+  scores?: ReadonlyMap<Document, number>,
+): Document[] {
+  const order = sortOrder(sort, collation, scores);
+  const keep = Math.max(count, 1);
+  let top: KeyedDocument[] = [];
+  let position = 0;
+  for (const doc of docs) {
+    top.push(order.keyed(doc, position++));
+    if (top.length >= 2 * keep) top = top.sort(order.compare).slice(0, keep);
+  }
+  return top.sort(order.compare).slice(0, count).map((entry) => entry.doc);
+}
+
+interface KeyedDocument {
+  readonly doc: Document;
+  readonly position: number;
+  readonly keys: unknown[];
+}
+
+function sortOrder(sort: Array<[string, 1 | -1]>, collation?: Collation, scores?: ReadonlyMap<Document, number>) {
   const collator = collation ? collatorFor(collation) : undefined;
   const compareStrings = collator ? (x: string, y: string) => collator.compare(x, y) : undefined;
-  const keyed = docs.map((doc, position) => ({
-    doc,
-    position,
-    keys: sort.map(([field, direction]) => (field === TEXT_SCORE_KEY ? (scores?.get(doc) ?? 0) : sortKey(doc, field, direction, compareStrings))),
-  }));
-  keyed.sort((left, right) => {
-    for (let i = 0; i < sort.length; i++) {
-      const order = compareBson(left.keys[i], right.keys[i], compareStrings);
-      if (order !== 0) return order * sort[i][1];
-    }
-    return left.position - right.position;
-  });
-  return keyed.map((entry) => entry.doc);
+  return {
+    keyed: (doc: Document, position: number): KeyedDocument => ({
+      doc,
+      position,
+      keys: sort.map(([field, direction]) => (field === TEXT_SCORE_KEY ? (scores?.get(doc) ?? 0) : sortKey(doc, field, direction, compareStrings))),
+    }),
+    compare: (left: KeyedDocument, right: KeyedDocument): number => {
+      for (let i = 0; i < sort.length; i++) {
+        const order = compareBson(left.keys[i], right.keys[i], compareStrings);
+        if (order !== 0) return order * sort[i][1];
+      }
+      return left.position - right.position;
+    },
+  };
 }
 
 function sortKey(doc: Document, field: string, direction: 1 | -1, compareStrings?: (x: string, y: string) => number): unknown {

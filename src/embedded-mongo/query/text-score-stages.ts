@@ -24,8 +24,8 @@ function replaceMeta(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, replaceMeta(inner)]));
 }
 
-export function withScores(docs: Document[], scores: ReadonlyMap<Document, number>): Document[] {
-  return docs.map((doc) => ({ ...doc, [SCORE_FIELD]: scores.get(doc) ?? 0 }));
+export function withScore(doc: Document, scores: ReadonlyMap<Document, number>): Document {
+  return { ...doc, [SCORE_FIELD]: scores.get(doc) ?? 0 };
 }
 
 export function withoutScore(doc: Document): Document {

@@ -20,8 +20,9 @@ export class Catalog implements CatalogView {
     try {
       for (const persisted of collections) {
         const store = this.createCollection(persisted.db, persisted.collection, persisted.options);
-        for (const spec of persisted.indexes) store.createIndex(spec);
+        // Documents first: each index is then built with one sort instead of an insert per document.
         for (const doc of persisted.documents) store.insert(doc);
+        for (const spec of persisted.indexes) store.createIndex(spec);
       }
     } finally {
       this.restoring = false;

@@ -78,4 +78,27 @@ describe('embedded mongo: cursors', () => {
     expect(single.cursor.firstBatch).toHaveLength(5);
     expect(Number(single.cursor.id)).toBe(0);
   });
+
+  test('a cursor keeps its place in an index walk while documents are written between batches', async () => {
+    const walk = f.db.collection('walk');
+    await walk.insertMany(Array.from({ length: 50 }, (_, n) => ({ n })));
+    await walk.createIndex({ n: 1 });
+    const cursor = walk.find({}, { sort: { n: 1 }, batchSize: 10 });
+    const seen: number[] = [];
+    for (let i = 0; i < 10; i++) seen.push((await cursor.next())!.n as number);
+    await walk.deleteMany({ n: { $in: [5, 15] } });
+    await walk.insertMany([{ n: 12.5 }, { n: -1 }]);
+    for await (const doc of cursor) seen.push(doc.n as number);
+    const expected = [...Array.from({ length: 50 }, (_, n) => n).filter((n) => n !== 15), 12.5].sort((x, y) => x - y).filter((n) => n >= 0);
+    expect(seen).toEqual(expected);
+  });
+
+  test('pipeline stages after the head stream across getMore batches', async () => {
+    const cursor = f.db.collection('many').aggregate([{ $addFields: { twice: { $multiply: ['$i', 2] } } }, { $project: { twice: 1, i: 1, _id: 0 } }], { batchSize: 30 });
+    const docs = await cursor.toArray();
+    expect(docs).toHaveLength(250);
+    expect(docs.every((doc, position) => doc.i === position && doc.twice === 2 * position)).toBe(true);
+    expect(Object.keys(docs[0])).toEqual(['i', 'twice']);
+    expect(getMores().length).toBeGreaterThanOrEqual(8);
+  });
 });
