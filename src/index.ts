@@ -14,5 +14,6 @@ export { hashPassword } from './application/authentication/hash-password.hook';
 export { restrictToSelf } from './application/authentication/restrict-to-self.hook';
 export { AuthenticationService } from './application/authentication/authentication.service';
 export { startEmbeddedMongo } from './embedded-mongo';
+export type { EmbeddedMongo, EmbeddedMongoLogger, HostedEmbeddedMongoOptions } from './embedded-mongo';
 export { composeApplication, listen } from './composition-root';
 export { loadConfig, ConfigError } from './composition/load-config';
