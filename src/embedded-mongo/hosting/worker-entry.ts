@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { EmbeddedMongoLogger } from '../logger';
 import { startEmbeddedMongo } from '../start-embedded-mongo';
@@ -8,6 +9,20 @@ import type { HostMessage, LogLevel, WorkerMessage, WorkerServerOptions } from '
  * log record to the host, and stops (snapshot, journal closed, lock released) when asked.
  */
 const port = parentPort!;
+
+/**
+ * When the CPU is contended, the host's event loop goes first: on Linux a nice value set with
+ * pid 0 applies to the calling thread only, so this lowers the database thread, not the host.
+ */
+const DATABASE_THREAD_NICE = 5;
+if (process.platform === 'linux') {
+  try {
+    setPriority(0, DATABASE_THREAD_NICE);
+  } catch {
+    // not permitted here (a sandbox); the thread keeps the host's priority
+  }
+}
+
 const post = (message: WorkerMessage): void => port.postMessage(message);
 
 function forward(level: LogLevel) {
