@@ -32,5 +32,11 @@ describe('reliability: the embedded database thread dies', () => {
     expect(JSON.parse(crashLines[0])).toMatchObject({ level: 50, component: 'embedded-mongo', msg: 'the embedded database stopped unexpectedly; exiting' });
     expect(JSON.parse(crashLines[0]).error).toMatch(/memory|heap/i);
     expect(app.child.stderr).toBe('');
+    // One JSON stream: the database's own records go through the application's logger.
+    const records = app.child.stdout.trim().split('\n').map((line) => JSON.parse(line) as { component?: string; msg: string });
+    expect(records.filter((record) => record.component === 'embedded-mongo').map((record) => record.msg)).toEqual([
+      'embedded mongo listening',
+      'the embedded database stopped unexpectedly; exiting',
+    ]);
   }, 60_000);
 });
