@@ -21,13 +21,13 @@ const STOP_TIMEOUT_MS = 60_000;
  */
 export function startInWorker(options: EmbeddedMongoOptions, host: WorkerHostOptions): Promise<EmbeddedMongo> {
   const { logger = consoleWarningsLogger, ...serverOptions } = options;
-  const entry = workerEntry();
-  const worker = new Worker(entry.file, {
-    workerData: serverOptions satisfies WorkerServerOptions,
-    execArgv: entry.execArgv,
-    resourceLimits: host.maxHeapMb ? { maxOldGenerationSizeMb: host.maxHeapMb } : undefined,
-  });
   return new Promise((resolve, reject) => {
+    const entry = workerEntry();
+    const worker = new Worker(entry.file, {
+      workerData: serverOptions satisfies WorkerServerOptions,
+      execArgv: entry.execArgv,
+      resourceLimits: host.maxHeapMb ? { maxOldGenerationSizeMb: host.maxHeapMb } : undefined,
+    });
     let phase: 'starting' | 'serving' | 'stopping' | 'ended' = 'starting';
     let stopped: ((error?: Error) => void) | undefined;
     let failure: Error | undefined;
@@ -75,17 +75,21 @@ function log(logger: EmbeddedMongoLogger, message: Extract<WorkerMessage, { type
 }
 
 /**
- * The worker's entry beside this file: the built `.js` (dist), or the TypeScript source when the
- * host itself runs from source (jest, `npm start`), which the worker then loads through
- * @swc-node/register unless the host's own flags already register it.
+ * The worker's entry beside this file: the TypeScript source when the host itself runs from
+ * source (jest, `npm start`), loaded through @swc-node/register unless the host's own flags
+ * already register it; otherwise the compiled `worker-entry.js` (dist/, or a bundle that emits
+ * it next to itself).
  */
 function workerEntry(): { file: string; execArgv?: string[] } {
+  if (__filename.endsWith('.ts')) {
+    const inherited = process.execArgv;
+    const registered = inherited.some((flag) => flag.includes('@swc-node/register'));
+    return {
+      file: path.join(__dirname, 'worker-entry.ts'),
+      execArgv: registered ? inherited : [...inherited, '-r', require.resolve('@swc-node/register')],
+    };
+  }
   const compiled = path.join(__dirname, 'worker-entry.js');
-  if (!__filename.endsWith('.ts') && existsSync(compiled)) return { file: compiled };
-  const inherited = process.execArgv;
-  const registered = inherited.some((flag) => flag.includes('@swc-node/register'));
-  return {
-    file: path.join(__dirname, 'worker-entry.ts'),
-    execArgv: registered ? inherited : [...inherited, '-r', require.resolve('@swc-node/register')],
-  };
+  if (!existsSync(compiled)) throw new Error(`the embedded mongo worker entry ${compiled} is missing (a bundle must emit it beside itself)`);
+  return { file: compiled };
 }
