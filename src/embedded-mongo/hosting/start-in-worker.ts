@@ -86,7 +86,7 @@ function workerEntry(): { file: string; execArgv?: string[] } {
     const registered = inherited.some((flag) => flag.includes('@swc-node/register'));
     return {
       file: path.join(__dirname, 'worker-entry.ts'),
-      execArgv: registered ? inherited : [...inherited, '-r', require.resolve('@swc-node/register')],
+      execArgv: registered ? undefined : [...inherited, '-r', require.resolve('@swc-node/register')], // undefined: inherited
     };
   }
   const compiled = path.join(__dirname, 'worker-entry.js');
