@@ -24,7 +24,8 @@ export function isProcessAlive(owner: ProcessIdentity): boolean {
   const stat = readStat(owner.pid);
   if (stat) {
     if (stat.state === 'Z' || stat.state === 'X') return false;
-    if (owner.bootId && owner.bootId !== readBootId()) return false;
+    const bootId = readBootId();
+    if (owner.bootId && bootId && owner.bootId !== bootId) return false;
     return owner.startTicks === undefined ? true : owner.startTicks === stat.startTicks;
   }
   if (procAvailable()) return false;
