@@ -141,6 +141,19 @@ describe('embedded mongo: the dataDir lock', () => {
     await expectTakeOver(process.pid);
   });
 
+  test('two servers starting together over a stale lock: exactly one gets the folder', async () => {
+    for (let round = 0; round < 3; round++) {
+      const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+      await writeFile(lockFile, `${dead}\n`);
+      const starts = await Promise.allSettled([0, 1, 2].map(() => startEmbeddedMongo({ dataDir, logger: recordingLogger() })));
+      const started = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
+      const refused = starts.flatMap((start) => (start.status === 'rejected' ? [(start.reason as Error).message] : []));
+      await Promise.all(started.map((server) => server.stop()));
+      expect(started).toHaveLength(1);
+      expect(refused).toEqual([expect.stringContaining('is in use by another server'), expect.stringContaining('is in use by another server')]);
+    }
+  });
+
   test('an unreadable lock file is taken over', async () => {
     await writeFile(lockFile, 'not a lock\n');
     const logger = recordingLogger();
