@@ -19,8 +19,8 @@ const RETRY_PAUSE_MS = 250;
 /**
  * Connects the driver to `MONGODB_URL`, or starts the embedded server (keeping its files in
  * `DATA_DIR`; in a worker thread, logging through `logger`) and connects to that. If that
- * thread dies, the process exits with one logged line (see `exitOnDatabaseCrash`). Start-up retries until `databaseTimeoutMs`, then fails with
- * one clear line. At run time every operation waits at most `databaseOperationTimeoutMs` for an
+ * thread dies, the process exits with one logged line (see `exitOnDatabaseCrash`). Start-up
+ * retries until `databaseTimeoutMs`, then fails with one clear line. At run time every operation waits at most `databaseOperationTimeoutMs` for an
  * unreachable database (the adapter turns that into 503) and the driver reconnects by itself
  * when the database returns.
  */

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,6 +39,30 @@ describe('embedded mongo: hosted in a worker thread', () => {
     const server = await startEmbeddedMongo({ logger: { info: record('info'), warn: record('warn'), error: record('error') } });
     await server.stop();
     expect(records).toContainEqual({ level: 'info', message: 'embedded mongo listening', meta: { url: server.url, dataDir: ':memory:' }, thread: threadId });
+  });
+
+  (existsSync('/proc/self/task') ? test : test.skip)('on Linux the database thread runs at nice +5 and the host thread keeps its own', async () => {
+    /** Nice value of each thread of this process (field 19 of its stat). */
+    const niceByThread = (): Map<number, number> =>
+      new Map(
+        readdirSync('/proc/self/task').flatMap((tid) => {
+          try {
+            const text = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+            return [[Number(tid), Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[16])] as [number, number]];
+          } catch {
+            return []; // the thread ended meanwhile
+          }
+        }),
+      );
+    const before = niceByThread();
+    const server = await startEmbeddedMongo();
+    try {
+      const added = [...niceByThread()].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
+      expect(added).toContain(5);
+      expect(niceByThread().get(process.pid)).toBe(before.get(process.pid));
+    } finally {
+      await server.stop();
+    }
   });
 
   test('a start that fails (busy port) rejects with the reason and leaves the dataDir unlocked', async () => {
