@@ -15,5 +15,6 @@ export { restrictToSelf } from './application/authentication/restrict-to-self.ho
 export { AuthenticationService } from './application/authentication/authentication.service';
 export { buildOpenApiDocument, type OpenApiDocumentInput } from './application/openapi/build-openapi-document';
 export { startEmbeddedMongo } from './embedded-mongo';
+export type { EmbeddedMongo, EmbeddedMongoLogger, HostedEmbeddedMongoOptions } from './embedded-mongo';
 export { composeApplication } from './composition-root';
 export { loadConfig, ConfigError } from './composition/load-config';

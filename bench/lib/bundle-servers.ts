@@ -15,7 +15,11 @@ const SERVERS: ServerName[] = ['framework-server', 'express-server', 'fastify-se
  */
 export async function bundleServers(): Promise<Record<ServerName, string>> {
   await build({
-    entryPoints: SERVERS.map((name) => path.join(BENCH_DIR, 'servers', `${name}.ts`)),
+    entryPoints: {
+      ...Object.fromEntries(SERVERS.map((name) => [name, path.join(BENCH_DIR, 'servers', `${name}.ts`)])),
+      // startEmbeddedMongo runs the server in a worker thread and looks for this beside the bundle.
+      'worker-entry': path.join(BENCH_DIR, '..', 'src', 'embedded-mongo', 'hosting', 'worker-entry.ts'),
+    },
     outdir: BUILD_DIR,
     bundle: true,
     platform: 'node',

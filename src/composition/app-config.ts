@@ -8,6 +8,8 @@ export interface AppConfig {
   mongodbUrl?: string;
   /** Where the embedded server and the development secret live; ':memory:' keeps nothing. */
   dataDir: string;
+  /** Caps the embedded server's heap (MB); past it its thread dies and the process exits. Unset: Node's default. */
+  embeddedMaxHeapMb?: number;
   authSecret?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   bodyLimitBytes: number;

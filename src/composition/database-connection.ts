@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MongoClient, type Db, type ServerHeartbeatFailedEvent } from 'mongodb';
-import { startEmbeddedMongo } from '../embedded-mongo';
+import { startEmbeddedMongo, type EmbeddedMongoLogger } from '../embedded-mongo';
 import type { LoggerPort } from '../ports/logger.port';
 import type { AppConfig } from './app-config';
 
@@ -18,15 +18,23 @@ const RETRY_PAUSE_MS = 250;
 
 /**
  * Connects the driver to `MONGODB_URL`, or starts the embedded server (keeping its files in
- * `DATA_DIR`) and connects to that. Start-up retries until `databaseTimeoutMs`, then fails with
- * one clear line. At run time every operation waits at most `databaseOperationTimeoutMs` for an
+ * `DATA_DIR`; in a worker thread, logging through `logger`) and connects to that. If that
+ * thread dies, the process exits with one logged line (see `exitOnDatabaseCrash`). Start-up
+ * retries until `databaseTimeoutMs`, then fails with one clear line. At run time every operation waits at most `databaseOperationTimeoutMs` for an
  * unreachable database (the adapter turns that into 503) and the driver reconnects by itself
  * when the database returns.
  */
 export async function connectDatabase(config: AppConfig, logger: LoggerPort): Promise<DatabaseConnection> {
   const embedded = config.mongodbUrl
     ? undefined
-    : await startEmbeddedMongo({ host: '127.0.0.1', port: 0, dataDir: config.dataDir === ':memory:' ? undefined : path.resolve(config.dataDir) });
+    : await startEmbeddedMongo({
+        host: '127.0.0.1',
+        port: 0,
+        dataDir: config.dataDir === ':memory:' ? undefined : path.resolve(config.dataDir),
+        logger: embeddedMongoLog(logger),
+        maxHeapMb: config.embeddedMaxHeapMb,
+        onCrash: (error) => exitOnDatabaseCrash(logger, error),
+      });
   const url = config.mongodbUrl ?? embedded!.url;
   const timeout = config.databaseOperationTimeoutMs;
   const client = new MongoClient(url, { serverSelectionTimeoutMS: timeout, connectTimeoutMS: timeout, socketTimeoutMS: Math.max(timeout * 10, 30_000) });
@@ -55,6 +63,26 @@ export async function connectDatabase(config: AppConfig, logger: LoggerPort): Pr
       await embedded?.stop();
     },
   };
+}
+
+/** The embedded server's records in the application's log stream, marked as its own. */
+function embeddedMongoLog(logger: LoggerPort): EmbeddedMongoLogger {
+  const component = 'embedded-mongo';
+  return {
+    info: (message, meta) => logger.info({ component, ...meta }, message),
+    warn: (message, meta) => logger.warn({ component, ...meta }, message),
+    error: (message, meta) => logger.error({ component, ...meta }, message),
+  };
+}
+
+/**
+ * The embedded database's thread died (an uncaught error, out of memory): every request would
+ * fail from now on, so the process ends with one line and exit code 1 for its supervisor to
+ * restart it (the journal keeps every acknowledged write).
+ */
+function exitOnDatabaseCrash(logger: LoggerPort, error: Error): void {
+  logger.error({ component: 'embedded-mongo', error: error.message }, 'the embedded database stopped unexpectedly; exiting');
+  process.exit(1);
 }
 
 /**

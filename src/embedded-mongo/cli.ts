@@ -3,15 +3,20 @@ import { startEmbeddedMongo } from './start-embedded-mongo';
 import type { EmbeddedMongoLogger } from './logger';
 
 /**
- * `npm run embedded-mongo -- --port 27017 --dbpath ./data [--bind_ip 127.0.0.1] [--socket /tmp/m.sock]`
+ * `npm run embedded-mongo -- --port 27017 --dbpath ./embedded-data [--bind_ip 127.0.0.1] [--socket /tmp/m.sock]`
  * [--snapshot-interval-ms 60000] [--snapshot-journal-bytes 67108864] [--transaction-timeout-ms 60000]`
+ *
+ * The stand-alone server keeps its own folder: `./data` belongs to `npm start` (its embedded
+ * database and development secret), and one server at a time may use a folder.
  */
+const DEFAULT_DBPATH = './embedded-data';
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       port: { type: 'string', default: '27017' },
       bind_ip: { type: 'string', default: '127.0.0.1' },
-      dbpath: { type: 'string', default: './data' },
+      dbpath: { type: 'string', default: DEFAULT_DBPATH },
       socket: { type: 'string' },
       'snapshot-interval-ms': { type: 'string' },
       'snapshot-journal-bytes': { type: 'string' },
@@ -21,8 +26,10 @@ async function main(): Promise<void> {
   });
   if (values.help) {
     console.log(
-      'usage: embedded-mongo [--port 27017] [--bind_ip 127.0.0.1] [--dbpath ./data | :memory:] [--socket path]\n' +
-        '       [--snapshot-interval-ms 60000] [--snapshot-journal-bytes 67108864] [--transaction-timeout-ms 60000]',
+      `usage: embedded-mongo [--port 27017] [--bind_ip 127.0.0.1] [--dbpath ${DEFAULT_DBPATH} | :memory:] [--socket path]\n` +
+        '       [--snapshot-interval-ms 60000] [--snapshot-journal-bytes 67108864] [--transaction-timeout-ms 60000]\n' +
+        `--dbpath defaults to ${DEFAULT_DBPATH}, a folder of its own: ./data is the application's (npm start), and a\n` +
+        'folder serves one server at a time.',
     );
     return;
   }

@@ -4,12 +4,30 @@ export type { EmbeddedMongo, EmbeddedMongoOptions } from './start-embedded-mongo
 export type { EmbeddedMongoLogger } from './logger';
 export type { StorageEngine, WriteEvent, PersistedCollection } from './storage/storage-engine';
 
+export interface HostedEmbeddedMongoOptions extends EmbeddedMongoOptions {
+  /**
+   * The server runs in a worker thread; if that thread dies while serving (an uncaught error,
+   * out of memory), this is called. Default: one line through `logger.error`, then the process
+   * exits with code 1 (a database that vanished silently would fail every request instead).
+   */
+  readonly onCrash?: (error: Error) => void;
+  /** Caps the worker's heap (MB): a runaway query ends the database thread, not the host's heap. */
+  readonly maxHeapMb?: number;
+}
+
 /**
- * Starts an embedded MongoDB-compatible server (see `EmbeddedMongoOptions`). The server itself
- * (wire protocol, query engine, storage: about 9 MB of resident memory) loads with the first
- * start, so importing the package does not pay for it.
+ * Starts an embedded MongoDB-compatible server (see `EmbeddedMongoOptions`) in a worker thread of
+ * this process, so that its work never blocks this event loop; log records are forwarded to
+ * `options.logger`. The server itself (wire protocol, query engine, storage) loads in that thread.
  */
-export function startEmbeddedMongo(options?: EmbeddedMongoOptions): Promise<EmbeddedMongo> {
-  const server = require('./start-embedded-mongo') as typeof import('./start-embedded-mongo');
-  return server.startEmbeddedMongo(options);
+export function startEmbeddedMongo(options: HostedEmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
+  const { onCrash, maxHeapMb, ...serverOptions } = options;
+  const { startInWorker } = require('./hosting/start-in-worker') as typeof import('./hosting/start-in-worker');
+  return startInWorker(serverOptions, { onCrash: onCrash ?? ((error) => exitOnCrash(options, error)), maxHeapMb });
+}
+
+function exitOnCrash(options: EmbeddedMongoOptions, error: Error): void {
+  const report = options.logger?.error ?? ((message: string) => console.error(`[embedded-mongo] ${message}`));
+  report(`the embedded database stopped unexpectedly (${error.message}); exiting`);
+  process.exit(1);
 }

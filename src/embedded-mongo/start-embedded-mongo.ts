@@ -41,16 +41,21 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   const logger = options.logger ?? consoleWarningsLogger;
   const engine = createEngine(options, logger);
   const catalog = new Catalog(engine);
-  catalog.restore(await engine.load());
-  const server = new WireServer({ catalog, engine, logger, cursorTimeoutMs: options.cursorTimeoutMs, transactionTimeoutMs: options.transactionTimeoutMs });
+  const restored = await engine.load(); // a failed load releases the dataDir lock itself
+  let server: WireServer | undefined;
   let port: number;
   try {
+    catalog.restore(restored);
+    server = new WireServer({ catalog, engine, logger, cursorTimeoutMs: options.cursorTimeoutMs, transactionTimeoutMs: options.transactionTimeoutMs });
     port = await server.listenTcp(host, options.port ?? 0);
     if (options.socketPath) await server.listenUnix(options.socketPath);
   } catch (error) {
-    await server.close().then(() => engine.close());
+    // A failed start (a busy port, say) leaves the dataDir unlocked for the next attempt.
+    await server?.close().catch(() => undefined);
+    await engine.close().catch((closeError: Error) => logger.error('closing storage after a failed start failed', { error: closeError.message }));
     throw error;
   }
+  const listening = server;
   const url = `mongodb://${host.includes(':') ? `[${host}]` : host}:${port}/`;
   logger.info('embedded mongo listening', { url, dataDir: options.dataDir ?? ':memory:' });
   let stopping: Promise<void> | undefined;
@@ -58,7 +63,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     url,
     port,
     stop: () => {
-      stopping ??= server.close().then(() => engine.close());
+      stopping ??= listening.close().then(() => engine.close());
       return stopping;
     },
   };

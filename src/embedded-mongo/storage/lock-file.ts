@@ -1,31 +1,67 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { EmbeddedMongoLogger } from '../logger';
 import { LOCK_FILE } from './journal-files';
+import { currentProcessIdentity, isProcessAlive, type ProcessIdentity } from './process-identity';
+
+const MAX_ATTEMPTS = 50;
 
 /**
- * One server per dataDir: the lock file holds the owner's pid. A lock whose pid is no longer
- * running (the owner crashed) is taken over, with a log line. Returns the release function.
+ * One server per dataDir: the lock file names its owner by pid, process start time and boot
+ * (see `ProcessIdentity`). A lock whose owner no longer runs (crashed, a zombie, or its pid now
+ * belongs to another process, ours included) is taken over with a log line; a live owner is
+ * refused. Returns the release function.
  */
 export async function acquireDataDirLock(dataDir: string, logger: EmbeddedMongoLogger): Promise<() => Promise<void>> {
   const file = path.join(dataDir, LOCK_FILE);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (await createWithPid(file)) return () => releaseLock(file);
-    const owner = await readOwner(file);
-    if (owner !== undefined && isRunning(owner)) {
-      throw new Error(`dataDir ${dataDir} is in use by another server (pid ${owner}, lock file ${file})`);
+  const me = currentProcessIdentity();
+  const content = `${JSON.stringify(me)}\n`;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    if (await createExclusive(file, content)) return () => releaseLock(file, content);
+    const recorded = await readText(file);
+    if (recorded === undefined) continue; // released meanwhile
+    const owner = parseOwner(recorded);
+    if (owner && ownerRuns(owner, me)) {
+      throw new Error(`dataDir ${dataDir} is in use by another server (pid ${owner.pid}, lock file ${file})`);
     }
-    logger.warn('taking over a stale dataDir lock', { file, previousOwner: owner ?? 'unreadable' });
-    await fs.rm(file, { force: true });
+    await takeOver(file, recorded, content, () => logger.warn('taking over a stale dataDir lock', { file, previousOwner: owner?.pid ?? 'unreadable' }));
   }
-  throw new Error(`could not lock dataDir ${dataDir}: ${file} keeps reappearing`);
+  throw new Error(`could not lock dataDir ${dataDir}: ${file} keeps changing hands`);
 }
 
-/** Written aside, then hard-linked into place: the lock never exists without its pid. */
-async function createWithPid(file: string): Promise<boolean> {
+/** A record without a start time comes from an older version; one naming our own pid is a previous run's. */
+function ownerRuns(owner: ProcessIdentity, me: ProcessIdentity): boolean {
+  if (owner.startTicks === undefined && me.startTicks !== undefined && owner.pid === me.pid) return false;
+  return isProcessAlive(owner);
+}
+
+/**
+ * Removes the stale lock, guarded by a second lock file so that two servers starting together
+ * cannot both judge it stale and each remove the other's fresh lock.
+ */
+async function takeOver(file: string, stale: string, content: string, announce: () => void): Promise<void> {
+  const guard = `${file}.takeover`;
+  if (!(await createExclusive(guard, content))) {
+    const guardOwner = parseOwner((await readText(guard)) ?? '');
+    if (guardOwner && isProcessAlive(guardOwner)) await sleep(20); // another start is taking over
+    else await fs.rm(guard, { force: true }); // left by a start that crashed mid-takeover
+    return;
+  }
+  try {
+    if ((await readText(file)) !== stale) return;
+    announce();
+    await fs.rm(file, { force: true });
+  } finally {
+    await fs.rm(guard, { force: true });
+  }
+}
+
+/** Written aside, then hard-linked into place: the lock never exists without its owner. */
+async function createExclusive(file: string, content: string): Promise<boolean> {
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  await fs.writeFile(temporary, `${process.pid}\n`);
+  await fs.writeFile(temporary, content);
   try {
     await fs.link(temporary, file);
     return true;
@@ -37,23 +73,27 @@ async function createWithPid(file: string): Promise<boolean> {
   }
 }
 
-async function releaseLock(file: string): Promise<void> {
-  if ((await readOwner(file)) === process.pid) await fs.rm(file, { force: true });
+async function releaseLock(file: string, content: string): Promise<void> {
+  if ((await readText(file)) === content) await fs.rm(file, { force: true });
 }
 
-async function readOwner(file: string): Promise<number | undefined> {
-  const content = await fs.readFile(file, 'utf8').catch(() => '');
-  const pid = Number.parseInt(content.trim(), 10);
-  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+async function readText(file: string): Promise<string | undefined> {
+  return fs.readFile(file, 'utf8').catch(() => undefined);
 }
 
-/** Our own pid counts as running: a second server in this process must be refused too. */
-function isRunning(pid: number): boolean {
-  if (pid === process.pid) return true;
+/** `{"pid":..,"startTicks":..,"bootId":..}`, or a bare pid as older versions (and mongod) write. */
+function parseOwner(text: string): ProcessIdentity | undefined {
+  const trimmed = text.trim();
+  if (/^\d+$/.test(trimmed)) return { pid: Number(trimmed) };
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    const record = JSON.parse(trimmed) as Partial<Record<keyof ProcessIdentity, unknown>>;
+    if (!Number.isSafeInteger(record.pid) || (record.pid as number) <= 0) return undefined;
+    return {
+      pid: record.pid as number,
+      startTicks: typeof record.startTicks === 'string' ? record.startTicks : undefined,
+      bootId: typeof record.bootId === 'string' ? record.bootId : undefined,
+    };
+  } catch {
+    return undefined;
   }
 }

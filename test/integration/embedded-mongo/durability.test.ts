@@ -96,7 +96,7 @@ describe('embedded mongo: durability with a dataDir', () => {
   test('a second server on the same dataDir is refused; a stale lock from a dead pid is taken over', async () => {
     const first = await startEmbeddedMongo({ dataDir, logger: recordingLogger() });
     await expect(startEmbeddedMongo({ dataDir, logger: recordingLogger() })).rejects.toThrow(/in use by another server/);
-    expect((await readFile(path.join(dataDir, 'mongod.lock'), 'utf8')).trim()).toBe(String(process.pid));
+    expect(JSON.parse(await readFile(path.join(dataDir, 'mongod.lock'), 'utf8'))).toMatchObject({ pid: process.pid });
     await first.stop();
 
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;

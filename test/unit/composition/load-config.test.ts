@@ -26,9 +26,15 @@ describe('loadConfig', () => {
     [{ BCRYPT_COST: '3' }, /^BCRYPT_COST must be an integer from 4 to 15/],
     [{ DATABASE_OPERATION_TIMEOUT_MS: '-5' }, /^DATABASE_OPERATION_TIMEOUT_MS must be an integer/],
     [{ DOCS: 'yes' }, /^DOCS must be one of true, false, got "yes"$/],
+    [{ EMBEDDED_MAX_HEAP_MB: '8' }, /^EMBEDDED_MAX_HEAP_MB must be an integer from 16 to 1048576/],
   ])('refuses %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('caps the embedded server heap only when EMBEDDED_MAX_HEAP_MB is set', () => {
+    expect(loadConfig({}).embeddedMaxHeapMb).toBeUndefined();
+    expect(loadConfig({ EMBEDDED_MAX_HEAP_MB: '256' }).embeddedMaxHeapMb).toBe(256);
   });
 
   it('reads authentication settings', () => {
