@@ -75,7 +75,7 @@ describe('npm run new:service', () => {
         expect((await call(`${url}/notes`, 'POST', { title: 't', body: 'b', done: false })).status).toBe(401);
         expect((await call(`${url}/notes`, 'POST', { title: 't', body: 'b', done: 'no' }, login.body.accessToken)).status).toBe(400);
         const openapi = await call(`${url}/openapi.json`, 'GET');
-        expect(Object.keys(openapi.body.paths)).toEqual(expect.arrayContaining(['/notes', '/notes/{_id}']));
+        expect(Object.keys(openapi.body.paths)).toEqual(expect.arrayContaining(['/notes', '/notes/{id}']));
       } finally {
         child.kill('SIGKILL');
       }
