@@ -7,11 +7,14 @@ import type { Application } from './application/app/application';
 import type { AppConfig } from './composition/app-config';
 import type { AuthenticationOptions } from './composition/modules/authentication.module';
 import { Tokens } from './composition/tokens';
+import type { Realtime } from './composition/realtime';
 
 export interface ComposedApplication {
   app: Application;
   http: Express;
   container: Container;
+  /** The socket transport and channels: `realtime.attach(server)` once the HTTP server listens. */
+  realtime: Realtime;
   /** Tears the application down and closes the database (if one was opened). */
   close(): Promise<void>;
 }
@@ -31,10 +34,14 @@ export async function composeApplication(config: AppConfig, options: Composition
   const { servicesModule } = require('./composition/modules/services.module') as typeof import('./composition/modules/services.module');
   const { authenticationModule } = require('./composition/modules/authentication.module') as typeof import('./composition/modules/authentication.module');
   const { applicationModule } = require('./composition/modules/application.module') as typeof import('./composition/modules/application.module');
+  const { wireRealtime, sharedLoginRateLimiter } = require('./composition/realtime') as typeof import('./composition/realtime');
+  const sharedLimiter = sharedLoginRateLimiter(config, options.authentication);
+  const authentication = sharedLimiter ? { ...options.authentication, rateLimiter: sharedLimiter.limiter } : options.authentication;
   const container = new Container();
-  await container.load(infrastructureModule(config), servicesModule(config), authenticationModule(config, options.authentication), applicationModule(config));
+  await container.load(infrastructureModule(config), servicesModule(config), authenticationModule(config, authentication), applicationModule(config));
   const app = await container.getAsync(Tokens.app);
   const logger = container.get(Tokens.infrastructure.logger);
+  const realtime = wireRealtime(app, config, logger);
   const usesDatabase = config.store === 'mongo' && Object.keys(config.remotes).length < 2;
   const database = usesDatabase ? await container.getAsync(Tokens.infrastructure.database) : undefined;
   await app.setup();
@@ -49,9 +56,12 @@ export async function composeApplication(config: AppConfig, options: Composition
     app,
     http,
     container,
+    realtime,
     close: async () => {
+      await realtime.close();
       await app.teardown();
       await database?.close();
+      await sharedLimiter?.close();
     },
   };
 }

@@ -13,6 +13,7 @@ async function main(): Promise<void> {
   const logger = composed.container.get(Tokens.infrastructure.logger);
   const server = await listen(composed.http, config.host, config.port);
   const httpClose = gracefulClose(server);
+  const realtime = composed.realtime.attach(server);
   const { address, port } = server.address() as AddressInfo;
   logger.info({ url: `http://${address}:${port}` }, `listening on http://${address}:${port}`);
 
@@ -27,8 +28,10 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     // Stop accepting, let in-flight requests finish (keep-alive sockets included), then close the stores.
-    httpClose
+    // Sockets first: an open WebSocket would hold the HTTP server's close until the grace period ends.
+    realtime
       .close()
+      .then(() => httpClose.close())
       .then(() => composed.close())
       .then(
         () => process.exit(0),

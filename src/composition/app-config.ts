@@ -18,6 +18,8 @@ export interface AppConfig {
   /** Services bound to another server's REST API instead of the local store, by service name. */
   remotes: Record<string, { url: string; token?: string }>;
   corsOrigins: string[];
+  /** Set: service events and login rate limits are shared with the other instances through this Redis. */
+  redisUrl?: string;
   /** Authentication settings from the environment; code may override them per composition. */
   auth: { jwtExpiresIn: string; bcryptCost: number; maxLoginFailuresPerEmail: number; maxLoginFailuresPerClient: number; loginWindowMs: number };
 }

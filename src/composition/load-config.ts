@@ -18,6 +18,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (authSecret && Buffer.byteLength(authSecret) < 32) throw new ConfigError('AUTH_SECRET must be at least 32 bytes long');
   const mongodbUrl = env.MONGODB_URL || undefined;
   if (mongodbUrl && !/^mongodb(\+srv)?:\/\/.+/.test(mongodbUrl)) throw new ConfigError(`MONGODB_URL must start with mongodb:// or mongodb+srv://`);
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl && !/^rediss?:\/\/.+/.test(redisUrl)) throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
   return {
     nodeEnv,
     host: env.HOST || '127.0.0.1',
@@ -32,6 +34,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseOperationTimeoutMs: integer(env, 'DATABASE_OPERATION_TIMEOUT_MS', 3_000, 100, 600_000),
     remotes: readRemotes(env),
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
+    redisUrl,
     auth: {
       jwtExpiresIn: duration(env, 'JWT_EXPIRES_IN', '1d'),
       bcryptCost: integer(env, 'BCRYPT_COST', 10, 4, 15),

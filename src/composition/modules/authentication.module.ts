@@ -11,6 +11,7 @@ import type { Application } from '../../application/app/application';
 import { authenticationHooks } from '../../application/authentication/authentication.hooks';
 import { AUTHENTICATION_METHODS, AuthenticationService } from '../../application/authentication/authentication.service';
 import type { LoginRateLimitOptions } from '../../application/authentication/login-rate-limiter';
+import type { LoginRateLimiterPort } from '../../ports/login-rate-limiter.port';
 import { USER_HIDDEN_FIELDS } from '../../application/services/users/users.hooks';
 import type { AppConfig } from '../app-config';
 import { resolveAuthSecret } from '../auth-secret';
@@ -28,6 +29,8 @@ export interface AuthenticationOptions {
   rateLimit?: Partial<LoginRateLimitOptions> | false;
   /** Strategies `POST /authentication` accepts. Default ['local', 'jwt']. */
   authStrategies?: string[];
+  /** A limiter shared between instances (the composition passes the Redis one when REDIS_URL is set). */
+  rateLimiter?: LoginRateLimiterPort;
 }
 
 /**
@@ -57,6 +60,7 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
             tokenIssuer,
             authStrategies: options.authStrategies ?? ['local', 'jwt'],
             hiddenFields: USER_HIDDEN_FIELDS,
+            rateLimiter: options.rateLimiter,
             rateLimit: options.rateLimit === false ? false : {
               maxFailuresPerEmail: config.auth.maxLoginFailuresPerEmail,
               maxFailuresPerClient: config.auth.maxLoginFailuresPerClient,

@@ -29,12 +29,14 @@ export async function startApp(env: Record<string, string>, authentication: Auth
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:', AUTH_SECRET: TEST_SECRET, ...env });
   const composed = await composeApplication(config, { authentication: { bcryptCost: 4, rateLimit: false, ...authentication } });
   const server = await listen(composed.http, '127.0.0.1', 0);
+  composed.realtime.attach(server);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     composed,
     server,
     close: async () => {
+      await composed.realtime.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await composed.close();

@@ -1,0 +1,97 @@
+import type { Server as HttpServer } from 'node:http';
+import { Server, type Socket } from 'socket.io';
+import type { Application } from '../../application/app/application';
+import type { ConnectionTransport, RealTimeConnection } from '../../application/channels/connection';
+import type { RealTimeHub } from '../../application/channels/real-time-hub';
+import { bufferedBytes } from './buffered-bytes';
+import { runSocketCall, SOCKET_PROVIDER } from './socket-call';
+import { socketErrorJson } from './socket-error';
+import { SOCKET_DEFAULTS, type SocketTransportOptions } from './socket-transport-options';
+import { createServicePathMatcher } from './service-path-matcher';
+
+export interface SocketTransport {
+  readonly io: Server;
+  /** Disconnects every socket and stops the engine; the HTTP server itself stays up. */
+  close(): Promise<void>;
+}
+
+type Ack = (...response: unknown[]) => void;
+
+/**
+ * The socket.io transport on an HTTP server, speaking the Feathers v5 socket protocol: a call is
+ * an event named after the method with the path and positional arguments and an ack
+ * `[error]` or `[null, result]`; service events arrive as `"<path> <event>"`. The app must have
+ * channels configured (`app.configure(channels())`): they decide who receives which event.
+ */
+export function attachSocketTransport(app: Application, server: HttpServer, options: SocketTransportOptions): SocketTransport {
+  const hub = app.realtime;
+  if (!hub) throw new Error('The socket transport needs channels: app.configure(channels()) first');
+  const { logger } = options;
+  const maxBufferedBytes = options.maxBufferedBytes ?? SOCKET_DEFAULTS.maxBufferedBytes;
+  const io = new Server(server, {
+    path: options.path ?? SOCKET_DEFAULTS.path,
+    serveClient: false,
+    maxHttpBufferSize: options.maxMessageBytes ?? SOCKET_DEFAULTS.maxMessageBytes,
+    cors: options.corsOrigins && options.corsOrigins.length > 0 ? { origin: options.corsOrigins } : undefined,
+  });
+  const sockets = new WeakMap<RealTimeConnection, Socket>();
+  const match = createServicePathMatcher(app);
+
+  /** A client that does not read what it is sent is cut off before it holds the server's memory. */
+  const checkBacklog = (socket: Socket): void => {
+    if (!socket.connected) return;
+    const bytes = bufferedBytes(socket);
+    if (bytes <= maxBufferedBytes) return;
+    logger.warn({ socket: socket.id, bufferedBytes: bytes, limit: maxBufferedBytes }, 'disconnecting a slow real-time client: unread data over the limit');
+    socket.disconnect(true);
+  };
+
+  const transport: ConnectionTransport = {
+    send(eventName, data, connections) {
+      const recipients: Socket[] = [];
+      for (const connection of connections) {
+        const socket = sockets.get(connection);
+        if (socket?.connected) recipients.push(socket);
+      }
+      if (recipients.length === 0) return;
+      // A broadcast encodes the packet once and writes it to every recipient.
+      if (recipients.length === 1) recipients[0].emit(eventName, data);
+      else io.to(recipients.map((socket) => socket.id)).emit(eventName, data);
+      for (const socket of recipients) checkBacklog(socket);
+    },
+  };
+
+  io.on('connection', (socket) => {
+    const connection: RealTimeConnection = { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: socket.handshake.address };
+    sockets.set(connection, socket);
+    socket.on('disconnect', () => hub.disconnect(connection));
+    socket.onAny((method: unknown, ...args: unknown[]) => {
+      const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as Ack) : undefined;
+      void answer(hub, socket, connection, method, args, ack);
+    });
+    hub.connect(connection, transport);
+  });
+
+  const answer = async (realtime: RealTimeHub, socket: Socket, connection: RealTimeConnection, method: unknown, args: unknown[], ack?: Ack): Promise<void> => {
+    const [path, ...rest] = args;
+    try {
+      const context = await runSocketCall({ app, match }, connection, method, path, rest);
+      realtime.afterCall(context);
+      ack?.(null, context.dispatch !== undefined ? context.dispatch : context.result);
+    } catch (error: unknown) {
+      const { json, unexpected } = socketErrorJson(error, options.production === true);
+      if (unexpected) logger.error({ err: error, method: String(method).slice(0, 100), path: String(path).slice(0, 200) }, 'socket call failed');
+      ack?.(json);
+    }
+    checkBacklog(socket);
+  };
+
+  return {
+    io,
+    close: async () => {
+      io.disconnectSockets(true);
+      io.engine.close();
+      hub.close();
+    },
+  };
+}
