@@ -37,13 +37,24 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   const sockets = new WeakMap<RealTimeConnection, Socket>();
   const match = createServicePathMatcher(app);
 
-  /** A client that does not read what it is sent is cut off before it holds the server's memory. */
+  const graceMs = options.slowConsumerGraceMs ?? SOCKET_DEFAULTS.slowConsumerGraceMs;
+  const suspects = new WeakSet<Socket>();
+  /**
+   * A client that does not read what it is sent is cut off before it holds the server's memory.
+   * A burst written in one tick is over the limit for everyone until the event loop turns, so a
+   * socket over it is looked at again after a grace period, and only then disconnected.
+   */
   const checkBacklog = (socket: Socket): void => {
-    if (!socket.connected) return;
-    const bytes = bufferedBytes(socket);
-    if (bytes <= maxBufferedBytes) return;
-    logger.warn({ socket: socket.id, bufferedBytes: bytes, limit: maxBufferedBytes }, 'disconnecting a slow real-time client: unread data over the limit');
-    socket.disconnect(true);
+    if (!socket.connected || suspects.has(socket) || bufferedBytes(socket) <= maxBufferedBytes) return;
+    suspects.add(socket);
+    const timer = setTimeout(() => {
+      suspects.delete(socket);
+      const bytes = bufferedBytes(socket);
+      if (!socket.connected || bytes <= maxBufferedBytes) return;
+      logger.warn({ socket: socket.id, bufferedBytes: bytes, limit: maxBufferedBytes }, 'disconnecting a slow real-time client: unread data over the limit');
+      socket.disconnect(true);
+    }, graceMs);
+    timer.unref();
   };
 
   const transport: ConnectionTransport = {
