@@ -27,6 +27,8 @@ export class RedisEventBus implements EventBusPort {
   private readonly handlers: ((envelope: EventEnvelope) => void)[] = [];
   private down = false;
   private closed = false;
+  /** Before the first connection, a dropped envelope is start-up, not an outage ('error' events report a Redis that never comes). */
+  private everReady = false;
 
   constructor(private readonly options: RedisEventBusOptions) {
     this.channel = options.channel ?? 'hexa-services:events';
@@ -56,7 +58,10 @@ export class RedisEventBus implements EventBusPort {
       this.options.logger.warn({ path: envelope.path, event: envelope.event, bytes: text.length }, 'event not shared: envelope over the size limit');
       return;
     }
-    if (this.publisher.status !== 'ready') return this.noteDown(`redis ${this.publisher.status}`);
+    if (this.publisher.status !== 'ready') {
+      if (this.everReady) this.noteDown(`redis ${this.publisher.status}`);
+      return;
+    }
     this.publisher.publish(this.channel, text).catch((error: Error) => this.noteDown(error.message));
   }
 
@@ -86,6 +91,7 @@ export class RedisEventBus implements EventBusPort {
   }
 
   private noteUp(): void {
+    if (this.publisher.status === 'ready' && this.subscriber.status === 'ready') this.everReady = true;
     if (!this.down || this.publisher.status !== 'ready' || this.subscriber.status !== 'ready') return;
     this.down = false;
     this.options.logger.info('event bus (redis) is back: events are shared between instances again');
