@@ -1,5 +1,4 @@
 import type { Server } from 'node:http';
-import { closeRedisClient, createRedisClient, RedisEventBus, RedisLoginRateLimiter } from '../adapters/redis';
 import { attachSocketTransport, type SocketTransport } from '../adapters/socketio';
 import type { Application } from '../application/app/application';
 import { channels } from '../application/channels/channels';
@@ -23,7 +22,7 @@ export interface Realtime {
 export function wireRealtime(app: Application, config: AppConfig, logger: LoggerPort): Realtime {
   app.configure(channels({ logger }));
   configureSkeletonChannels(app);
-  const bus = config.redisUrl ? new RedisEventBus({ url: config.redisUrl, logger }) : undefined;
+  const bus = config.redisUrl ? new (redisAdapter().RedisEventBus)({ url: config.redisUrl, logger }) : undefined;
   if (bus) app.realtime!.attachBus(bus);
   let transport: SocketTransport | undefined;
   return {
@@ -41,6 +40,7 @@ export function wireRealtime(app: Application, config: AppConfig, logger: Logger
 /** With `REDIS_URL`, failed logins count across instances; otherwise undefined (each process counts in memory). */
 export function sharedLoginRateLimiter(config: AppConfig, options: AuthenticationOptions = {}): { limiter: LoginRateLimiterPort; close(): Promise<void> } | undefined {
   if (!config.redisUrl || options.rateLimit === false || options.rateLimiter) return undefined;
+  const { createRedisClient, closeRedisClient, RedisLoginRateLimiter } = redisAdapter();
   const client = createRedisClient(config.redisUrl);
   client.on('error', () => undefined); // the limiter falls back to memory; the event bus logs outages
   const limiter = new RedisLoginRateLimiter(client, {
@@ -50,4 +50,9 @@ export function sharedLoginRateLimiter(config: AppConfig, options: Authenticatio
     ...(options.rateLimit || {}),
   });
   return { limiter, close: () => closeRedisClient(client) };
+}
+
+/** ioredis and rate-limiter-flexible load only for an application with `REDIS_URL`. */
+function redisAdapter(): typeof import('../adapters/redis') {
+  return require('../adapters/redis') as typeof import('../adapters/redis');
 }
