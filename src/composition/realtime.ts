@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { serveChatPage } from '../adapters/chat-page';
 import { attachSocketTransport, type SocketTransport } from '../adapters/socketio';
 import type { Application } from '../application/app/application';
 import { channels } from '../application/channels/channels';
@@ -9,7 +10,7 @@ import type { AppConfig } from './app-config';
 import type { AuthenticationOptions } from './modules/authentication.module';
 
 export interface Realtime {
-  /** Serves the socket transport on `server` (once). */
+  /** Serves the socket transport and the live chat page (`/`) on `server` (once). */
   attach(server: Server): SocketTransport;
   /** Disconnects every socket and leaves the bus. */
   close(): Promise<void>;
@@ -27,7 +28,9 @@ export function wireRealtime(app: Application, config: AppConfig, logger: Logger
   let transport: SocketTransport | undefined;
   return {
     attach(server) {
-      transport ??= attachSocketTransport(app, server, { logger, production: config.nodeEnv === 'production', corsOrigins: config.corsOrigins });
+      if (transport) return transport;
+      serveChatPage(server, logger);
+      transport = attachSocketTransport(app, server, { logger, production: config.nodeEnv === 'production', corsOrigins: config.corsOrigins });
       return transport;
     },
     async close() {
