@@ -78,6 +78,16 @@ describeWithRedis('scale-out through Redis', () => {
     expect(published[0].length).toBeLessThan(JSON.stringify(envelope.data).length + 300);
   });
 
+  it('a long-polling session is known only to its instance (why polling needs sticky sessions)', async () => {
+    const handshake = await fetch(`${first.url}/socket.io/?EIO=4&transport=polling`);
+    const sid = (JSON.parse((await handshake.text()).slice(1)) as { sid: string }).sid;
+    const elsewhere = await fetch(`${second.url}/socket.io/?EIO=4&transport=polling&sid=${sid}`);
+    expect(elsewhere.status).toBe(400);
+    expect(await elsewhere.json()).toEqual({ code: 1, message: 'Session ID unknown' });
+    const home = await fetch(`${first.url}/socket.io/?EIO=4&transport=polling&sid=${sid}`, { method: 'POST', body: '41' });
+    expect(home.status).toBe(200);
+  });
+
   it('failed logins count across instances', async () => {
     const attempt = (app: RunningApp) => call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email: alice.email, password: 'wrong password' } });
     expect((await attempt(first)).status).toBe(401);

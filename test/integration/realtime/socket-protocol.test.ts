@@ -182,6 +182,17 @@ describe('socket transport beyond Feathers', () => {
     expect(page.total).toBeGreaterThanOrEqual(0);
   });
 
+  it('long-polling clients work too (HTTP polling only, no WebSocket)', async () => {
+    const polling = track(new RecordingSocket(app.url, { transports: ['polling'] }));
+    await polling.connected();
+    const writer = await signedInSocket(app.url);
+    track(writer.socket);
+    const [error] = await polling.call('create', 'authentication', { strategy: 'jwt', accessToken: writer.token }, {});
+    expect(error).toBeNull();
+    await writer.socket.call('create', 'messages', { text: 'heard over polling' }, {});
+    await waitFor(() => polling.named('messages created').some((message) => message.text === 'heard over polling'), 'the event over polling');
+  });
+
   it('connect, authenticate and disconnect cycles leave connections, channels and timers at baseline', async () => {
     const hub = app.composed.app.realtime!;
     await pause(100);
