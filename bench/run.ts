@@ -23,12 +23,14 @@ import { databaseSuite } from './suites/database.suite';
 import { embeddedSuite } from './suites/embedded.suite';
 import { httpSuite } from './suites/http.suite';
 import { memorySuite } from './suites/memory.suite';
+import { realtimeSuite } from './suites/realtime.suite';
 import { restClientSuite } from './suites/rest-client.suite';
 import { scaleSuite } from './suites/scale.suite';
 import { storeSuite } from './suites/store.suite';
 
 const SUITES: Record<SuiteName, Suite> = {
   http: httpSuite, store: storeSuite, rest: restClientSuite, database: databaseSuite, scale: scaleSuite, memory: memorySuite, embedded: embeddedSuite,
+  realtime: realtimeSuite,
 };
 const LATEST = path.join(RESULTS_DIR, 'latest.json');
 const README = path.join(BENCH_DIR, 'README.md');

@@ -39,7 +39,15 @@ export interface SocketCallSettings {
  * Every mistake is an error (and so an ack): an unknown method name too, where Feathers stays
  * silent and leaves the client waiting.
  */
-export async function runSocketCall(settings: SocketCallSettings, connection: RealTimeConnection, method: unknown, path: unknown, args: unknown[]): Promise<HookContext> {
+export function runSocketCall(settings: SocketCallSettings, connection: RealTimeConnection, method: unknown, path: unknown, args: unknown[]): Promise<HookContext> {
+  try {
+    return prepareAndRun(settings, connection, method, path, args);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function prepareAndRun(settings: SocketCallSettings, connection: RealTimeConnection, method: unknown, path: unknown, args: unknown[]): Promise<HookContext> {
   if (typeof method !== 'string' || method === '') throw new BadRequest('The method name must be a non-empty string');
   if (typeof path !== 'string') throw new NotFound('Invalid service path');
   const match = settings.match(path);

@@ -78,23 +78,26 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     socket.on('disconnect', () => hub.disconnect(connection));
     socket.onAny((method: unknown, ...args: unknown[]) => {
       const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as Ack) : undefined;
-      void answer(hub, socket, connection, method, args, ack);
+      answer(hub, socket, connection, method, args, ack);
     });
     hub.connect(connection, transport);
   });
 
-  const answer = async (realtime: RealTimeHub, socket: Socket, connection: RealTimeConnection, method: unknown, args: unknown[], ack?: Ack): Promise<void> => {
-    const [path, ...rest] = args;
-    try {
-      const context = await runSocketCall({ app, match }, connection, method, path, rest);
-      realtime.afterCall(context);
-      ack?.(null, context.dispatch !== undefined ? context.dispatch : context.result);
-    } catch (error: unknown) {
-      const { json, unexpected } = socketErrorJson(error, options.production === true);
-      if (unexpected) logger.error({ err: error, method: String(method).slice(0, 100), path: String(path).slice(0, 200) }, 'socket call failed');
-      ack?.(json);
-    }
-    checkBacklog(socket);
+  /** Not async: one promise (the call's) per frame, then the ack. */
+  const answer = (realtime: RealTimeHub, socket: Socket, connection: RealTimeConnection, method: unknown, args: unknown[], ack?: Ack): void => {
+    const path = args[0];
+    runSocketCall({ app, match }, connection, method, path, args.slice(1)).then(
+      (context) => {
+        realtime.afterCall(context);
+        ack?.(null, context.dispatch !== undefined ? context.dispatch : context.result);
+        checkBacklog(socket);
+      },
+      (error: unknown) => {
+        const { json, unexpected } = socketErrorJson(error, options.production === true);
+        if (unexpected) logger.error({ err: error, method: String(method).slice(0, 100), path: String(path).slice(0, 200) }, 'socket call failed');
+        ack?.(json);
+      },
+    );
   };
 
   return {
