@@ -1,5 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
-import { Server, type Socket } from 'socket.io';
+import type { Server, Socket } from 'socket.io';
 import type { Application } from '../../application/app/application';
 import type { ConnectionTransport, RealTimeConnection } from '../../application/channels/connection';
 import type { RealTimeHub } from '../../application/channels/real-time-hub';
@@ -28,7 +28,9 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   if (!hub) throw new Error('The socket transport needs channels: app.configure(channels()) first');
   const { logger } = options;
   const maxBufferedBytes = options.maxBufferedBytes ?? SOCKET_DEFAULTS.maxBufferedBytes;
-  const io = new Server(server, {
+  // socket.io loads with the first transport, not with the package (an app without sockets never pays for it).
+  const { Server: SocketServer } = require('socket.io') as typeof import('socket.io');
+  const io = new SocketServer(server, {
     path: options.path ?? SOCKET_DEFAULTS.path,
     serveClient: false,
     maxHttpBufferSize: options.maxMessageBytes ?? SOCKET_DEFAULTS.maxMessageBytes,
