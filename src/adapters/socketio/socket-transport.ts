@@ -37,7 +37,7 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     cors: options.corsOrigins && options.corsOrigins.length > 0 ? { origin: options.corsOrigins } : undefined,
   });
   const sockets = new WeakMap<RealTimeConnection, Socket>();
-  const match = createServicePathMatcher(app);
+  const callSettings = { app, match: createServicePathMatcher(app) };
 
   const graceMs = options.slowConsumerGraceMs ?? SOCKET_DEFAULTS.slowConsumerGraceMs;
   const suspects = new WeakSet<Socket>();
@@ -88,7 +88,7 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   /** Not async: one promise (the call's) per frame, then the ack. */
   const answer = (realtime: RealTimeHub, socket: Socket, connection: RealTimeConnection, method: unknown, args: unknown[], ack?: Ack): void => {
     const path = args[0];
-    runSocketCall({ app, match }, connection, method, path, args.slice(1)).then(
+    runSocketCall(callSettings, connection, method, path, args.slice(1)).then(
       (context) => {
         realtime.afterCall(context);
         ack?.(null, context.dispatch !== undefined ? context.dispatch : context.result);
