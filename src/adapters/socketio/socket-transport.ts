@@ -74,6 +74,26 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     },
   };
 
+  // A token in the handshake (`io(url, { auth: { token } })`, or an Authorization header where the
+  // client can send one) signs the connection in before its first frame; a bad one refuses it.
+  io.use((socket, next) => {
+    const token = handshakeToken(socket);
+    if (!token) return next();
+    const params = { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: socket.handshake.address };
+    Promise.resolve()
+      .then(() => app.service(hub.authenticationPath).create({ strategy: 'jwt', accessToken: token }, params))
+      .then(
+        (result: Record<string, any>) => {
+          (socket.data as { login?: Record<string, any> }).login = result;
+          next();
+        },
+        (error: unknown) => {
+          const { json } = socketErrorJson(error, options.production === true);
+          next(Object.assign(new Error(json.message), { data: json }));
+        },
+      );
+  });
+
   io.on('connection', (socket) => {
     const connection: RealTimeConnection = { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: socket.handshake.address };
     sockets.set(connection, socket);
@@ -83,6 +103,8 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
       answer(hub, socket, connection, method, args, ack);
     });
     hub.connect(connection, transport);
+    const login = (socket.data as { login?: Record<string, any> }).login;
+    if (login) hub.loggedIn(connection, login);
   });
 
   /** Not async: one promise (the call's) per frame, then the ack. */
@@ -110,4 +132,13 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
       hub.close();
     },
   };
+}
+
+/** The bearer token of a handshake: the socket.io `auth.token`, else an `Authorization: Bearer` header. */
+function handshakeToken(socket: Socket): string | undefined {
+  const fromAuth = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+  if (typeof fromAuth === 'string' && fromAuth !== '') return fromAuth;
+  const header = socket.handshake.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+  return match ? match[1] : undefined;
 }

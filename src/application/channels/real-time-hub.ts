@@ -36,7 +36,8 @@ export class RealTimeHub {
   readonly instanceId = randomId();
   private readonly servicePublishers = new Map<string, PublisherSet>();
   private readonly authentication: AuthenticationTracking;
-  private readonly authenticationPath: string;
+  /** The authentication service whose `create`/`remove` log a connection in and out. */
+  readonly authenticationPath: string;
   private bus?: EventBusPort;
 
   constructor(private readonly app: EmittingApp, private readonly options: RealTimeOptions = {}) {
@@ -79,6 +80,11 @@ export class RealTimeHub {
     if (!connection || !this.connections.has(connection)) return;
     if (context.method === 'create' && typeof context.result?.accessToken === 'string') this.authentication.loggedIn(connection, context.result);
     else if (context.method === 'remove') this.authentication.loggedOut(connection, context.dispatch ?? context.result ?? null);
+  }
+
+  /** A login the transport made for the connection itself (a token in the handshake). */
+  loggedIn(connection: RealTimeConnection, result: Record<string, any>): void {
+    if (this.connections.has(connection)) this.authentication.loggedIn(connection, result);
   }
 
   /** Listens to a service's events; its own publishers are set with `service.publish(...)`. */

@@ -19,6 +19,8 @@ describe('socket transport beyond Feathers', () => {
   }, 60_000);
   afterAll(async () => {
     for (const socket of sockets) socket.close();
+    // A long-polling client sends its close packet over HTTP a moment later.
+    await pause(300);
     await app?.close();
   });
 
@@ -180,6 +182,24 @@ describe('socket transport beyond Feathers', () => {
     const [error, page] = (await other.socket.call('find', 'messages', {})) as [unknown, any];
     expect(error).toBeNull();
     expect(page.total).toBeGreaterThanOrEqual(0);
+  });
+
+  it('a token in the handshake signs the socket in before its first frame, and not into anonymous as well; a bad one is refused', async () => {
+    const account = await signedInSocket(app.url);
+    track(account.socket);
+    const core = app.composed.app;
+    const anonymousBefore = core.channel('anonymous').length;
+    const viaAuth = track(new RecordingSocket(app.url, { auth: { token: account.token } }));
+    await viaAuth.connected();
+    const [error, page] = (await viaAuth.call('find', 'messages', {})) as [unknown, { total: number }];
+    expect(error).toBeNull();
+    expect(page.total).toBeGreaterThanOrEqual(0);
+    const viaHeader = track(new RecordingSocket(app.url, { extraHeaders: { authorization: `Bearer ${account.token}` } }));
+    await viaHeader.connected();
+    expect((await viaHeader.call('find', 'messages', {}))[0]).toBeNull();
+    expect(core.channel('anonymous').length).toBe(anonymousBefore);
+    const refused = track(new RecordingSocket(app.url, { auth: { token: 'not.a.token' } }));
+    await expect(refused.connected()).rejects.toMatchObject({ data: { name: 'NotAuthenticated', code: 401 } });
   });
 
   it('long-polling clients work too (HTTP polling only, no WebSocket)', async () => {

@@ -6,8 +6,8 @@ import { io, type Socket } from 'socket.io-client';
 export const MESSAGES_METHODS = ['find', 'get', 'create', 'update', 'patch', 'remove', 'markRead'];
 
 /** A socket.io client on its own connection (WebSocket only unless `transports` says otherwise). */
-export function connectSocket(url: string, options: { transports?: string[]; extraHeaders?: Record<string, string> } = {}): Socket {
-  return io(url, { transports: options.transports ?? ['websocket'], forceNew: true, reconnection: false, extraHeaders: options.extraHeaders });
+export function connectSocket(url: string, options: { transports?: string[]; extraHeaders?: Record<string, string>; auth?: Record<string, unknown> } = {}): Socket {
+  return io(url, { transports: options.transports ?? ['websocket'], forceNew: true, reconnection: false, extraHeaders: options.extraHeaders, auth: options.auth });
 }
 
 export interface StockClient {
