@@ -16,6 +16,8 @@ export function createRedisClient(url: string, options: RedisOptions = {}): Redi
 
 /** Closes a client whatever its state (quit needs a connection; disconnect does not). */
 export async function closeRedisClient(client: Redis): Promise<void> {
+  // Closing twice would arm ioredis' force-close timer again (it holds the process for connectTimeout).
+  if (client.status === 'end') return;
   if (client.status === 'ready') {
     await client.quit().catch(() => client.disconnect());
   } else {

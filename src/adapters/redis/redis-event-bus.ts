@@ -70,6 +70,7 @@ export class RedisEventBus implements EventBusPort {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     await Promise.all([closeRedisClient(this.publisher), closeRedisClient(this.subscriber)]);
   }

@@ -69,7 +69,8 @@ describe.each(BOTH_STORES)('stock Feathers socket client on %s', (_store, env) =
     expect((await messages.update(id, { text: 'replaced' })).text).toBe('replaced');
     expect((await messages.markRead({ id: String(id) })).read).toBe(true);
     expect((await messages.find({ query: { read: true, userId: created.userId } })).total).toBeGreaterThanOrEqual(1);
-    expect(String((await messages.remove(id))._id ?? (await Promise.resolve(created)).id)).toBe(String(id));
+    const removed = await messages.remove(id);
+    expect(String(removed._id ?? removed.id)).toBe(String(id));
   });
 
   it('revives errors as their classes', async () => {

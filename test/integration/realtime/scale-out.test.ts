@@ -7,7 +7,7 @@ import { call } from '../reliability/support/http';
 import { startMongoTestServer, type MongoTestServer } from '../../helpers/mongo-test-server';
 import { redisUnavailableReason, startRedis, type RedisProcess } from './support/redis-server';
 import { signedInSocket, type SignedInSocket } from './support/signed-in-socket';
-import { pause, waitFor } from './support/socket-clients';
+import { pause, RecordingSocket, waitFor } from './support/socket-clients';
 
 const skipReason = redisUnavailableReason();
 if (skipReason) console.log(`scale-out tests skipped: ${skipReason}`);
@@ -20,6 +20,7 @@ describeWithRedis('scale-out through Redis', () => {
   let first: RunningApp;
   let second: RunningApp;
   let monitor: Redis;
+  let feed: Redis;
   const traffic: string[] = [];
   let alice: SignedInSocket;
   let bob: SignedInSocket;
@@ -29,7 +30,7 @@ describeWithRedis('scale-out through Redis', () => {
     monitor = new Redis(redis.url, { retryStrategy: () => null });
     monitor.on('error', () => undefined);
     // Everything the instances send to Redis, command by command.
-    const feed = await monitor.monitor();
+    feed = await monitor.monitor();
     feed.on('monitor', (_time: string, args: string[]) => traffic.push(args.join(' ')));
     // One database behind both instances, as in production.
     database = await startMongoTestServer();
@@ -44,7 +45,9 @@ describeWithRedis('scale-out through Redis', () => {
   afterAll(async () => {
     alice?.socket.close();
     bob?.socket.close();
-    monitor?.disconnect();
+    // quit, not disconnect: ioredis' disconnect arms a force-close timer that would outlive the suite.
+    await feed?.quit().catch(() => feed.disconnect());
+    await monitor?.quit().catch(() => monitor.disconnect());
     await first?.close();
     await second?.close();
     await redis?.kill();
@@ -79,13 +82,19 @@ describeWithRedis('scale-out through Redis', () => {
   });
 
   it('a long-polling session is known only to its instance (why polling needs sticky sessions)', async () => {
-    const handshake = await fetch(`${first.url}/socket.io/?EIO=4&transport=polling`);
-    const sid = (JSON.parse((await handshake.text()).slice(1)) as { sid: string }).sid;
-    const elsewhere = await fetch(`${second.url}/socket.io/?EIO=4&transport=polling&sid=${sid}`);
-    expect(elsewhere.status).toBe(400);
-    expect(await elsewhere.json()).toEqual({ code: 1, message: 'Session ID unknown' });
-    const home = await fetch(`${first.url}/socket.io/?EIO=4&transport=polling&sid=${sid}`, { method: 'POST', body: '41' });
-    expect(home.status).toBe(200);
+    const polling = new RecordingSocket(first.url, { transports: ['polling'] });
+    try {
+      await polling.connected();
+      const sid = (polling.socket.io as unknown as { engine: { id: string } }).engine.id;
+      const elsewhere = await fetch(`${second.url}/socket.io/?EIO=4&transport=polling&sid=${sid}`);
+      expect(elsewhere.status).toBe(400);
+      expect(await elsewhere.json()).toEqual({ code: 1, message: 'Session ID unknown' });
+      // On its own instance the session works.
+      expect((await polling.call('find', 'messages', {}))[0]).toMatchObject({ name: 'NotAuthenticated' });
+    } finally {
+      polling.close();
+      await pause(300);
+    }
   });
 
   it('failed logins count across instances', async () => {
