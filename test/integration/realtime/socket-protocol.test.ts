@@ -155,6 +155,14 @@ describe('socket transport beyond Feathers', () => {
       const [error] = (await socket.call('find', 'messages', query)) as [Record<string, unknown>];
       expect({ query, error: error?.name }).toEqual({ query, error: 'BadRequest' });
     }
+    let deep: Record<string, unknown> = { $eq: 'x' };
+    for (let level = 0; level < 12; level++) deep = { $or: [{ text: deep }] };
+    const branch = { text: 'a', userId: 'b', read: false, createdAt: 1 };
+    const many = { $or: Array.from({ length: 200 }, () => branch), $and: Array.from({ length: 200 }, () => branch) };
+    for (const [query, message] of [[deep, /nested deeper than 10 levels/], [many, /more than 1000 values/]] as const) {
+      const [error] = (await socket.call('find', 'messages', query)) as [Record<string, unknown>];
+      expect(error).toMatchObject({ name: 'BadRequest', message: expect.stringMatching(message) });
+    }
     const [bodyError] = (await socket.call('create', 'messages', JSON.parse('{"text": "x", "__proto__": {"admin": true}}'), {})) as [Record<string, unknown>];
     expect(bodyError).toMatchObject({ name: 'BadRequest' });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
