@@ -43,6 +43,7 @@ describe('socket transport limits', () => {
     const slow = new RecordingSocket(url);
     const fast = new RecordingSocket(url);
     await Promise.all([slow.connected(), fast.connected()]);
+    // 16 MB of events: more than the kernel's socket buffers can absorb for the paused reader.
     const engine = (slow.socket.io as unknown as { engine: { transport: { ws: { _socket: { pause(): void } } } } }).engine;
     engine.transport.ws._socket.pause();
     const text = 'x'.repeat(16 * 1024);
@@ -55,7 +56,7 @@ describe('socket transport limits', () => {
     expect(app.realtime!.connections.size).toBe(1);
     slow.close();
     fast.close();
-  });
+  }, 60_000);
 
   it('malformed frames close only their own connection', async () => {
     const bystander = new RecordingSocket(url);
