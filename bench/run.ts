@@ -24,12 +24,14 @@ import { embeddedSuite } from './suites/embedded.suite';
 import { httpSuite } from './suites/http.suite';
 import { largeSuite } from './suites/large.suite';
 import { memorySuite } from './suites/memory.suite';
+import { realtimeSuite } from './suites/realtime.suite';
 import { restClientSuite } from './suites/rest-client.suite';
 import { scaleSuite } from './suites/scale.suite';
 import { storeSuite } from './suites/store.suite';
 
 const SUITES: Record<SuiteName, Suite> = {
   http: httpSuite, store: storeSuite, rest: restClientSuite, database: databaseSuite, scale: scaleSuite, memory: memorySuite, embedded: embeddedSuite, large: largeSuite,
+  realtime: realtimeSuite,
 };
 const LATEST = path.join(RESULTS_DIR, 'latest.json');
 const README = path.join(BENCH_DIR, 'README.md');

@@ -1,6 +1,6 @@
 /**
- * The browser-safe entry point (`<package>/client`): the application core, the REST client, the
- * errors and the types. Nothing here imports Node builtins.
+ * The browser-safe entry point (`<package>/client`): the application core, the REST and socket
+ * clients, the authentication client, the errors and the types. Nothing here imports Node builtins.
  */
 export { Application, createApp } from './application/app/application';
 export type { HookContext } from './application/hooks/hook-context';
@@ -13,3 +13,5 @@ export type { Params } from './ports/service-params';
 export type { ServiceMethods, ServicePort, CustomMethod } from './ports/service.port';
 export type { ServiceOptions, ServiceRegistrationOptions } from './ports/service-options';
 export * from './adapters/rest-client';
+export * from './adapters/socketio-client';
+export { AuthenticationClient, authenticationClient, type AuthenticationClientOptions, type TokenStorage } from './application/authentication/authentication-client';

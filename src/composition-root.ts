@@ -12,12 +12,15 @@ import { assertRemotesNameServices, usesLocalDatabase } from './composition/remo
 import { Unavailable } from './domain/errors';
 import type { LoggerPort } from './ports/logger.port';
 import { Tokens } from './composition/tokens';
+import type { Realtime } from './composition/realtime';
 
 export interface ComposedApplication {
   app: Application;
   /** The HTTP adapter: serve it with `listenHttp(composed.http, { host, port })`. */
   http: HttpAdapter;
   container: Container;
+  /** The socket transport and channels: `realtime.attach(server)` once the HTTP server listens. */
+  realtime: Realtime;
   /** Tears the application down and closes the database (if one was opened). */
   close(): Promise<void>;
 }
@@ -43,10 +46,14 @@ export async function composeApplication(config: AppConfig, options: Composition
   const { applicationModule } = require('./composition/modules/application.module') as typeof import('./composition/modules/application.module');
   const definitions = options.services ?? (require('./application/services/service-list') as typeof import('./application/services/service-list')).SERVICES;
   assertRemotesNameServices(config, definitions);
+  const { wireRealtime, sharedLoginRateLimiter } = require('./composition/realtime') as typeof import('./composition/realtime');
+  const sharedLimiter = sharedLoginRateLimiter(config, options.authentication);
+  const authentication = sharedLimiter ? { ...options.authentication, rateLimiter: sharedLimiter.limiter } : options.authentication;
   const container = new Container();
-  await container.load(infrastructureModule(config, options.logger), servicesModule(config, definitions), authenticationModule(config, options.authentication), applicationModule(config));
+  await container.load(infrastructureModule(config, options.logger), servicesModule(config, definitions), authenticationModule(config, authentication), applicationModule(config));
   const app = await container.getAsync(Tokens.app);
   const logger = container.get(Tokens.infrastructure.logger);
+  const realtime = wireRealtime(app, config, logger);
   // The same rule that decided whether the stores opened it: readiness and close follow it.
   const database = usesLocalDatabase(config, definitions) ? await container.getAsync(Tokens.infrastructure.database) : undefined;
   await app.setup();
@@ -65,9 +72,12 @@ export async function composeApplication(config: AppConfig, options: Composition
     app,
     http,
     container,
+    realtime,
     close: async () => {
+      await realtime.close();
       await app.teardown();
       await database?.close();
+      await sharedLimiter?.close();
     },
   };
 }

@@ -11,6 +11,7 @@ async function main(): Promise<void> {
   const composed = await composeApplication(config);
   const logger = composed.container.get(Tokens.infrastructure.logger);
   const http = await listenHttp(composed.http, { host: config.host, port: config.port });
+  const realtime = composed.realtime.attach(http.server);
   logger.info({ url: http.url }, `listening on ${http.url}`);
   if (config.docs) logger.info(`API docs on ${http.url}/docs (OpenAPI document: ${http.url}/openapi.json)`);
 
@@ -25,8 +26,10 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     // Stop accepting, let in-flight requests finish (keep-alive sockets included), then close the stores.
-    http
+    // Sockets first: an open WebSocket would hold the HTTP server's close until the grace period ends.
+    realtime
       .close()
+      .then(() => http.close())
       .then(() => composed.close())
       .then(
         () => process.exit(0),

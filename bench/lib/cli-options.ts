@@ -1,4 +1,4 @@
-export const SUITE_NAMES = ['http', 'store', 'rest', 'database', 'scale', 'memory', 'embedded', 'large'] as const;
+export const SUITE_NAMES = ['http', 'store', 'rest', 'database', 'scale', 'memory', 'embedded', 'large', 'realtime'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 export interface CliOptions {

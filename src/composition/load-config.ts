@@ -18,6 +18,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (authSecret && Buffer.byteLength(authSecret) < 32) throw new ConfigError('AUTH_SECRET must be at least 32 bytes long');
   const mongodbUrl = env.MONGODB_URL || undefined;
   if (mongodbUrl && !/^mongodb(\+srv)?:\/\/.+/.test(mongodbUrl)) throw new ConfigError(`MONGODB_URL must start with mongodb:// or mongodb+srv://`);
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl && !/^rediss?:\/\/.+/.test(redisUrl)) throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
   return {
     nodeEnv,
     host: env.HOST || '127.0.0.1',
@@ -35,6 +37,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     revokedServiceCredentials: credentialIds(env, 'SERVICE_CREDENTIALS_REVOKED'),
     docs: flag(env, 'DOCS', nodeEnv !== 'production'),
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
+    redisUrl,
     auth: {
       jwtExpiresIn: duration(env, 'JWT_EXPIRES_IN', '1d'),
       jwtAudience: claimValue(env, 'JWT_AUDIENCE', 'hexa-services'),

@@ -27,4 +27,9 @@ export interface ServiceRegistrationOptions {
   methods?: string[];
   /** Custom event names. */
   events?: string[];
+  /**
+   * Whether its events reach real-time connections. Default: only when some method is exposed to
+   * transports (`methods` not empty), so an internal-only service publishes nothing by accident.
+   */
+  publishEvents?: boolean;
 }

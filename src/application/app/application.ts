@@ -11,6 +11,8 @@ import { createHookRegistry, mixInEmitter, resolveMethods, type RegisteredServic
 /** Creates a service for a path the app does not know (the REST client installs one). */
 export type DefaultServiceFactory = (path: string) => any;
 type AppHook = (app: Application, next: () => Promise<void>) => Promise<void> | void;
+/** Called for every service `use` registers (after its wrapper exists): how plugins such as channels extend services. */
+export type ServiceMixin = (entry: RegisteredService, app: Application) => void;
 
 /**
  * The application core: a registry of services wrapped with hooks and events. It knows nothing
@@ -28,6 +30,8 @@ export class Application {
   defaultService?: DefaultServiceFactory;
   /** The connection a REST client was configured with (seed: `app.rest`). */
   rest?: unknown;
+  /** Run on every later `use`; a plugin adding one also handles the services already registered (`entries()`). */
+  readonly mixins: ServiceMixin[] = [];
 
   use(path: string, service: ServicePort | Record<string, any>, options: ServiceRegistrationOptions = {}): this {
     const location = normalizePath(path);
@@ -38,6 +42,7 @@ export class Application {
       path: location, original: service, wrapper, methods, hookedMethods,
       events: options.events ?? (service as { events?: string[] }).events ?? [],
       hooks: createHookRegistry(hookedMethods),
+      options,
     };
     mixInEmitter(wrapper);
     for (const method of hookedMethods) {
@@ -51,6 +56,7 @@ export class Application {
       configurable: true,
     });
     this.registered.set(location, entry);
+    for (const mixin of this.mixins) mixin(entry, this);
     this.version++;
     if (this.isSetUp && typeof service.setup === 'function') this.setUpLate(entry);
     return this;

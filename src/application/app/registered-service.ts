@@ -16,6 +16,8 @@ export interface RegisteredService {
   readonly hookedMethods: readonly string[];
   readonly events: readonly string[];
   readonly hooks: HookRegistry;
+  /** The options it was registered with. */
+  readonly options: ServiceRegistrationOptions;
   /**
    * The `setup` of a service registered after `app.setup()`, while it runs (or if it failed):
    * calls wait for it, and a failed setup fails every call with its error.

@@ -4,7 +4,8 @@ import type { AuthenticationRequest, AuthenticationResult, AuthenticationStrateg
 import type { Params } from '../../ports/service-params';
 import type { TokenIssuerPort } from '../../ports/token-issuer.port';
 import { clientAddressOf } from './client-address';
-import { LoginRateLimiter, type LoginAttemptKeys, type LoginRateLimitOptions } from './login-rate-limiter';
+import type { LoginAttemptKeys, LoginRateLimiterPort } from '../../ports/login-rate-limiter.port';
+import { LoginRateLimiter, type LoginRateLimitOptions } from './login-rate-limiter';
 
 /** The methods transports may call on the authentication service. */
 export const AUTHENTICATION_METHODS = ['create', 'remove'] as const;
@@ -18,8 +19,10 @@ export interface AuthenticationServiceOptions {
   hiddenFields?: readonly string[];
   /** The user's id field for the token subject. Default: `id`, else `_id`. */
   entityId?: string;
-  /** Brute-force limits of `create`; `false` turns them off. */
+  /** Brute-force limits of `create` (an in-memory limiter); `false` turns them off. */
   rateLimit?: Partial<LoginRateLimitOptions> | false;
+  /** A limiter shared by several instances (e.g. Redis); replaces the in-memory one unless `rateLimit` is false. */
+  rateLimiter?: LoginRateLimiterPort;
   now?: () => number;
 }
 
@@ -39,12 +42,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export class AuthenticationService {
   private readonly strategies = new Map<string, AuthenticationStrategyPort>();
   private readonly authStrategies: string[];
-  private readonly limiter?: LoginRateLimiter;
+  private readonly limiter?: LoginRateLimiterPort;
 
   constructor(private readonly options: AuthenticationServiceOptions) {
     for (const strategy of options.strategies) this.strategies.set(strategy.name, strategy);
     this.authStrategies = options.authStrategies ?? [...this.strategies.keys()];
-    if (options.rateLimit !== false) this.limiter = new LoginRateLimiter(options.rateLimit ?? {}, options.now);
+    if (options.rateLimit !== false) this.limiter = options.rateLimiter ?? new LoginRateLimiter(options.rateLimit ?? {}, options.now);
   }
 
   /** Authenticates `data` with one of `allowed` (all registered when empty); the user comes back without hidden fields. */
@@ -63,7 +66,7 @@ export class AuthenticationService {
 
   async create(data: unknown, params: Params = {}): Promise<AuthenticationResult> {
     const keys = this.attemptKeys(data, params);
-    const waitMs = this.limiter?.retryAfterMs(keys) ?? 0;
+    const waitMs = (await this.limiter?.retryAfterMs(keys)) ?? 0;
     if (waitMs > 0) {
       // `data.retryAfter` (seconds) is what the HTTP adapter turns into a `Retry-After` header.
       throw new TooManyRequests('Too many failed login attempts, try again later', { retryAfter: Math.ceil(waitMs / 1000) });
@@ -72,13 +75,13 @@ export class AuthenticationService {
     try {
       result = await this.authenticate(data, params, ...this.authStrategies);
     } catch (error) {
-      if (error instanceof NotAuthenticated) this.limiter?.recordFailure(keys);
+      if (error instanceof NotAuthenticated) await this.limiter?.recordFailure(keys);
       throw error;
     }
     // A service credential authenticates calls; it is not a login.
     const user = result.user;
     if (user === undefined) throw new NotAuthenticated(SERVICE_CREDENTIAL_NO_LOGIN);
-    this.limiter?.recordSuccess(keys);
+    await this.limiter?.recordSuccess(keys);
     if (result.accessToken) return result;
     const accessToken = await this.options.tokenIssuer.sign(this.subjectOf(user));
     const payload = await this.options.tokenIssuer.verify(accessToken);

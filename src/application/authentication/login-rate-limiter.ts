@@ -1,3 +1,5 @@
+import type { LoginAttemptKeys, LoginRateLimiterPort } from '../../ports/login-rate-limiter.port';
+
 /** Limits of failed logins; each counts failures in a fixed window that starts at the first one. */
 export interface LoginRateLimitOptions {
   /** Failed logins allowed per client address per window. Default 20. */
@@ -17,11 +19,7 @@ export const DEFAULT_LOGIN_RATE_LIMIT: Readonly<LoginRateLimitOptions> = Object.
   maxEntries: 10_000,
 });
 
-/** What one login attempt is counted against. */
-export interface LoginAttemptKeys {
-  client?: string;
-  email?: string;
-}
+export type { LoginAttemptKeys } from '../../ports/login-rate-limiter.port';
 
 interface Window {
   failures: number;
@@ -30,9 +28,10 @@ interface Window {
 
 /**
  * In-memory brute-force limiter for one process (browser-safe: no timers, no Node APIs).
- * Several processes behind a balancer each count on their own.
+ * Several processes behind a balancer each count on their own: with `REDIS_URL` the composition
+ * binds the Redis limiter behind the same port instead.
  */
-export class LoginRateLimiter {
+export class LoginRateLimiter implements LoginRateLimiterPort {
   private readonly windows = new Map<string, Window>();
   readonly options: Readonly<LoginRateLimitOptions>;
 

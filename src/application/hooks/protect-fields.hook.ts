@@ -3,7 +3,8 @@ import type { HookContext } from './hook-context';
 
 /**
  * Removes hidden fields from what leaves through a transport (`context.dispatch`), for every
- * method and for pages, arrays and single records. Internal calls keep the full `result`.
+ * method and for pages, arrays and single records. Internal callers keep the full `result`; the
+ * dispatch is set for them too, because their events are published to real-time connections.
  */
 export function protectFields(...fields: string[]) {
   const strip = (record: unknown): unknown => {
@@ -14,7 +15,6 @@ export function protectFields(...fields: string[]) {
   };
   return async (context: HookContext, next: () => Promise<void>): Promise<void> => {
     await next();
-    if (!context.params.provider) return;
     const source = context.dispatch ?? context.result;
     if (isPaginated(source)) context.dispatch = { ...source, data: source.data.map(strip) };
     else if (Array.isArray(source)) context.dispatch = source.map(strip);

@@ -11,6 +11,7 @@ import type { Application } from '../../application/app/application';
 import { authenticationHooks } from '../../application/authentication/authentication.hooks';
 import { AUTHENTICATION_METHODS, AuthenticationService } from '../../application/authentication/authentication.service';
 import type { LoginRateLimitOptions } from '../../application/authentication/login-rate-limiter';
+import type { LoginRateLimiterPort } from '../../ports/login-rate-limiter.port';
 import type { AppConfig } from '../app-config';
 import { resolveAuthSecret } from '../auth-secret';
 import { revokedCredentials } from '../revoked-credentials';
@@ -28,6 +29,8 @@ export interface AuthenticationOptions {
   rateLimit?: Partial<LoginRateLimitOptions> | false;
   /** Strategies `POST /authentication` accepts. Default ['local', 'jwt']. */
   authStrategies?: string[];
+  /** A limiter shared between instances (the composition passes the Redis one when REDIS_URL is set). */
+  rateLimiter?: LoginRateLimiterPort;
 }
 
 /**
@@ -58,6 +61,7 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
             authStrategies: options.authStrategies ?? ['local', 'jwt'],
             // The login answer carries the user as the users service would answer it.
             hiddenFields: definitions.find((definition) => definition.path === 'users')?.hiddenFields ?? [],
+            rateLimiter: options.rateLimiter,
             rateLimit: options.rateLimit === false ? false : {
               maxFailuresPerEmail: config.auth.maxLoginFailuresPerEmail,
               maxFailuresPerClient: config.auth.maxLoginFailuresPerClient,

@@ -29,11 +29,13 @@ export async function startApp(env: Record<string, string>, authentication: Auth
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:', AUTH_SECRET: TEST_SECRET, ...env });
   const composed = await composeApplication(config, { authentication: { bcryptCost: 4, rateLimit: false, ...authentication } });
   const http = await listenHttp(composed.http);
+  composed.realtime.attach(http.server);
   return {
     url: http.url,
     composed,
     server: http.server,
     close: async () => {
+      await composed.realtime.close();
       await http.close();
       await composed.close();
     },

@@ -4,7 +4,7 @@ import path from 'node:path';
 export const PROJECT_ROOT = path.resolve(__dirname, '../../../..');
 
 /** Variables the application reads; a child gets only the ones a test sets, never the runner's. */
-const APP_VARIABLES = /^(NODE_ENV|PORT|HOST|STORE|MONGODB_URL|DATA_DIR|EMBEDDED_MAX_HEAP_MB|AUTH_SECRET|LOG_LEVEL|BODY_LIMIT_BYTES|DATABASE_TIMEOUT_MS|DATABASE_OPERATION_TIMEOUT_MS|CORS_ORIGINS|[A-Z0-9_]+_REMOTE_(URL|TOKEN))$/;
+const APP_VARIABLES = /^(NODE_ENV|PORT|HOST|STORE|MONGODB_URL|DATA_DIR|EMBEDDED_MAX_HEAP_MB|AUTH_SECRET|LOG_LEVEL|BODY_LIMIT_BYTES|DATABASE_TIMEOUT_MS|DATABASE_OPERATION_TIMEOUT_MS|CORS_ORIGINS|REDIS_URL|[A-Z0-9_]+_REMOTE_(URL|TOKEN))$/;
 
 export interface Exit {
   code: number | null;

@@ -1,0 +1,52 @@
+/**
+ * The framework side of the real-time benchmarks, as an application writes it: createApp with
+ * channels, a `messages` service, every connection in one channel that hears `messages` events,
+ * and the socket transport on a plain Node HTTP server. The service keeps its records in a Map,
+ * as the bare socket.io baseline does, so the ratio measures the transport, the app core (hooks,
+ * events) and the channels, not a store (the memory adapter's cost is in the http suite). No
+ * authentication: the baseline has none either.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { attachSocketTransport, channels, createApp, NotFound, type Id } from '../../src';
+import { reportFailure, seedMessage, SEEDED_MESSAGES, serveUntilStopped } from './server-protocol';
+
+async function main(): Promise<void> {
+  const app = createApp();
+  app.configure(channels());
+  const messages = new MapService();
+  for (let i = 0; i < SEEDED_MESSAGES; i++) await messages.create(seedMessage(i));
+  app.use('messages', messages, { methods: ['get', 'create'] });
+  app.on('connection', (connection) => app.channel('everyone').join(connection));
+  app.service('messages').publish(() => app.channel('everyone'));
+  await app.setup();
+  const server = createServer((_req, res) => res.writeHead(404).end());
+  const logger = { debug: () => undefined, info: () => undefined, warn: console.warn, error: console.error };
+  // The benchmark's clients read as fast as they can; the limit only guards against a stuck harness.
+  const transport = attachSocketTransport(app, server, { logger, production: true, maxBufferedBytes: 64 * 1024 * 1024 });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  serveUntilStopped({ type: 'ready', port: (server.address() as AddressInfo).port, sampleId: '1' }, async () => {
+    await transport.close();
+    server.close();
+  });
+}
+
+/** `get` and `create` on a Map, like the baseline's handlers. */
+class MapService {
+  private readonly records = new Map<string, Record<string, unknown>>();
+  private nextId = 0;
+
+  async get(id: Id): Promise<Record<string, unknown>> {
+    const record = this.records.get(String(id));
+    if (!record) throw new NotFound(`No record found for id '${id}'`);
+    return record;
+  }
+
+  async create(data: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const record = { ...data, id: this.nextId++ };
+    this.records.set(String(record.id), record);
+    return record;
+  }
+}
+
+main().catch(reportFailure);

@@ -1,0 +1,1 @@
+export { serveChatPage } from './chat-page';

@@ -1,0 +1,3 @@
+export { RedisEventBus, type RedisEventBusOptions } from './redis-event-bus';
+export { RedisLoginRateLimiter, type RedisLoginRateLimitOptions } from './redis-login-rate-limiter';
+export { createRedisClient, closeRedisClient } from './redis-connection';

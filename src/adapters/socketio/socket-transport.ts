@@ -1,0 +1,144 @@
+import type { Server as HttpServer } from 'node:http';
+import type { Server, Socket } from 'socket.io';
+import type { Application } from '../../application/app/application';
+import type { ConnectionTransport, RealTimeConnection } from '../../application/channels/connection';
+import type { RealTimeHub } from '../../application/channels/real-time-hub';
+import { bufferedBytes } from './buffered-bytes';
+import { runSocketCall, SOCKET_PROVIDER } from './socket-call';
+import { socketErrorJson } from './socket-error';
+import { SOCKET_DEFAULTS, type SocketTransportOptions } from './socket-transport-options';
+import { createServicePathMatcher } from './service-path-matcher';
+
+export interface SocketTransport {
+  readonly io: Server;
+  /** Disconnects every socket and stops the engine; the HTTP server itself stays up. */
+  close(): Promise<void>;
+}
+
+type Ack = (...response: unknown[]) => void;
+
+/**
+ * The socket.io transport on an HTTP server, speaking the Feathers v5 socket protocol: a call is
+ * an event named after the method with the path and positional arguments and an ack
+ * `[error]` or `[null, result]`; service events arrive as `"<path> <event>"`. The app must have
+ * channels configured (`app.configure(channels())`): they decide who receives which event.
+ */
+export function attachSocketTransport(app: Application, server: HttpServer, options: SocketTransportOptions): SocketTransport {
+  const hub = app.realtime;
+  if (!hub) throw new Error('The socket transport needs channels: app.configure(channels()) first');
+  const { logger } = options;
+  const maxBufferedBytes = options.maxBufferedBytes ?? SOCKET_DEFAULTS.maxBufferedBytes;
+  // socket.io loads with the first transport, not with the package (an app without sockets never pays for it).
+  const { Server: SocketServer } = require('socket.io') as typeof import('socket.io');
+  const io = new SocketServer(server, {
+    path: options.path ?? SOCKET_DEFAULTS.path,
+    serveClient: false,
+    maxHttpBufferSize: options.maxMessageBytes ?? SOCKET_DEFAULTS.maxMessageBytes,
+    cors: options.corsOrigins && options.corsOrigins.length > 0 ? { origin: options.corsOrigins } : undefined,
+  });
+  const sockets = new WeakMap<RealTimeConnection, Socket>();
+  const callSettings = { app, match: createServicePathMatcher(app) };
+
+  const graceMs = options.slowConsumerGraceMs ?? SOCKET_DEFAULTS.slowConsumerGraceMs;
+  const suspects = new WeakSet<Socket>();
+  /**
+   * A client that does not read what it is sent is cut off before it holds the server's memory.
+   * A burst written in one tick is over the limit for everyone until the event loop turns, so a
+   * socket over it is looked at again after a grace period, and only then disconnected.
+   */
+  const checkBacklog = (socket: Socket): void => {
+    if (!socket.connected || suspects.has(socket) || bufferedBytes(socket) <= maxBufferedBytes) return;
+    suspects.add(socket);
+    const timer = setTimeout(() => {
+      suspects.delete(socket);
+      const bytes = bufferedBytes(socket);
+      if (!socket.connected || bytes <= maxBufferedBytes) return;
+      logger.warn({ socket: socket.id, bufferedBytes: bytes, limit: maxBufferedBytes }, 'disconnecting a slow real-time client: unread data over the limit');
+      socket.disconnect(true);
+    }, graceMs);
+    timer.unref();
+  };
+
+  const transport: ConnectionTransport = {
+    send(eventName, data, connections) {
+      const recipients: Socket[] = [];
+      for (const connection of connections) {
+        const socket = sockets.get(connection);
+        if (socket?.connected) recipients.push(socket);
+      }
+      if (recipients.length === 0) return;
+      // A broadcast encodes the packet once and writes it to every recipient.
+      if (recipients.length === 1) recipients[0].emit(eventName, data);
+      else io.to(recipients.map((socket) => socket.id)).emit(eventName, data);
+      for (const socket of recipients) checkBacklog(socket);
+    },
+  };
+
+  // A token in the handshake (`io(url, { auth: { token } })`, or an Authorization header where the
+  // client can send one) signs the connection in before its first frame; a bad one refuses it.
+  io.use((socket, next) => {
+    const token = handshakeToken(socket);
+    if (!token) return next();
+    const params = { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: socket.handshake.address };
+    Promise.resolve()
+      .then(() => app.service(hub.authenticationPath).create({ strategy: 'jwt', accessToken: token }, params))
+      .then(
+        (result: Record<string, any>) => {
+          (socket.data as { login?: Record<string, any> }).login = result;
+          next();
+        },
+        (error: unknown) => {
+          const { json } = socketErrorJson(error, options.production === true);
+          next(Object.assign(new Error(json.message), { data: json }));
+        },
+      );
+  });
+
+  io.on('connection', (socket) => {
+    const connection: RealTimeConnection = { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: socket.handshake.address };
+    sockets.set(connection, socket);
+    socket.on('disconnect', () => hub.disconnect(connection));
+    socket.onAny((method: unknown, ...args: unknown[]) => {
+      const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as Ack) : undefined;
+      answer(hub, socket, connection, method, args, ack);
+    });
+    hub.connect(connection, transport);
+    const login = (socket.data as { login?: Record<string, any> }).login;
+    if (login) hub.loggedIn(connection, login);
+  });
+
+  /** Not async: one promise (the call's) per frame, then the ack. */
+  const answer = (realtime: RealTimeHub, socket: Socket, connection: RealTimeConnection, method: unknown, args: unknown[], ack?: Ack): void => {
+    const path = args[0];
+    runSocketCall(callSettings, connection, method, path, args.slice(1)).then(
+      (context) => {
+        realtime.afterCall(context);
+        ack?.(null, context.dispatch !== undefined ? context.dispatch : context.result);
+        checkBacklog(socket);
+      },
+      (error: unknown) => {
+        const { json, unexpected } = socketErrorJson(error, options.production === true);
+        if (unexpected) logger.error({ err: error, method: String(method).slice(0, 100), path: String(path).slice(0, 200) }, 'socket call failed');
+        ack?.(json);
+      },
+    );
+  };
+
+  return {
+    io,
+    close: async () => {
+      io.disconnectSockets(true);
+      io.engine.close();
+      hub.close();
+    },
+  };
+}
+
+/** The bearer token of a handshake: the socket.io `auth.token`, else an `Authorization: Bearer` header. */
+function handshakeToken(socket: Socket): string | undefined {
+  const fromAuth = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+  if (typeof fromAuth === 'string' && fromAuth !== '') return fromAuth;
+  const header = socket.handshake.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+  return match ? match[1] : undefined;
+}

@@ -1,0 +1,54 @@
+import type { Channel } from './channel';
+import { transportOf, type ConnectionTransport, type RealTimeConnection } from './connection';
+
+type Returned = Channel | readonly (Channel | null | undefined)[] | null | undefined | void;
+
+/**
+ * Sends one event to the connections of the channels a publisher returned: each connection
+ * once (the first channel naming it decides its payload: its `send()` data, else `data`), and
+ * each distinct payload handed to each transport once, so the transport encodes it once.
+ */
+export function deliverToChannels(eventName: string, data: unknown, returned: Returned): void {
+  if (!returned) return;
+  const channels = (Array.isArray(returned) ? returned : [returned]) as (Channel | null | undefined)[];
+  if (channels.length === 1) {
+    const only = channels[0];
+    if (only && only.length > 0) sendGroup(eventName, only.data ?? data, only.connections);
+    return;
+  }
+  const seen = new Set<RealTimeConnection>();
+  const groups = new Map<unknown, RealTimeConnection[]>();
+  for (const channel of channels) {
+    if (!channel) continue;
+    const payload = channel.data ?? data;
+    for (const connection of channel.connections) {
+      if (seen.has(connection)) continue;
+      seen.add(connection);
+      let group = groups.get(payload);
+      if (!group) groups.set(payload, (group = []));
+      group.push(connection);
+    }
+  }
+  for (const [payload, connections] of groups) sendGroup(eventName, payload, connections);
+}
+
+function sendGroup(eventName: string, payload: unknown, connections: readonly RealTimeConnection[]): void {
+  let single: ConnectionTransport | undefined;
+  let mixed: Map<ConnectionTransport, RealTimeConnection[]> | undefined;
+  for (const connection of connections) {
+    const transport = transportOf(connection);
+    if (!transport) continue;
+    if (single === undefined) single = transport;
+    else if (transport !== single) mixed ??= new Map();
+  }
+  if (!single) return;
+  if (!mixed) return single.send(eventName, payload, connections);
+  for (const connection of connections) {
+    const transport = transportOf(connection);
+    if (!transport) continue;
+    let list = mixed.get(transport);
+    if (!list) mixed.set(transport, (list = []));
+    list.push(connection);
+  }
+  for (const [transport, list] of mixed) transport.send(eventName, payload, list);
+}

@@ -1,0 +1,176 @@
+import type { LoggerPort } from '../../ports/logger.port';
+import type { EventBusPort, EventEnvelope } from '../../ports/event-bus.port';
+import type { Application } from '../app/application';
+import type { RegisteredService } from '../app/registered-service';
+import type { HookContext } from '../hooks/hook-context';
+import { AuthenticationTracking } from './authentication-tracking';
+import type { Channel } from './channel';
+import { ChannelRegistry } from './channel-registry';
+import { bindTransport, type ConnectionTransport, type RealTimeConnection } from './connection';
+import { deliverToChannels } from './event-delivery';
+import { PublisherSet, type PublishContext } from './publishers';
+import { concretePath, publishedView } from './published-view';
+
+/** The events every service emits after successful calls; custom ones come from its registration. */
+const STANDARD_EVENTS = ['created', 'updated', 'patched', 'removed'] as const;
+
+export interface RealTimeOptions {
+  /** Path of the authentication service whose `create`/`remove` over a connection log it in/out. Default 'authentication'. */
+  authenticationPath?: string;
+  /** Where publisher failures are reported (they never fail the call). */
+  logger?: LoggerPort;
+}
+
+type EmittingApp = Application & { emit(event: string, ...args: unknown[]): boolean };
+
+/**
+ * The real-time side of one app: its connections, named channels and publishers, who is logged
+ * in on which connection, and the optional bus to other instances. Transports call `connect`,
+ * `disconnect` and `afterCall`; services' events come in through `attachService`.
+ */
+export class RealTimeHub {
+  readonly channels = new ChannelRegistry();
+  readonly appPublishers = new PublisherSet();
+  readonly connections = new Set<RealTimeConnection>();
+  /** Distinguishes this instance's envelopes on a shared bus. */
+  readonly instanceId = randomId();
+  private readonly servicePublishers = new Map<string, PublisherSet>();
+  private readonly authentication: AuthenticationTracking;
+  /** The authentication service whose `create`/`remove` log a connection in and out. */
+  readonly authenticationPath: string;
+  private bus?: EventBusPort;
+
+  constructor(private readonly app: EmittingApp, private readonly options: RealTimeOptions = {}) {
+    this.authenticationPath = options.authenticationPath ?? 'authentication';
+    this.authentication = new AuthenticationTracking({
+      leaveAll: (connection) => this.channels.leaveAll(connection),
+      login: (connection, result) => app.emit('login', result, { provider: connection.provider, connection }),
+      logout: (connection, result, reason) => app.emit('logout', result, { provider: connection.provider, connection, reason }),
+    });
+  }
+
+  /** Open expiry timers, for leak checks. */
+  get pendingTimers(): number {
+    return this.authentication.pendingTimers;
+  }
+
+  publishersOf(path: string): PublisherSet {
+    let set = this.servicePublishers.get(path);
+    if (!set) this.servicePublishers.set(path, (set = new PublisherSet()));
+    return set;
+  }
+
+  connect(connection: RealTimeConnection, transport: ConnectionTransport): void {
+    bindTransport(connection, transport);
+    this.connections.add(connection);
+    this.app.emit('connection', connection);
+  }
+
+  disconnect(connection: RealTimeConnection): void {
+    if (!this.connections.delete(connection)) return;
+    this.authentication.forget(connection);
+    this.channels.leaveAll(connection);
+    this.app.emit('disconnect', connection);
+  }
+
+  /** A transport reports each successful call: a login or logout over a connection changes its identity. */
+  afterCall(context: HookContext): void {
+    if (context.path !== this.authenticationPath) return;
+    const connection = context.params.connection as RealTimeConnection | undefined;
+    if (!connection || !this.connections.has(connection)) return;
+    if (context.method === 'create' && typeof context.result?.accessToken === 'string') this.authentication.loggedIn(connection, context.result);
+    else if (context.method === 'remove') this.authentication.loggedOut(connection, context.dispatch ?? context.result ?? null);
+  }
+
+  /** A login the transport made for the connection itself (a token in the handshake). */
+  loggedIn(connection: RealTimeConnection, result: Record<string, any>): void {
+    if (this.connections.has(connection)) this.authentication.loggedIn(connection, result);
+  }
+
+  /** Listens to a service's events; its own publishers are set with `service.publish(...)`. */
+  attachService(entry: RegisteredService): void {
+    for (const event of new Set([...STANDARD_EVENTS, ...entry.events])) {
+      entry.wrapper.on(event, (item: unknown, context?: HookContext) => this.onServiceEvent(entry, event, item, context));
+    }
+  }
+
+  /** Shares this instance's events with the others and delivers theirs to this instance's connections. */
+  attachBus(bus: EventBusPort): void {
+    this.bus = bus;
+    bus.subscribe((envelope) => this.onEnvelope(envelope));
+  }
+
+  close(): void {
+    this.authentication.clearAll();
+  }
+
+  /** Never throws: the call that caused the event has succeeded whatever happens here. */
+  private onServiceEvent(entry: RegisteredService, event: string, item: unknown, context?: HookContext): void {
+    try {
+      if (!publishes(entry)) return;
+      const data = publishedView(item, context);
+      const route = context?.params?.route;
+      const path = concretePath(entry.path, route);
+      const publishContext: PublishContext = context ?? { app: this.app, service: entry.wrapper, path: entry.path, event };
+      this.runPublishers(entry, event, path, data, publishContext);
+      this.bus?.publish({
+        event, path, data,
+        routing: { origin: this.instanceId, service: entry.path, method: context?.method, ...(route && Object.keys(route).length > 0 ? { route } : {}) },
+      });
+    } catch (error) {
+      this.reportFailure(error, entry.path, event);
+    }
+  }
+
+  private onEnvelope(envelope: EventEnvelope): void {
+    const { routing } = envelope;
+    if (routing.origin === this.instanceId) return;
+    const entry = this.app.lookup(routing.service);
+    if (!entry || !publishes(entry)) return;
+    const route = routing.route ?? {};
+    const context: PublishContext = {
+      app: this.app, service: entry.wrapper, path: entry.path, method: routing.method, event: envelope.event,
+      params: { route }, result: envelope.data, dispatch: envelope.data, remote: true,
+    };
+    try {
+      this.runPublishers(entry, envelope.event, concretePath(entry.path, route), envelope.data, context);
+    } catch (error) {
+      this.reportFailure(error, entry.path, envelope.event);
+    }
+  }
+
+  /** Precedence: the service's publisher for the event, its catch-all, the app's for the event, the app's catch-all. */
+  private runPublishers(entry: RegisteredService, event: string, path: string, data: unknown, context: PublishContext): void {
+    const publisher = this.servicePublishers.get(entry.path)?.for(event) ?? this.appPublishers.for(event);
+    if (!publisher) return;
+    const eventName = `${path} ${event}`;
+    const returned = publisher(data, context);
+    if (isPromise(returned)) {
+      returned.then(
+        (channels) => deliverToChannels(eventName, data, channels as Channel | Channel[] | null),
+        (error: unknown) => this.reportFailure(error, entry.path, event),
+      );
+    } else {
+      deliverToChannels(eventName, data, returned);
+    }
+  }
+
+  private reportFailure(error: unknown, path: string, event: string): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.options.logger?.error({ path, event, err: message }, 'publishing an event failed');
+  }
+}
+
+/** Internal-only services (no method exposed to transports) publish nothing unless registered with `publishEvents: true`. */
+function publishes(entry: RegisteredService): boolean {
+  return entry.options.publishEvents ?? entry.methods.length > 0;
+}
+
+function isPromise(value: unknown): value is Promise<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+function randomId(): string {
+  const crypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  return crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}

@@ -1,0 +1,61 @@
+import type { Server } from 'node:http';
+import { serveChatPage } from '../adapters/chat-page';
+import { attachSocketTransport, type SocketTransport } from '../adapters/socketio';
+import type { Application } from '../application/app/application';
+import { channels } from '../application/channels/channels';
+import { configureSkeletonChannels } from '../application/services/realtime-policy';
+import type { LoggerPort } from '../ports/logger.port';
+import type { LoginRateLimiterPort } from '../ports/login-rate-limiter.port';
+import type { AppConfig } from './app-config';
+import type { AuthenticationOptions } from './modules/authentication.module';
+
+export interface Realtime {
+  /** Serves the socket transport and the live chat page (`/`) on `server` (once). */
+  attach(server: Server): SocketTransport;
+  /** Disconnects every socket and leaves the bus. */
+  close(): Promise<void>;
+}
+
+/**
+ * Channels, the skeleton's channel policy and, with `REDIS_URL`, the bus to the other
+ * instances. The socket transport is attached once the HTTP server exists.
+ */
+export function wireRealtime(app: Application, config: AppConfig, logger: LoggerPort): Realtime {
+  app.configure(channels({ logger }));
+  configureSkeletonChannels(app);
+  const bus = config.redisUrl ? new (redisAdapter().RedisEventBus)({ url: config.redisUrl, logger }) : undefined;
+  if (bus) app.realtime!.attachBus(bus);
+  let transport: SocketTransport | undefined;
+  return {
+    attach(server) {
+      if (transport) return transport;
+      serveChatPage(server, logger);
+      transport = attachSocketTransport(app, server, { logger, production: config.nodeEnv === 'production', corsOrigins: config.corsOrigins });
+      return transport;
+    },
+    async close() {
+      await transport?.close();
+      await bus?.close();
+    },
+  };
+}
+
+/** With `REDIS_URL`, failed logins count across instances; otherwise undefined (each process counts in memory). */
+export function sharedLoginRateLimiter(config: AppConfig, options: AuthenticationOptions = {}): { limiter: LoginRateLimiterPort; close(): Promise<void> } | undefined {
+  if (!config.redisUrl || options.rateLimit === false || options.rateLimiter) return undefined;
+  const { createRedisClient, closeRedisClient, RedisLoginRateLimiter } = redisAdapter();
+  const client = createRedisClient(config.redisUrl);
+  client.on('error', () => undefined); // the limiter falls back to memory; the event bus logs outages
+  const limiter = new RedisLoginRateLimiter(client, {
+    maxFailuresPerEmail: config.auth.maxLoginFailuresPerEmail,
+    maxFailuresPerClient: config.auth.maxLoginFailuresPerClient,
+    windowMs: config.auth.loginWindowMs,
+    ...(options.rateLimit || {}),
+  });
+  return { limiter, close: () => closeRedisClient(client) };
+}
+
+/** ioredis and rate-limiter-flexible load only for an application with `REDIS_URL`. */
+function redisAdapter(): typeof import('../adapters/redis') {
+  return require('../adapters/redis') as typeof import('../adapters/redis');
+}

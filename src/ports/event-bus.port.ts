@@ -1,0 +1,31 @@
+/**
+ * What crosses instances for one published service event: the published view and the few
+ * routing fields publishers need. Never tokens, headers, users, passwords or the hook context.
+ */
+export interface EventEnvelope {
+  /** The event name (`created`, `patched`, or a custom one). */
+  event: string;
+  /** The concrete service path (placeholders filled in), as clients listen on it. */
+  path: string;
+  /** The published view of the record (hidden fields already stripped). */
+  data: unknown;
+  routing: {
+    /** The instance that published it (it has delivered locally already). */
+    origin: string;
+    /** The registered (template) path: which publishers apply. */
+    service: string;
+    /** The method that caused it, when a call did. */
+    method?: string;
+    /** Values of the path's placeholders. */
+    route?: Record<string, string>;
+  };
+}
+
+/** A bus shared by the instances of one application (Redis pub/sub, ...). Delivery is best effort. */
+export interface EventBusPort {
+  /** Never throws and never waits: a bus that is down drops the envelope (and logs once per outage). */
+  publish(envelope: EventEnvelope): void;
+  /** Every envelope published by any instance, this one included. */
+  subscribe(handler: (envelope: EventEnvelope) => void): void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,95 @@
+import { io, type Socket } from 'socket.io-client';
+import { authenticationClient, createApp, NotAuthenticated, NotFound, rest, socketio, type Application } from '../../../src/client';
+import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
+import { startApp, type RunningApp } from '../reliability/support/app-server';
+import { pause, waitFor } from './support/socket-clients';
+
+const MESSAGES_METHODS = ['find', 'get', 'create', 'update', 'patch', 'remove', 'markRead'];
+
+/** Our own client (`./client`) on a socket, with the authentication client; and the same helpers over REST. */
+describe('our socket client', () => {
+  let server: RunningApp;
+  const sockets: Socket[] = [];
+
+  beforeAll(async () => {
+    server = await startApp({ STORE: 'memory' });
+  }, 60_000);
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await server?.close();
+  });
+
+  async function signedInClient(options: { reconnection?: boolean } = {}) {
+    const socket = io(server.url, { transports: ['websocket'], forceNew: true, reconnection: options.reconnection ?? false, reconnectionDelay: 100 });
+    sockets.push(socket);
+    const connection = socketio(socket);
+    const app: Application = createApp().configure(connection);
+    app.use('messages', connection.service('messages'), { methods: MESSAGES_METHODS });
+    const auth = authenticationClient();
+    app.configure(auth.configure);
+    const email = uniqueEmail('ours');
+    const user = await app.service('users').create({ email, password: PASSWORD });
+    const login = await auth.authenticate({ strategy: 'local', email, password: PASSWORD });
+    return { app, auth, socket, user, login, email };
+  }
+
+  it('calls every method, revives errors, and hears other clients\' events once', async () => {
+    const alice = await signedInClient();
+    const bob = await signedInClient();
+    expect(JSON.stringify(alice.login)).not.toContain('password');
+    const messages = alice.app.service('messages');
+    const heardByBob: any[] = [];
+    const heardByAlice: any[] = [];
+    bob.app.service('messages').on('created', (message: unknown) => heardByBob.push(message));
+    messages.on('created', (message: unknown) => heardByAlice.push(message));
+    const created = await messages.create({ text: 'from our client' });
+    expect((await messages.get(created.id)).text).toBe('from our client');
+    expect((await messages.find({ query: { userId: created.userId } })).total).toBe(1);
+    expect((await messages.patch(created.id, { text: 'patched' })).text).toBe('patched');
+    expect((await messages.markRead({ id: String(created.id) })).read).toBe(true);
+    await expect(messages.get(999_999)).rejects.toBeInstanceOf(NotFound);
+    await waitFor(() => heardByBob.length === 1 && heardByAlice.length === 1, 'the created event at both clients');
+    await pause(200);
+    expect(heardByBob).toEqual([expect.objectContaining({ text: 'from our client' })]);
+    expect(heardByAlice).toHaveLength(1);
+    await messages.remove(created.id);
+  });
+
+  it('logout makes later calls unauthenticated; the stored token signs in again on the same socket', async () => {
+    const { app, auth, socket } = await signedInClient();
+    const token = await auth.storage.getItem('accessToken');
+    await auth.logout();
+    await expect(app.service('messages').find({})).rejects.toBeInstanceOf(NotAuthenticated);
+    await auth.storage.setItem('accessToken', token!);
+    const again = await auth.reAuthenticate();
+    expect(again.accessToken).toBe(token);
+    expect(socket.connected).toBe(true);
+    expect((await app.service('messages').find({})).total).toBeGreaterThanOrEqual(0);
+  });
+
+  it('after the transport drops, the client reconnects, signs in with the stored token and hears events again', async () => {
+    const listener = await signedInClient({ reconnection: true });
+    const writer = await signedInClient();
+    const heard: any[] = [];
+    listener.app.service('messages').on('created', (message: unknown) => heard.push(message));
+    const reconnected = new Promise<void>((resolve) => listener.socket.io.once('reconnect', () => resolve()));
+    (listener.socket.io as unknown as { engine: { close(): void } }).engine.close();
+    await reconnected;
+    expect((await listener.app.service('messages').find({})).total).toBeGreaterThanOrEqual(0);
+    await writer.app.service('messages').create({ text: 'after the reconnect' });
+    await waitFor(() => heard.some((message) => message.text === 'after the reconnect'), 'the event after the reconnect');
+  });
+
+  it('the same helpers work over REST: login, token on every call, logout', async () => {
+    const app: Application = createApp().configure(rest(server.url).fetch(fetch));
+    const auth = authenticationClient();
+    app.configure(auth.configure);
+    const email = uniqueEmail('rest-auth');
+    await app.service('users').create({ email, password: PASSWORD });
+    await expect(app.service('messages').find({})).rejects.toBeInstanceOf(NotAuthenticated);
+    await auth.authenticate({ strategy: 'local', email, password: PASSWORD });
+    expect((await app.service('messages').create({ text: 'over REST' })).text).toBe('over REST');
+    await auth.logout();
+    await expect(app.service('messages').find({})).rejects.toBeInstanceOf(NotAuthenticated);
+  });
+});

@@ -1,0 +1,37 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { ChildHandle } from '../../reliability/support/child-process';
+import { freePort } from '../../reliability/support/free-port';
+
+/** Why Redis tests cannot run here, or undefined when `redis-server` is installed. */
+export function redisUnavailableReason(): string | undefined {
+  const probe = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
+  return probe.error || probe.status !== 0 ? 'redis-server is not installed (Debian package redis-server; .ci/run installs it)' : undefined;
+}
+
+export interface RedisProcess {
+  readonly port: number;
+  readonly url: string;
+  /** Stops the server (SIGKILL: an outage, not a clean shutdown). */
+  kill(): Promise<void>;
+  /** Starts it again on the same port. */
+  restart(): Promise<void>;
+}
+
+/** A throwaway redis-server on a free loopback port, no persistence. */
+export async function startRedis(): Promise<RedisProcess> {
+  const port = await freePort();
+  let child: ChildHandle | undefined;
+  const start = async () => {
+    child = new ChildHandle(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] }));
+    await child.waitForOutput(/Ready to accept connections/, 10_000);
+  };
+  await start();
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    kill: async () => {
+      await child?.stop('SIGKILL', 5_000);
+    },
+    restart: start,
+  };
+}

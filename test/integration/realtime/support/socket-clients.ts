@@ -1,0 +1,77 @@
+import { feathers, type Application as FeathersApplication } from '@feathersjs/feathers';
+import authenticationClient from '@feathersjs/authentication-client';
+import socketioClient from '@feathersjs/socketio-client';
+import { io, type Socket } from 'socket.io-client';
+
+export const MESSAGES_METHODS = ['find', 'get', 'create', 'update', 'patch', 'remove', 'markRead'];
+
+/** A socket.io client on its own connection (WebSocket only unless `transports` says otherwise). */
+export function connectSocket(url: string, options: { transports?: string[]; extraHeaders?: Record<string, string>; auth?: Record<string, unknown> } = {}): Socket {
+  return io(url, { transports: options.transports ?? ['websocket'], forceNew: true, reconnection: false, extraHeaders: options.extraHeaders, auth: options.auth });
+}
+
+export interface StockClient {
+  app: FeathersApplication<any>;
+  socket: Socket;
+  close(): void;
+}
+
+/** The stock Feathers v5 client: socketio-client + authentication-client, unchanged; `messages` declares markRead. */
+export function stockClient(url: string, storage?: { getItem(key: string): any; setItem(key: string, value: any): any; removeItem(key: string): any }): StockClient {
+  const socket = connectSocket(url);
+  const app = feathers();
+  const connection = socketioClient(socket);
+  app.configure(connection);
+  app.configure(authenticationClient(storage ? { storage } : {}));
+  app.use('messages', connection.service('messages') as any, { methods: MESSAGES_METHODS as any });
+  return { app, socket, close: () => void socket.close() };
+}
+
+/** A plain socket.io client recording every event it receives (to prove what it must not get). */
+export class RecordingSocket {
+  readonly socket: Socket;
+  readonly events: [string, any][] = [];
+
+  constructor(url: string, options: Parameters<typeof connectSocket>[1] = {}) {
+    this.socket = connectSocket(url, options);
+    this.socket.onAny((name: string, data: unknown) => this.events.push([name, data]));
+  }
+
+  connected(): Promise<void> {
+    if (this.socket.connected) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.socket.once('connect', () => resolve());
+      this.socket.once('connect_error', reject);
+    });
+  }
+
+  /** A call frame; resolves with the ack's arguments as sent (`[error]` or `[null, result]`). */
+  call(method: string, ...args: unknown[]): Promise<unknown[]> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ack for ${method} within 10 s`)), 10_000);
+      this.socket.emit(method, ...args, (...response: unknown[]) => {
+        clearTimeout(timer);
+        resolve(response);
+      });
+    });
+  }
+
+  named(name: string): any[] {
+    return this.events.filter(([event]) => event === name).map(([, data]) => data);
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+/** Polls `check` every 20 ms until it holds or `timeoutMs` passes (then throws with `what`). */
+export async function waitFor(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
