@@ -43,16 +43,16 @@ describe('our socket client', () => {
     bob.app.service('messages').on('created', (message: unknown) => heardByBob.push(message));
     messages.on('created', (message: unknown) => heardByAlice.push(message));
     const created = await messages.create({ text: 'from our client' });
-    expect((await messages.get(created.id)).text).toBe('from our client');
+    expect((await messages.get(created._id)).text).toBe('from our client');
     expect((await messages.find({ query: { userId: created.userId } })).total).toBe(1);
-    expect((await messages.patch(created.id, { text: 'patched' })).text).toBe('patched');
-    expect((await messages.markRead({ id: String(created.id) })).read).toBe(true);
-    await expect(messages.get(999_999)).rejects.toBeInstanceOf(NotFound);
+    expect((await messages.patch(created._id, { text: 'patched' })).text).toBe('patched');
+    expect((await messages.markRead({ id: String(created._id) })).read).toBe(true);
+    await expect(messages.get('0123456789abcdef01234567')).rejects.toBeInstanceOf(NotFound);
     await waitFor(() => heardByBob.length === 1 && heardByAlice.length === 1, 'the created event at both clients');
     await pause(200);
     expect(heardByBob).toEqual([expect.objectContaining({ text: 'from our client' })]);
     expect(heardByAlice).toHaveLength(1);
-    await messages.remove(created.id);
+    await messages.remove(created._id);
   });
 
   it('logout makes later calls unauthenticated; the stored token signs in again on the same socket', async () => {

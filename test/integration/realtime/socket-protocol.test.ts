@@ -69,8 +69,8 @@ describe('socket transport beyond Feathers', () => {
     // Alice's socket now logs in as Bob.
     const [error] = await alice.socket.call('create', 'authentication', { strategy: 'jwt', accessToken: bob.token }, {});
     expect(error).toBeNull();
-    await app.composed.app.service('users').patch(alice.user.id, { name: 'Alice changed' });
-    await app.composed.app.service('users').patch(bob.user.id, { name: 'Bob changed' });
+    await app.composed.app.service('users').patch(alice.user._id, { name: 'Alice changed' });
+    await app.composed.app.service('users').patch(bob.user._id, { name: 'Bob changed' });
     await waitFor(() => alice.socket.named('users patched').length >= 1, 'bob\'s users event on the re-authenticated socket');
     await pause(200);
     expect(alice.socket.named('users patched').map((user) => user.name)).toEqual(['Bob changed']);
