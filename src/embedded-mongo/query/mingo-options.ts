@@ -2,6 +2,9 @@ import { ObjectId, type Document } from 'bson';
 import { Context, Query } from 'mingo';
 import { bsonTypeOperator } from './bson-type';
 import { collationKey } from './collation-group';
+import { EXACT_QUERY_OPERATORS } from './exact-number-filter';
+import { TYPED_ACCUMULATORS, TYPED_EXPRESSION_OPERATORS } from './typed-arithmetic';
+import { PLAIN_VIEW_STAGE, plainViewStage } from './typed-pipeline';
 import type { Collation } from './collation';
 
 /** mingo's option types, reached through its public constructor (subpath types need node16 resolution). */
@@ -20,10 +23,19 @@ const toObjectId: ExpressionOperator = (obj, expr, options) => {
   throw new Error(`Failed to parse objectId '${String(value)}' in $convert with no onError value`);
 };
 
-const SERVER_OPERATORS: Record<string, ExpressionOperator> = { $toObjectId: toObjectId, $collationKey: collationKey };
-const SERVER_CONTEXT = Context.init({ expression: SERVER_OPERATORS as never });
-/** Adds `$bsonType` (the server's `$type`, see match.ts) to the query operators. */
-const BSON_TYPE_CONTEXT = Context.init({ expression: SERVER_OPERATORS as never, query: { $bsonType: bsonTypeOperator } as never });
+const SERVER_OPERATORS: Record<string, ExpressionOperator> = { $toObjectId: toObjectId, $collationKey: collationKey, ...TYPED_EXPRESSION_OPERATORS };
+const SERVER_OPERATOR_TYPES = {
+  expression: SERVER_OPERATORS as never,
+  accumulator: TYPED_ACCUMULATORS as never,
+  pipeline: { [PLAIN_VIEW_STAGE]: plainViewStage } as never,
+};
+const SERVER_NAMES = new Set([...Object.keys(SERVER_OPERATORS), ...Object.keys(TYPED_ACCUMULATORS), PLAIN_VIEW_STAGE]);
+const SERVER_CONTEXT = Context.init(SERVER_OPERATOR_TYPES);
+/** Adds `$bsonType` (the server's `$type`, see match.ts) and the exact int64 comparisons to the query operators. */
+const FILTER_CONTEXT = Context.init({
+  ...SERVER_OPERATOR_TYPES,
+  query: { $bsonType: bsonTypeOperator, ...EXACT_QUERY_OPERATORS } as never,
+});
 /** Deep enough for any real expression; deeper input simply gets the server context. */
 const MAX_SCAN_DEPTH = 64;
 
@@ -31,8 +43,8 @@ export interface EvaluationSettings {
   readonly collation?: Collation;
   readonly variables?: Document;
   readonly collectionResolver?: (name: string) => Document[];
-  /** The filter uses `$bsonType`. */
-  readonly bsonTypes?: boolean;
+  /** The filter uses `$bsonType` or the exact number comparisons. */
+  readonly typedFilter?: boolean;
 }
 
 /**
@@ -43,7 +55,7 @@ export interface EvaluationSettings {
 export function mingoOptions(settings: EvaluationSettings = {}, ...inspected: unknown[]): Partial<MingoOptions> {
   return {
     idKey: '_id',
-    ...(settings.bsonTypes ? { context: BSON_TYPE_CONTEXT } : inspected.some((value) => usesServerOperators(value, 0)) ? { context: SERVER_CONTEXT } : {}),
+    ...(settings.typedFilter ? { context: FILTER_CONTEXT } : inspected.some((value) => usesServerOperators(value, 0)) ? { context: SERVER_CONTEXT } : {}),
     ...(settings.collation ? { collation: settings.collation.spec } : {}),
     ...(settings.variables ? { variables: settings.variables } : {}),
     ...(settings.collectionResolver ? { collectionResolver: settings.collectionResolver } : {}),
@@ -55,7 +67,7 @@ function usesServerOperators(value: unknown, depth: number): boolean {
   if (Array.isArray(value)) return value.some((item) => usesServerOperators(item, depth + 1));
   if (value === null || typeof value !== 'object' || value.constructor !== Object) return false;
   for (const [key, inner] of Object.entries(value)) {
-    if (key in SERVER_OPERATORS || usesServerOperators(inner, depth + 1)) return true;
+    if (SERVER_NAMES.has(key) || usesServerOperators(inner, depth + 1)) return true;
   }
   return false;
 }

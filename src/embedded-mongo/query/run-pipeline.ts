@@ -13,6 +13,7 @@ import { mingoOptions } from './mingo-options';
 import { foldPipelineHead } from './pipeline-head';
 import type { ReadSource } from './read-source';
 import { rewriteTextScoreStages, withoutScore, withScores } from './text-score-stages';
+import { typedPipeline } from './typed-pipeline';
 import { writePipelineOutput } from './write-pipeline-output';
 
 export interface PipelineRun {
@@ -81,7 +82,7 @@ export function runPipeline(run: PipelineRun): Document[] {
 
 /** The stages the server does not answer itself; mingo is only set up when some are left. */
 function runInMingo(run: PipelineRun, stages: Document[], source: Document[]): Document[] {
-  const rest = collateGroups(stages, run.collation);
+  const rest = typedPipeline(collateGroups(stages, run.collation)).stages;
   const mutates = rest.some((stage) => containsMutatingStage(stage));
   // mingo sees plain views (numeric wrappers unwrapped); documents that pass through unchanged go back raw.
   const resolve = (name: string): Document[] => {

@@ -4,6 +4,7 @@ import { CommandError } from '../commands/command-error';
 import { isBsonNumber } from '../query/bson-numbers';
 import { idFirst } from '../query/id-first';
 import { mingoOptions } from '../query/mingo-options';
+import { typedPipeline } from '../query/typed-pipeline';
 import { cloneDocument } from '../storage/clone-document';
 import { valueKey } from '../storage/value-key';
 import { trySimpleUpdate } from './simple-update';
@@ -126,7 +127,8 @@ function applyPipeline(original: Document, pipeline: unknown[], settings: Update
       throw new CommandError('BadValue', `${String(name)} is not allowed to be used within an update`);
     }
   }
-  const [result] = new Aggregator(pipeline as Document[], mingoOptions({ variables: settings.variables }, pipeline)).run<Document>([
+  const stages = typedPipeline(pipeline as Document[], false).stages;
+  const [result] = new Aggregator(stages, mingoOptions({ variables: settings.variables }, stages)).run<Document>([
     cloneDocument(original),
   ]);
   // A pipeline may project `_id` away; the stored document keeps it.

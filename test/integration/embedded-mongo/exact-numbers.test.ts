@@ -1,0 +1,174 @@
+import { Decimal128, Double, Int32, Long, type Collection, type Document } from 'mongodb';
+import { startFixture, stopFixture, type Fixture } from './embedded-mongo-fixture';
+
+/** `[type name, text]` of a value read with promoteValues: false, e.g. ['Long', '9007199254740993']. */
+const typed = (value: unknown): [string, string] => [(value as object)?.constructor?.name ?? typeof value, String(value)];
+
+describe('embedded mongo: exact numbers', () => {
+  let f: Fixture;
+  let numbers: Collection<Document>;
+  beforeAll(async () => {
+    f = await startFixture({}, { promoteValues: false });
+  });
+  afterAll(() => stopFixture(f));
+  beforeEach(async () => {
+    numbers = f.db.collection('exact_numbers');
+    await numbers.drop().catch(() => undefined);
+  });
+
+  describe('update operators', () => {
+    test('$inc on decimals is decimal arithmetic (0.1 + 0.2 is exactly 0.3), keeping the scale', async () => {
+      await numbers.insertMany([{ _id: 'a' as never, v: Decimal128.fromString('0.1') }, { _id: 'b' as never, v: Decimal128.fromString('1.10') }]);
+      await numbers.updateOne({ _id: 'a' as never }, { $inc: { v: Decimal128.fromString('0.2') } });
+      await numbers.updateOne({ _id: 'b' as never }, { $inc: { v: Decimal128.fromString('2.20') } });
+      expect(typed((await numbers.findOne({ _id: 'a' as never }))?.v)).toEqual(['Decimal128', '0.3']);
+      expect(typed((await numbers.findOne({ _id: 'b' as never }))?.v)).toEqual(['Decimal128', '3.30']);
+    });
+
+    test('$inc widens int32 overflow to int64 and int64 overflow to double; a long increment beyond 2^53 is exact', async () => {
+      await numbers.insertMany([
+        { _id: 'int' as never, v: new Int32(2147483647) },
+        { _id: 'long' as never, v: Long.fromString('9223372036854775807') },
+        { _id: 'big' as never, v: Long.fromString('9007199254740992') },
+      ]);
+      await numbers.updateOne({ _id: 'int' as never }, { $inc: { v: new Int32(1) } });
+      await numbers.updateOne({ _id: 'long' as never }, { $inc: { v: new Int32(1) } });
+      await numbers.updateOne({ _id: 'big' as never }, { $inc: { v: new Int32(1) } });
+      expect(typed((await numbers.findOne({ _id: 'int' as never }))?.v)).toEqual(['Long', '2147483648']);
+      expect(typed((await numbers.findOne({ _id: 'long' as never }))?.v)).toEqual(['Double', '9223372036854776000']);
+      expect(typed((await numbers.findOne({ _id: 'big' as never }))?.v)).toEqual(['Long', '9007199254740993']);
+    });
+  });
+
+  describe('aggregation', () => {
+    beforeEach(async () => {
+      await numbers.insertMany([
+        { _id: 1 as never, g: 'long', v: Long.fromString('9007199254740993'), d: Decimal128.fromString('0.1'), i: new Int32(2147483647) },
+        { _id: 2 as never, g: 'long', v: Long.fromNumber(1), d: Decimal128.fromString('0.2'), i: new Int32(1) },
+      ]);
+    });
+
+    test('$sum of longs is an exact long; of int32 that overflow a long; $avg of ints a double, of decimals a decimal', async () => {
+      const [group] = await numbers
+        .aggregate([
+          {
+            $group: {
+              _id: '$g',
+              longs: { $sum: '$v' },
+              ints: { $sum: '$i' },
+              count: { $sum: 1 },
+              decimals: { $sum: '$d' },
+              intAverage: { $avg: '$_id' },
+              decimalAverage: { $avg: '$d' },
+            },
+          },
+        ])
+        .toArray();
+      expect(typed(group.longs)).toEqual(['Long', '9007199254740994']);
+      expect(typed(group.ints)).toEqual(['Long', '2147483648']);
+      expect(typed(group.count)).toEqual(['Int32', '2']);
+      expect(typed(group.decimals)).toEqual(['Decimal128', '0.3']);
+      expect(typed(group.intAverage)).toEqual(['Double', '1.5']);
+      expect(typed(group.decimalAverage)).toEqual(['Decimal128', '0.15']);
+    });
+
+    test('$sum of longs that overflow int64 is a double', async () => {
+      await numbers.insertOne({ _id: 3 as never, g: 'long', v: Long.fromString('9223372036854775807') });
+      const [group] = await numbers.aggregate([{ $match: { g: 'long' } }, { $group: { _id: null, total: { $sum: '$v' } } }]).toArray();
+      expect(group.total).toBeInstanceOf(Double);
+    });
+
+    test('$add, $subtract, $multiply and $divide keep widths; decimal operands make them decimal', async () => {
+      const [doc] = await numbers
+        .aggregate([
+          { $match: { _id: 1 } },
+          {
+            $project: {
+              longPlusOne: { $add: ['$v', 1] },
+              intOverflow: { $add: ['$i', 1] },
+              decimalSum: { $add: ['$d', Decimal128.fromString('0.2')] },
+              mixed: { $add: ['$d', 0.2] },
+              difference: { $subtract: ['$v', Long.fromNumber(2)] },
+              product: { $multiply: [Decimal128.fromString('1.10'), Decimal128.fromString('3')] },
+              intProduct: { $multiply: ['$i', 2] },
+              quotient: { $divide: [Decimal128.fromString('1'), Decimal128.fromString('3')] },
+              intQuotient: { $divide: [new Int32(6), new Int32(3)] },
+              nested: { $add: [{ $multiply: ['$v', 2] }, 1] },
+            },
+          },
+        ])
+        .toArray();
+      expect(typed(doc.longPlusOne)).toEqual(['Long', '9007199254740994']);
+      expect(typed(doc.intOverflow)).toEqual(['Long', '2147483648']);
+      expect(typed(doc.decimalSum)).toEqual(['Decimal128', '0.3']);
+      expect(typed(doc.mixed)).toEqual(['Decimal128', '0.300000000000000']);
+      expect(typed(doc.difference)).toEqual(['Long', '9007199254740991']);
+      expect(typed(doc.product)).toEqual(['Decimal128', '3.30']);
+      expect(typed(doc.intProduct)).toEqual(['Long', '4294967294']);
+      expect(typed(doc.quotient)).toEqual(['Decimal128', '0.3333333333333333333333333333333333']);
+      expect(typed(doc.intQuotient)).toEqual(['Double', '2']);
+      expect(typed(doc.nested)).toEqual(['Long', '18014398509481987']);
+    });
+
+    test('a typed result stays comparable in later stages and inside other operators', async () => {
+      const docs = await numbers
+        .aggregate([
+          { $group: { _id: '$g', total: { $sum: '$v' } } },
+          { $match: { total: { $gt: 9007199254740000 } } },
+          { $project: { big: { $gt: [{ $add: ['$total', 1] }, 5] } } },
+        ])
+        .toArray();
+      expect(docs).toEqual([{ _id: 'long', big: true }]);
+    });
+
+    test('$divide by zero is an error', async () => {
+      const failure = await numbers
+        .aggregate([{ $project: { q: { $divide: ['$i', 0] } } }])
+        .toArray()
+        .catch((error: Error) => error.message);
+      expect(failure).toBe("can't $divide by zero");
+    });
+  });
+
+  describe('int64 beyond 2^53 compares exactly', () => {
+    const ids = async (filter: Document, sort?: Document) => (await numbers.find(filter, { sort }).toArray()).map((doc) => String(doc._id));
+    beforeEach(async () => {
+      await numbers.insertMany([
+        { _id: 'p53' as never, v: Long.fromString('9007199254740992') },
+        { _id: 'p53+1' as never, v: Long.fromString('9007199254740993') },
+        { _id: 'p53+2' as never, v: Long.fromString('9007199254740994') },
+        { _id: 'double' as never, v: new Double(9007199254740992) },
+      ]);
+    });
+
+    const checks = async () => {
+      expect((await ids({ v: Long.fromString('9007199254740993') })).sort()).toEqual(['p53+1']);
+      expect((await ids({ v: Long.fromString('9007199254740992') })).sort()).toEqual(['double', 'p53']);
+      expect((await ids({ v: new Double(9007199254740992) })).sort()).toEqual(['double', 'p53']);
+      expect((await ids({ v: { $gt: Long.fromString('9007199254740992') } })).sort()).toEqual(['p53+1', 'p53+2']);
+      expect((await ids({ v: { $gt: new Double(9007199254740992) } })).sort()).toEqual(['p53+1', 'p53+2']);
+      expect((await ids({ v: { $lte: Long.fromString('9007199254740993') } })).sort()).toEqual(['double', 'p53', 'p53+1']);
+      expect((await ids({ v: { $in: [Long.fromString('9007199254740993'), Long.fromString('9007199254740994')] } })).sort()).toEqual(['p53+1', 'p53+2']);
+      expect((await ids({ v: { $ne: Long.fromString('9007199254740993') } })).sort()).toEqual(['double', 'p53', 'p53+2']);
+      const descending = await ids({}, { v: -1, _id: 1 });
+      expect(descending).toEqual(['p53+2', 'p53+1', 'double', 'p53']);
+    };
+
+    test('in queries and sorts without an index', checks);
+
+    test('in an index: equality, ranges and index order', async () => {
+      await numbers.createIndex({ v: 1 });
+      await checks();
+      const ordered = await numbers.find({ v: { $gte: Long.fromString('9007199254740993') } }).hint({ v: 1 }).toArray();
+      expect(ordered.map((doc) => String(doc._id))).toEqual(['p53+1', 'p53+2']);
+    });
+
+    test('in a unique index two longs one apart beyond 2^53 are different keys', async () => {
+      await numbers.deleteMany({ _id: 'double' as never });
+      await numbers.createIndex({ v: 1 }, { unique: true });
+      await expect(numbers.insertOne({ _id: 'p53+3' as never, v: Long.fromString('9007199254740995') })).resolves.toBeDefined();
+      const duplicate = await numbers.insertOne({ _id: 'copy' as never, v: Long.fromString('9007199254740995') }).catch((error: { code?: unknown }) => Number(error.code));
+      expect(duplicate).toBe(11000);
+    });
+  });
+});
