@@ -34,6 +34,8 @@ export const ErrorCode = {
   OperationNotSupportedInTransaction: 263,
   Location51091: 51091,
   Location51108: 51108,
+  NoQueryExecutionPlans: 291,
+  Location40602: 40602,
   Location16020: 16020,
   Location16554: 16554,
   Location16555: 16555,

@@ -1,4 +1,5 @@
 import type { Document } from 'bson';
+import { nearCandidates, nearField } from '../geo/near-query';
 import type { QueryPlan } from '../indexes/query-plan';
 import { candidateDocuments, type Candidates } from './candidate-documents';
 import type { Collation } from './collation';
@@ -32,7 +33,7 @@ export interface ExecutionStats {
 }
 
 /**
- * Runs a query against one collection: candidates (via `_id`, an index or a text search),
+ * Runs a query against one collection: candidates (via `_id`, an index, a text search or `$near`),
  * predicate, sort (skipped when the index walk is already in order), skip, limit, projection.
  * Without a sort to perform it stops as soon as skip + limit documents matched.
  */
@@ -50,6 +51,10 @@ export function findDocuments(store: ReadSource | undefined, spec: FindSpec): Do
     for (const [doc, score] of found.scores) spec.textScores?.set(doc, score);
     candidates = { docs: found.docs, exact: Object.keys(rest).length === 0, sorted: false, plan: { stage: 'TEXT', indexName: found.indexName } };
     filter = rest;
+  } else if (nearField(filter) !== undefined) {
+    const near = nearCandidates(store, filter, nearField(filter)!);
+    candidates = { docs: near.docs, exact: Object.keys(near.rest).length === 0, sorted: false, plan: near.plan };
+    filter = near.rest;
   } else {
     candidates = candidateDocuments(store, filter, { collation: spec.collation, sort: spec.sort, hint: spec.hint }, stats);
   }

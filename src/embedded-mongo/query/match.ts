@@ -16,7 +16,8 @@ const MATCH_ALL: DocumentPredicate = () => true;
  * Compiles a query filter. mingo sees plain views (numeric wrappers unwrapped, so int, long,
  * double and decimal compare by value); under a case-, accent- or numeric-aware collation both the
  * filter and each candidate are folded first, because mingo ignores collation when matching.
- * `$type` and comparisons with int64 values beyond 2^53 are served by operators reading the raw document.
+ * `$type`, comparisons with int64 values beyond 2^53 and the geo predicates are served by the
+ * server's own operators (reading the raw document).
  */
 export function compileFilter(filter: unknown, settings: EvaluationSettings = {}): DocumentPredicate {
   let criteria = asFilter(filter);
@@ -27,7 +28,8 @@ export function compileFilter(filter: unknown, settings: EvaluationSettings = {}
   const exact = mentionsLargeNumber(criteria, 0) ? rewriteExactComparisons(criteria) : undefined;
   if (exact?.rewritten) criteria = exact.filter;
   const fold = stringFoldFor(settings.collation);
-  const typedFilter = typed?.renamed || exact?.rewritten;
+  const geo = mentionsKey(criteria, '$geoWithin', 0) || mentionsKey(criteria, '$geoIntersects', 0);
+  const typedFilter = typed?.renamed || exact?.rewritten || geo;
   const options = mingoOptions({ ...settings, ...(fold ? { collation: undefined } : {}), typedFilter }, criteria);
   const query = new Query(matchView(criteria, fold), options);
   return (doc) => query.test(matchView(doc, fold));

@@ -1,4 +1,5 @@
 import { ObjectId, type Document } from 'bson';
+import { geoIntersectsOperator, geoWithinOperator } from '../geo/geo-predicates';
 import { Context, Query } from 'mingo';
 import { bsonTypeOperator } from './bson-type';
 import { collationKey } from './collation-group';
@@ -31,10 +32,10 @@ const SERVER_OPERATOR_TYPES = {
 };
 const SERVER_NAMES = new Set([...Object.keys(SERVER_OPERATORS), ...Object.keys(TYPED_ACCUMULATORS), PLAIN_VIEW_STAGE]);
 const SERVER_CONTEXT = Context.init(SERVER_OPERATOR_TYPES);
-/** Adds `$bsonType` (the server's `$type`, see match.ts) and the exact int64 comparisons to the query operators. */
+/** Adds `$bsonType` (the server's `$type`, see match.ts), the exact int64 comparisons and the geo predicates to the query operators. */
 const FILTER_CONTEXT = Context.init({
   ...SERVER_OPERATOR_TYPES,
-  query: { $bsonType: bsonTypeOperator, ...EXACT_QUERY_OPERATORS } as never,
+  query: { $bsonType: bsonTypeOperator, ...EXACT_QUERY_OPERATORS, $geoWithin: geoWithinOperator, $geoIntersects: geoIntersectsOperator } as never,
 });
 /** Deep enough for any real expression; deeper input simply gets the server context. */
 const MAX_SCAN_DEPTH = 64;
@@ -43,7 +44,7 @@ export interface EvaluationSettings {
   readonly collation?: Collation;
   readonly variables?: Document;
   readonly collectionResolver?: (name: string) => Document[];
-  /** The filter uses `$bsonType` or the exact number comparisons. */
+  /** The filter uses `$bsonType`, the exact number comparisons or a geo predicate. */
   readonly typedFilter?: boolean;
 }
 

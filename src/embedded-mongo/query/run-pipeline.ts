@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import { Aggregator, ProcessingMode } from 'mingo';
 import { CommandError } from '../commands/command-error';
+import { geoNearStage } from '../geo/geo-near-stage';
 import type { Catalog } from '../storage/catalog';
 import { cloneDocument } from '../storage/clone-document';
 import type { Collation } from './collation';
@@ -67,6 +68,9 @@ export function runPipeline(run: PipelineRun): Document[] {
           rest = rewriteTextScoreStages(rest);
         }
       }
+    } else if (rest[0] && '$geoNear' in rest[0]) {
+      source = geoNearStage(store, rest[0].$geoNear, run);
+      rest = rest.slice(1);
     } else {
       source = store ? [...store.documents()] : [];
     }
@@ -105,6 +109,7 @@ function validatePipeline(pipeline: unknown): Document[] {
       throw new CommandError('BadValue', 'A pipeline stage specification object must contain exactly one field.');
     }
     const name = Object.keys(stage)[0];
+    if (name === '$geoNear' && position > 0) throw new CommandError('Location40602', '$geoNear is only valid as the first stage in a pipeline.');
     if ((name === '$out' || name === '$merge') && position !== pipeline.length - 1) {
       throw new CommandError('BadValue', `${name} can only be the final stage in the pipeline`);
     }
