@@ -4,7 +4,7 @@ import { CommandError } from '../commands/command-error';
 import { arithmetic, divideNumbers, isBsonNumber, isZero, makeDouble, numberValue, widerType } from './bson-numbers';
 import { bsonTypeName } from './bson-type';
 import { decimalArithmetic } from './decimal-math';
-import { rawOf } from './match-view';
+import { rawSourceOf } from './match-view';
 import { unwrapLiteral } from './typed-literal';
 
 type ExpressionOperator = (obj: unknown, expr: unknown, options: unknown) => unknown;
@@ -29,11 +29,13 @@ function evaluate(obj: unknown, expr: unknown, options: unknown): unknown {
 /** A field path's value as stored (Long, Double, Decimal128), when it is the number mingo saw. */
 function typedPathValue(root: unknown, expr: unknown, plain: unknown): unknown {
   if (typeof expr !== 'string' || !expr.startsWith('$') || expr.startsWith('$$')) return plain;
-  let node = rawOf(root);
+  let node = root;
   for (const part of expr.slice(1).split('.')) {
-    if (node === null || typeof node !== 'object' || Array.isArray(node)) return plain;
-    node = rawOf((node as Document)[part]);
+    const source = rawSourceOf(node);
+    if (source === null || typeof source !== 'object' || Array.isArray(source)) return plain;
+    node = (source as Document)[part];
   }
+  node = rawSourceOf(node);
   if (isBsonNumber(node) && sameNumber(node, plain)) return node;
   if (Array.isArray(node) && Array.isArray(plain) && node.length === plain.length) {
     return node.map((item, i) => (isBsonNumber(item) && sameNumber(item, plain[i]) ? item : plain[i]));
