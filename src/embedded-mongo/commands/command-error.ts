@@ -35,6 +35,7 @@ export const ErrorCode = {
   Location51091: 51091,
   Location51108: 51108,
   NoQueryExecutionPlans: 291,
+  PathNotViable: 28,
   Location40602: 40602,
   Location16020: 16020,
   Location16554: 16554,

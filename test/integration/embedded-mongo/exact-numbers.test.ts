@@ -40,6 +40,40 @@ describe('embedded mongo: exact numbers', () => {
     });
   });
 
+  describe('update operators inside arrays', () => {
+    beforeEach(async () => {
+      await numbers.insertOne({
+        _id: 'cart' as never,
+        items: [
+          { sku: 'a', price: Decimal128.fromString('0.10'), qty: Long.fromString('9007199254740993') },
+          { sku: 'b', price: Decimal128.fromString('1.5'), qty: new Int32(2147483647) },
+        ],
+      });
+    });
+    const items = async () => ((await numbers.findOne({ _id: 'cart' as never }))?.items as Document[]).map((item) => [typed(item.price), typed(item.qty)]);
+
+    test('$inc through $, $[] and $[identifier] keeps widths and decimal arithmetic', async () => {
+      await numbers.updateOne({ _id: 'cart' as never, 'items.sku': 'a' }, { $inc: { 'items.$.price': Decimal128.fromString('0.20') } });
+      await numbers.updateOne({ _id: 'cart' as never }, { $inc: { 'items.$[].qty': new Int32(1) } });
+      await numbers.updateOne({ _id: 'cart' as never }, { $mul: { 'items.$[cheap].price': new Int32(3) } }, { arrayFilters: [{ 'cheap.price': { $lt: 1 } }] });
+      await numbers.updateOne({ _id: 'cart' as never }, { $max: { 'items.1.price': Decimal128.fromString('1.50') }, $set: { touched: true } });
+      expect(await items()).toEqual([
+        [['Decimal128', '0.90'], ['Long', '9007199254740994']],
+        [['Decimal128', '1.5'], ['Long', '2147483648']],
+      ]);
+    });
+
+    test('the positional operator without a match and a missing array filter fail as in mongod', async () => {
+      const failure = (update: Promise<unknown>) => update.then(() => 'no error', (error: Error & { code?: unknown }) => [Number(error.code), error.message]);
+      expect(await failure(numbers.updateOne({ _id: 'cart' as never }, { $inc: { 'items.$.qty': 1 } }))).toEqual([2, 'The positional operator did not find the match needed from the query.']);
+      expect(await failure(numbers.updateOne({ _id: 'cart' as never }, { $inc: { 'items.$[x].qty': 1 } }, { arrayFilters: [] }))).toEqual([
+        2,
+        "No array filter found for identifier 'x' in path 'items.$[x].qty'",
+      ]);
+      expect(await failure(numbers.updateOne({ _id: 'cart' as never }, { $inc: { 'items.sku': 1 } }))).toEqual([28, expect.stringContaining("Cannot create field 'sku'")]);
+    });
+  });
+
   describe('aggregation', () => {
     beforeEach(async () => {
       await numbers.insertMany([
