@@ -9,7 +9,7 @@ const rawOfView = new WeakMap<object, unknown>();
  * reshaped document still leads to the typed values it was made from (see typed-arithmetic.ts).
  * Serialisation and mingo's own key walks ignore symbol keys.
  */
-const RAW_SOURCE = Symbol('raw source');
+export const RAW_SOURCE = Symbol('raw source');
 /** Cached views of stored documents (they are never mutated, so a view stays valid). */
 const plainViews = new WeakMap<Document, Document>();
 

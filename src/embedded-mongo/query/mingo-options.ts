@@ -6,6 +6,8 @@ import { collationKey } from './collation-group';
 import { EXACT_QUERY_OPERATORS } from './exact-number-filter';
 import { TYPED_ACCUMULATORS, TYPED_EXPRESSION_OPERATORS } from './typed-arithmetic';
 import { PLAIN_VIEW_STAGE, plainViewStage } from './typed-pipeline';
+import { TYPED_SELECTION_OPERATORS } from './typed-selection';
+import { TYPED_STAGES } from './typed-stages';
 import type { Collation } from './collation';
 
 /** mingo's option types, reached through its public constructor (subpath types need node16 resolution). */
@@ -24,13 +26,18 @@ const toObjectId: ExpressionOperator = (obj, expr, options) => {
   throw new Error(`Failed to parse objectId '${String(value)}' in $convert with no onError value`);
 };
 
-const SERVER_OPERATORS: Record<string, ExpressionOperator> = { $toObjectId: toObjectId, $collationKey: collationKey, ...TYPED_EXPRESSION_OPERATORS };
+const SERVER_OPERATORS: Record<string, ExpressionOperator> = {
+  $toObjectId: toObjectId,
+  $collationKey: collationKey,
+  ...TYPED_EXPRESSION_OPERATORS,
+  ...TYPED_SELECTION_OPERATORS,
+};
 const SERVER_OPERATOR_TYPES = {
   expression: SERVER_OPERATORS as never,
   accumulator: TYPED_ACCUMULATORS as never,
-  pipeline: { [PLAIN_VIEW_STAGE]: plainViewStage } as never,
+  pipeline: { [PLAIN_VIEW_STAGE]: plainViewStage, ...TYPED_STAGES } as never,
 };
-const SERVER_NAMES = new Set([...Object.keys(SERVER_OPERATORS), ...Object.keys(TYPED_ACCUMULATORS), PLAIN_VIEW_STAGE]);
+const SERVER_NAMES = new Set([...Object.keys(SERVER_OPERATORS), ...Object.keys(TYPED_ACCUMULATORS), PLAIN_VIEW_STAGE, ...Object.keys(TYPED_STAGES)]);
 const SERVER_CONTEXT = Context.init(SERVER_OPERATOR_TYPES);
 /** Adds `$bsonType` (the server's `$type`, see match.ts), the exact int64 comparisons and the geo predicates to the query operators. */
 const FILTER_CONTEXT = Context.init({

@@ -9,12 +9,13 @@ import { collateGroups } from './collation-group';
 import { countingGroup } from './count-group';
 import { findDocuments, type FindSpec } from './find-documents';
 import { idFirst } from './id-first';
-import { matchView, rawOf } from './match-view';
+import { matchView } from './match-view';
 import { mingoOptions } from './mingo-options';
 import { foldPipelineHead } from './pipeline-head';
 import type { ReadSource } from './read-source';
 import { rewriteTextScoreStages, withoutScore, withScores } from './text-score-stages';
 import { typedPipeline } from './typed-pipeline';
+import { typedResult } from './typed-stages';
 import { writePipelineOutput } from './write-pipeline-output';
 
 export interface PipelineRun {
@@ -99,7 +100,7 @@ function runInMingo(run: PipelineRun, stages: Document[], source: Document[]): D
   };
   return new Aggregator(matchView(rest), options)
     .run<Document>(source.map((doc) => matchView(doc)))
-    .map((doc) => withoutScore(idFirst(rawOf(doc) as Document)));
+    .map((doc) => withoutScore(idFirst(typedResult(doc))));
 }
 
 function validatePipeline(pipeline: unknown): Document[] {

@@ -1,18 +1,10 @@
-import { Long, type Document } from 'bson';
-import type { Context } from 'mingo';
+import { Long } from 'bson';
 import { CommandError } from '../commands/command-error';
 import { arithmetic, divideNumbers, isBsonNumber, isZero, makeDouble, numberValue, widerType } from './bson-numbers';
 import { bsonTypeName } from './bson-type';
 import { decimalArithmetic } from './decimal-math';
-import { rawSourceOf } from './match-view';
 import { unwrapLiteral } from './typed-literal';
-
-type ExpressionOperator = (obj: unknown, expr: unknown, options: unknown) => unknown;
-type AccumulatorOperator = (collection: unknown[], expr: unknown, options: unknown) => unknown;
-interface EvaluationOptions {
-  context: Context;
-  local?: { root?: unknown };
-}
+import { operands, typedPathValue, type AccumulatorOperator, type EvaluationOptions, type ExpressionOperator } from './typed-operands';
 
 /**
  * Arithmetic that keeps BSON number widths, for aggregation. mingo computes on plain JS numbers
@@ -21,38 +13,6 @@ interface EvaluationOptions {
  * compute with the width rules of `bson-numbers`. mingo's own operators cannot be replaced in its
  * context, so the pipeline names these where a computed value is kept (see `typed-pipeline.ts`).
  */
-function evaluate(obj: unknown, expr: unknown, options: unknown): unknown {
-  const ifNull = (options as EvaluationOptions).context.getOperator('expression' as never, '$ifNull') as ExpressionOperator;
-  return ifNull(obj, [expr, null], options);
-}
-
-/** A field path's value as stored (Long, Double, Decimal128), when it is the number mingo saw. */
-function typedPathValue(root: unknown, expr: unknown, plain: unknown): unknown {
-  if (typeof expr !== 'string' || !expr.startsWith('$') || expr.startsWith('$$')) return plain;
-  let node = root;
-  for (const part of expr.slice(1).split('.')) {
-    const source = rawSourceOf(node);
-    if (source === null || typeof source !== 'object' || Array.isArray(source)) return plain;
-    node = (source as Document)[part];
-  }
-  node = rawSourceOf(node);
-  if (isBsonNumber(node) && sameNumber(node, plain)) return node;
-  if (Array.isArray(node) && Array.isArray(plain) && node.length === plain.length) {
-    return node.map((item, i) => (isBsonNumber(item) && sameNumber(item, plain[i]) ? item : plain[i]));
-  }
-  return plain;
-}
-
-function sameNumber(typed: unknown, plain: unknown): boolean {
-  if (isBsonNumber(plain)) return numberValue(typed) === numberValue(plain) || (Number.isNaN(numberValue(typed)) && Number.isNaN(numberValue(plain)));
-  return false;
-}
-
-function operands(obj: unknown, expr: unknown, options: unknown): unknown[] {
-  const root = (options as EvaluationOptions).local?.root ?? obj;
-  return (Array.isArray(expr) ? expr : [expr]).map((arg) => typedPathValue(root, arg, unwrapLiteral(evaluate(obj, arg, options))));
-}
-
 const isNullish = (value: unknown): boolean => value === null || value === undefined;
 
 function typeError(code: 'Location16554' | 'Location16555' | 'Location16609', message: string): CommandError {

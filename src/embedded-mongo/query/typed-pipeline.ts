@@ -1,11 +1,13 @@
 import type { Document } from 'bson';
 import { isBsonNumber } from './bson-numbers';
 import { matchView } from './match-view';
+import { TRACED_STAGE_NAMES, typedResult } from './typed-stages';
 import { TypedLiteral } from './typed-literal';
 
 /** mingo's arithmetic operators and the width-keeping ones that stand in for them. */
 const TYPED_NAMES: Record<string, string> = {
   $add: '$bsonAdd', $subtract: '$bsonSubtract', $multiply: '$bsonMultiply', $divide: '$bsonDivide', $sum: '$bsonSum', $avg: '$bsonAvg',
+  $first: '$bsonFirst', $last: '$bsonLast', $min: '$bsonMin', $max: '$bsonMax', $push: '$bsonPush', $addToSet: '$bsonAddToSet',
 };
 /** Stages whose fields hold computed values; inside any other operator a value is consumed, not kept. */
 const VALUE_STAGES = new Set(['$group', '$project', '$addFields', '$set', '$bucket', '$bucketAuto', '$replaceRoot', '$replaceWith', '$facet', '$lookup', '$unionWith']);
@@ -14,14 +16,16 @@ export const PLAIN_VIEW_STAGE = '$plainView';
 const MAX_DEPTH = 64;
 
 /**
- * Renames `$add`, `$subtract`, `$multiply`, `$divide`, `$sum` and `$avg` to the typed operators
+ * Renames `$add`, `$subtract`, `$multiply`, `$divide`, `$sum`, `$avg` (and the accumulators that
+ * pick values: `$first`, `$last`, `$min`, `$max`, `$push`, `$addToSet`) to the typed operators
  * where their result is kept in a document (a `$group` accumulator, a `$project` / `$addFields`
  * field, their arguments in turn), so an int64 sum stays an int64 and decimal arithmetic stays
  * decimal. Where another operator consumes the result (`$cond`, `$gt`, `$round`, ...) mingo's own
  * operator is kept, since mingo's operators compute on plain numbers only. After a stage that
  * computed typed values, a `$plainView` stage converts them back to plain numbers for the next
  * stages (the raw document stays reachable, so what passes through unchanged keeps its width).
- * Pipeline updates run on raw documents and ask for no `$plainView`.
+ * `$project`, `$addFields` and `$set` become their traced versions (typed-stages.ts).
+ * Pipeline updates run on raw documents and ask for neither.
  */
 export function typedPipeline(stages: Document[], plainViews = true): { stages: Document[]; typed: boolean } {
   let typed = false;
@@ -46,7 +50,13 @@ export function typedPipeline(stages: Document[], plainViews = true): { stages: 
     list.forEach((stage, position) => {
       const before = typed;
       typed = false;
-      result.push(walk(stage, false, 0) as Document);
+      let rewritten = walk(stage, false, 0) as Document;
+      const name = Object.keys(rewritten)[0];
+      if (plainViews && name in TRACED_STAGE_NAMES) {
+        typed = true;
+        rewritten = { [TRACED_STAGE_NAMES[name]]: rewritten[name] };
+      }
+      result.push(rewritten);
       if (typed && plainViews && position < list.length - 1) result.push({ [PLAIN_VIEW_STAGE]: {} });
       typed ||= before;
     });
@@ -70,5 +80,5 @@ type LazyIterator = { map: (f: (doc: unknown) => unknown) => LazyIterator };
 
 /** The `$plainView` pipeline stage. */
 export function plainViewStage(collection: LazyIterator): LazyIterator {
-  return collection.map((doc) => matchView(doc));
+  return collection.map((doc) => matchView(typedResult(doc as Document)));
 }

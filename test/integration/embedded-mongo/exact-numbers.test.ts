@@ -106,6 +106,54 @@ describe('embedded mongo: exact numbers', () => {
       expect(typed(group.decimalAverage)).toEqual(['Decimal128', '0.15']);
     });
 
+    test('$first, $last, $min, $max, $push and $addToSet keep the picked values\' types', async () => {
+      const [group] = await numbers
+        .aggregate([
+          { $sort: { _id: 1 } },
+          {
+            $group: {
+              _id: '$g',
+              first: { $first: '$v' },
+              last: { $last: '$d' },
+              min: { $min: '$v' },
+              max: { $max: '$d' },
+              all: { $push: '$v' },
+              set: { $addToSet: '$d' },
+            },
+          },
+          { $project: { first: 1, last: 1, min: 1, max: 1, all: 1, set: 1, smallest: { $min: ['$i', Long.fromNumber(5)] } } },
+        ])
+        .toArray();
+      expect(typed(group.first)).toEqual(['Long', '9007199254740993']);
+      expect(typed(group.last)).toEqual(['Decimal128', '0.2']);
+      expect(typed(group.min)).toEqual(['Long', '1']);
+      expect(typed(group.max)).toEqual(['Decimal128', '0.2']);
+      expect((group.all as unknown[]).map(typed)).toEqual([['Long', '9007199254740993'], ['Long', '1']]);
+      expect((group.set as unknown[]).map(typed).sort()).toEqual([['Decimal128', '0.1'], ['Decimal128', '0.2']]);
+    });
+
+    test('fields copied by $project, $addFields, $unwind and $lookup keep their types; computed ones take the computed type', async () => {
+      await numbers.updateOne({ _id: 1 as never }, { $set: { list: [Long.fromNumber(3), Decimal128.fromString('4.50')] } });
+      const [doc] = await numbers
+        .aggregate([
+          { $match: { _id: 1 } },
+          { $lookup: { from: 'exact_numbers', localField: 'g', foreignField: 'g', as: 'peers' } },
+          { $unwind: '$list' },
+          { $addFields: { asInt: { $toInt: '$i' }, peerCount: { $size: '$peers' } } },
+          { $sort: { list: -1 } },
+          { $project: { _id: 0, v: 1, d: 1, list: 1, asInt: 1, firstPeer: { $first: '$peers.v' } } },
+          { $limit: 1 },
+        ])
+        .toArray();
+      expect(Object.fromEntries(Object.entries(doc).map(([key, value]) => [key, typed(value)]))).toEqual({
+        v: ['Long', '9007199254740993'],
+        d: ['Decimal128', '0.1'],
+        list: ['Decimal128', '4.50'],
+        asInt: ['Int32', '2147483647'],
+        firstPeer: ['Long', '9007199254740993'],
+      });
+    });
+
     test('$sum of longs that overflow int64 is a double', async () => {
       await numbers.insertOne({ _id: 3 as never, g: 'long', v: Long.fromString('9223372036854775807') });
       const [group] = await numbers.aggregate([{ $match: { g: 'long' } }, { $group: { _id: null, total: { $sum: '$v' } } }]).toArray();
