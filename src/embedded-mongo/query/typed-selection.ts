@@ -1,4 +1,4 @@
-import { isBsonNumber } from './bson-numbers';
+import { isBsonNumber, numberValue } from './bson-numbers';
 import { unwrapLiteral } from './typed-literal';
 import { evaluate, operands, typedPathValue, type AccumulatorOperator, type EvaluationOptions, type ExpressionOperator } from './typed-operands';
 
@@ -30,19 +30,26 @@ function selecting(name: string): ExpressionOperator {
       // As an expression over one array operand.
       const root = (options as EvaluationOptions).local?.root ?? obj;
       const value = evaluate(obj, expr, options);
-      if (!Array.isArray(value)) return native([value], CURRENT, options);
+      if (!Array.isArray(value)) return native([toPlain(value)], CURRENT, options);
       plain = value;
       typed = typedPathValue(root, expr, value) as unknown[];
     }
-    return retype(native(plain.map(unwrapLiteral), CURRENT, options), plain, typed);
+    const comparable = plain.map(toPlain);
+    return retype(native(comparable, CURRENT, options), comparable, typed);
   };
+}
+
+/** mingo compares plain numbers only: typed operands (literals, nested results) are unwrapped for it. */
+function toPlain(value: unknown): unknown {
+  const unwrapped = unwrapLiteral(value);
+  return unwrapped !== null && typeof unwrapped === 'object' && isBsonNumber(unwrapped) ? numberValue(unwrapped) : unwrapped;
 }
 
 /** Maps a picked plain number (or an array of them) back to the typed value at the same position. */
 function retype(result: unknown, plain: unknown[], typed: unknown[]): unknown {
   const lookup = (value: unknown): unknown => {
     if (!isBsonNumber(value)) return value;
-    const index = plain.findIndex((candidate) => candidate === value || unwrapLiteral(candidate) === value);
+    const index = plain.findIndex((candidate) => candidate === value);
     return index >= 0 ? typed[index] : value;
   };
   return Array.isArray(result) ? result.map(lookup) : lookup(result);

@@ -1,4 +1,5 @@
 import type { Document } from 'bson';
+import { cloneDocument } from '../storage/clone-document';
 import { isBsonNumber } from './bson-numbers';
 import { RAW_SOURCE, rawOf, rawSourceOf } from './match-view';
 import { sameNumber, type EvaluationOptions } from './typed-operands';
@@ -43,18 +44,21 @@ const unwind: PipelineOperator = (collection, expr, options) => {
   const native = (options as EvaluationOptions).context.getOperator('pipeline' as never, '$unwind') as unknown as PipelineOperator;
   const path = typeof expr === 'string' ? expr : ((expr as Document | null)?.path as string | undefined);
   const field = typeof path === 'string' && path.startsWith('$') && !path.includes('.') ? path.slice(1) : undefined;
+  // mingo writes into the input document itself for an empty array kept by
+  // preserveNullAndEmptyArrays and for includeArrayIndex; views are cached and shared, so it gets a copy.
+  const mutates = typeof expr === 'object' && expr !== null && ((expr as Document).preserveNullAndEmptyArrays === true || typeof (expr as Document).includeArrayIndex === 'string');
   let current: unknown;
   let position = 0;
   const tapped = collection.map((doc) => {
     current = doc;
     position = 0;
-    return doc;
+    return mutates ? cloneDocument(doc) : doc;
   });
   return native(tapped, expr, options).map((out) => {
     const source = rawSourceOf(current);
     const elements = field && source !== null && typeof source === 'object' ? (source as Document)[field] : undefined;
-    if (field && Array.isArray(elements) && out !== null && typeof out === 'object' && out !== current) {
-      (out as Record<symbol, unknown>)[RAW_SOURCE] = { ...(source as Document), [field]: elements[position] };
+    if (out !== null && typeof out === 'object' && out !== current) {
+      (out as Record<symbol, unknown>)[RAW_SOURCE] = field && Array.isArray(elements) ? { ...(source as Document), [field]: elements[position] } : source;
     }
     position++;
     return out;

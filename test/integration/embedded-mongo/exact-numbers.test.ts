@@ -154,6 +154,22 @@ describe('embedded mongo: exact numbers', () => {
       });
     });
 
+    test('$max / $min over a list compare across widths and return the winner as stored', async () => {
+      const docs = await numbers.aggregate([{ $sort: { _id: 1 } }, { $project: { _id: 0, max: { $max: ['$v', '$d'] }, min: { $min: ['$d', '$i', 5] } } }]).toArray();
+      expect(docs.map((doc) => [typed(doc.max), typed(doc.min)])).toEqual([
+        [['Long', '9007199254740993'], ['Decimal128', '0.1']],
+        [['Long', '1'], ['Decimal128', '0.2']],
+      ]);
+    });
+
+    test('$unwind keeping empty arrays or adding an index does not alter the stored documents', async () => {
+      await numbers.insertOne({ _id: 3 as never, g: 'empty', list: [] });
+      const unwound = await numbers.aggregate([{ $unwind: { path: '$list', preserveNullAndEmptyArrays: true, includeArrayIndex: 'at' } }, { $count: 'n' }]).toArray();
+      expect(unwound).toEqual([{ n: new Int32(3) }]);
+      expect(Number(await numbers.countDocuments({ list: { $exists: true } }))).toBe(1);
+      expect(Number(await numbers.countDocuments({ at: { $exists: true } }))).toBe(0);
+    });
+
     test('$sum of longs that overflow int64 is a double', async () => {
       await numbers.insertOne({ _id: 3 as never, g: 'long', v: Long.fromString('9223372036854775807') });
       const [group] = await numbers.aggregate([{ $match: { g: 'long' } }, { $group: { _id: null, total: { $sum: '$v' } } }]).toArray();

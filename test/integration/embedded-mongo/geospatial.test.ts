@@ -99,7 +99,8 @@ describe('embedded mongo: geospatial queries', () => {
     });
   });
 
-  test('$geoWithin a polygon, a multipolygon and a $centerSphere; $geoIntersects', async () => {
+  test.each([['without', false], ['with', true]])('$geoWithin a polygon, a multipolygon and a $centerSphere; $geoIntersects (%s a 2dsphere index)', async (_, indexed) => {
+    if (indexed) await places.createIndex({ loc: '2dsphere' });
     const box = (x1: number, y1: number, x2: number, y2: number) => [[[x1, y1], [x2, y1], [x2, y2], [x1, y2], [x1, y1]]];
     const within = async (shape: Document) => ids(await places.find({ loc: { $geoWithin: shape } }).toArray()).sort();
     expect(await within({ $geometry: { type: 'Polygon', coordinates: box(-1, -1, 2.5, 1.5) } })).toEqual(['east2', 'line', 'north1', 'origin']);
@@ -119,6 +120,7 @@ describe('embedded mongo: geospatial queries', () => {
       { _id: 'd' as never, pos: [-6, 0] },
     ]);
     await grid.createIndex({ pos: '2d' });
+    await grid.createIndex({ pos: 1, _id: 1 });
     expect(ids(await grid.find({ pos: { $near: [0, 0], $maxDistance: 5 } }).toArray())).toEqual(['a', 'c', 'b']);
     const [nearest] = await grid.aggregate([{ $geoNear: { near: [3, 0], distanceField: 'd' } }]).toArray();
     expect(nearest).toEqual({ _id: 'c', pos: { x: 1, y: 1 }, d: Math.sqrt(5) });
