@@ -25,6 +25,8 @@ export function evaluate(obj: unknown, expr: unknown, options: unknown): unknown
 /** A field path's value as stored (Long, Double, Decimal128), when it is the number mingo saw. */
 export function typedPathValue(root: unknown, expr: unknown, plain: unknown): unknown {
   if (typeof expr !== 'string' || !expr.startsWith('$') || expr.startsWith('$$')) return plain;
+  // Only numbers have a typed counterpart.
+  if (typeof plain !== 'number' && !Array.isArray(plain)) return plain;
   const found = typedAt(root, expr.slice(1).split('.'), 0, undefined);
   if (isBsonNumber(found) && sameNumber(found, plain)) return found;
   if (Array.isArray(found) && Array.isArray(plain) && found.length === plain.length) {

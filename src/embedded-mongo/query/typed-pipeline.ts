@@ -51,13 +51,15 @@ export function typedPipeline(stages: Document[], plainViews = true): { stages: 
       const before = typed;
       typed = false;
       let rewritten = walk(stage, false, 0) as Document;
+      const computesTyped = typed;
       const name = Object.keys(rewritten)[0];
       if (plainViews && name in TRACED_STAGE_NAMES) {
         typed = true;
         rewritten = { [TRACED_STAGE_NAMES[name]]: rewritten[name] };
       }
       result.push(rewritten);
-      if (typed && plainViews && position < list.length - 1) result.push({ [PLAIN_VIEW_STAGE]: {} });
+      // Only typed operators put wrappers into documents; a traced stage's output is plain already.
+      if (computesTyped && plainViews && position < list.length - 1) result.push({ [PLAIN_VIEW_STAGE]: {} });
       typed ||= before;
     });
     return result;
