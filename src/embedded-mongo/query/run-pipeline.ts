@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import { Aggregator, ProcessingMode } from 'mingo';
 import { CommandError } from '../commands/command-error';
 import { geoNearStage } from '../geo/geo-near-stage';
+import { nearField } from '../geo/near-query';
 import type { Catalog } from '../storage/catalog';
 import { cloneDocument } from '../storage/clone-document';
 import type { Collation } from './collation';
@@ -111,11 +112,19 @@ function validatePipeline(pipeline: unknown): Document[] {
     }
     const name = Object.keys(stage)[0];
     if (name === '$geoNear' && position > 0) throw new CommandError('Location40602', '$geoNear is only valid as the first stage in a pipeline.');
+    if (name === '$match' && isGeoNearMatch((stage as Document).$match)) {
+      throw new CommandError('BadValue', '$geoNear, $near, and $nearSphere are not allowed in this context');
+    }
     if ((name === '$out' || name === '$merge') && position !== pipeline.length - 1) {
       throw new CommandError('BadValue', `${name} can only be the final stage in the pipeline`);
     }
   });
   return pipeline as Document[];
+}
+
+/** A `$match` whose top-level condition is `$near` (the find path would otherwise order by it). */
+function isGeoNearMatch(filter: unknown): boolean {
+  return filter !== null && typeof filter === 'object' && !Array.isArray(filter) && nearField(filter as Document) !== undefined;
 }
 
 function containsMutatingStage(value: unknown): boolean {

@@ -91,6 +91,12 @@ describe('embedded mongo: geospatial queries', () => {
       expect(km[1].info.km).toBeCloseTo((angleBetween([2, 0.5], [0, 1]) * RADIUS) / 1000, 6);
     });
 
+    test('$near is refused where it cannot order the results (inside $or, in a count)', async () => {
+      const near = { loc: { $near: { $geometry: ORIGIN } } };
+      expect(await failure(places.find({ $or: [near, { kind: 'area' }] }).toArray())).toEqual({ code: 2, message: expect.stringContaining('$near') });
+      expect(await failure(places.countDocuments(near))).toEqual({ code: 2, message: '$geoNear, $near, and $nearSphere are not allowed in this context' });
+    });
+
     test('$geoNear must be the first stage', async () => {
       expect(await failure(places.aggregate([{ $match: {} }, { $geoNear: { near: ORIGIN, distanceField: 'd' } }]).toArray())).toEqual({
         code: 40602,
