@@ -26,24 +26,38 @@ const toObjectId: ExpressionOperator = (obj, expr, options) => {
   throw new Error(`Failed to parse objectId '${String(value)}' in $convert with no onError value`);
 };
 
-const SERVER_OPERATORS: Record<string, ExpressionOperator> = {
-  $toObjectId: toObjectId,
-  $collationKey: collationKey,
-  ...TYPED_EXPRESSION_OPERATORS,
-  ...TYPED_SELECTION_OPERATORS,
-};
-const SERVER_OPERATOR_TYPES = {
-  expression: SERVER_OPERATORS as never,
-  accumulator: TYPED_ACCUMULATORS as never,
-  pipeline: { [PLAIN_VIEW_STAGE]: plainViewStage, ...TYPED_STAGES } as never,
-};
-const SERVER_NAMES = new Set([...Object.keys(SERVER_OPERATORS), ...Object.keys(TYPED_ACCUMULATORS), PLAIN_VIEW_STAGE, ...Object.keys(TYPED_STAGES)]);
-const SERVER_CONTEXT = Context.init(SERVER_OPERATOR_TYPES);
-/** Adds `$bsonType` (the server's `$type`, see match.ts), the exact int64 comparisons and the geo predicates to the query operators. */
-const FILTER_CONTEXT = Context.init({
-  ...SERVER_OPERATOR_TYPES,
-  query: { $bsonType: bsonTypeOperator, ...EXACT_QUERY_OPERATORS, $geoWithin: geoWithinOperator, $geoIntersects: geoIntersectsOperator } as never,
+/**
+ * The server's operators, built on first use: the typed stages compile filters and so import this
+ * module back, which would otherwise see them undefined at load time.
+ */
+const serverOperators = once(() => {
+  const expression: Record<string, ExpressionOperator> = {
+    $toObjectId: toObjectId,
+    $collationKey: collationKey,
+    ...TYPED_EXPRESSION_OPERATORS,
+    ...TYPED_SELECTION_OPERATORS,
+  };
+  const types = {
+    expression: expression as never,
+    accumulator: TYPED_ACCUMULATORS as never,
+    pipeline: { [PLAIN_VIEW_STAGE]: plainViewStage, ...TYPED_STAGES } as never,
+  };
+  return {
+    names: new Set([...Object.keys(expression), ...Object.keys(TYPED_ACCUMULATORS), PLAIN_VIEW_STAGE, ...Object.keys(TYPED_STAGES)]),
+    context: Context.init(types),
+    /** Adds `$bsonType` (the server's `$type`, see match.ts), the exact int64 comparisons and the geo predicates to the query operators. */
+    filterContext: Context.init({
+      ...types,
+      query: { $bsonType: bsonTypeOperator, ...EXACT_QUERY_OPERATORS, $geoWithin: geoWithinOperator, $geoIntersects: geoIntersectsOperator } as never,
+    }),
+  };
 });
+
+function once<T>(build: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= build());
+}
+
 /** Deep enough for any real expression; deeper input simply gets the server context. */
 const MAX_SCAN_DEPTH = 64;
 
@@ -63,7 +77,7 @@ export interface EvaluationSettings {
 export function mingoOptions(settings: EvaluationSettings = {}, ...inspected: unknown[]): Partial<MingoOptions> {
   return {
     idKey: '_id',
-    ...(settings.typedFilter ? { context: FILTER_CONTEXT } : inspected.some((value) => usesServerOperators(value, 0)) ? { context: SERVER_CONTEXT } : {}),
+    ...(settings.typedFilter ? { context: serverOperators().filterContext } : inspected.some((value) => usesServerOperators(value, 0)) ? { context: serverOperators().context } : {}),
     ...(settings.collation ? { collation: settings.collation.spec } : {}),
     ...(settings.variables ? { variables: settings.variables } : {}),
     ...(settings.collectionResolver ? { collectionResolver: settings.collectionResolver } : {}),
@@ -75,7 +89,7 @@ function usesServerOperators(value: unknown, depth: number): boolean {
   if (Array.isArray(value)) return value.some((item) => usesServerOperators(item, depth + 1));
   if (value === null || typeof value !== 'object' || value.constructor !== Object) return false;
   for (const [key, inner] of Object.entries(value)) {
-    if (SERVER_NAMES.has(key) || usesServerOperators(inner, depth + 1)) return true;
+    if (serverOperators().names.has(key) || usesServerOperators(inner, depth + 1)) return true;
   }
   return false;
 }

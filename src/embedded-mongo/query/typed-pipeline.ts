@@ -55,7 +55,8 @@ export function typedPipeline(stages: Document[], plainViews = true): { stages: 
       const name = Object.keys(rewritten)[0];
       if (plainViews && name in TRACED_STAGE_NAMES) {
         typed = true;
-        rewritten = { [TRACED_STAGE_NAMES[name]]: rewritten[name] };
+        // A `$match` filter stays as written (TypedLiteral): it may compare int64 beyond 2^53.
+        rewritten = { [TRACED_STAGE_NAMES[name]]: name === '$match' ? new TypedLiteral(rewritten[name]) : rewritten[name] };
       }
       result.push(rewritten);
       // Only typed operators put wrappers into documents; a traced stage's output is plain already.

@@ -1,13 +1,21 @@
 import type { Document } from 'bson';
+import { Lazy } from 'mingo/lazy';
 import { cloneDocument } from '../storage/clone-document';
-import { isBsonNumber } from './bson-numbers';
-import { RAW_SOURCE, rawOf, rawSourceOf } from './match-view';
+import { isBeyondDoublePrecision, isBsonNumber } from './bson-numbers';
+import { compileFilter } from './match';
+import { matchView, RAW_SOURCE, rawOf, rawSourceOf } from './match-view';
+import { sortDocuments } from './sort-documents';
+import { unwrapLiteral } from './typed-literal';
 import { sameNumber, type EvaluationOptions } from './typed-operands';
 
 /** The top-level fields a stage computed (not copied), which keep whatever type they were given. */
 const COMPUTED = Symbol('computed fields');
 
-type LazyIterator = { map: (f: (doc: unknown) => unknown) => LazyIterator };
+type LazyIterator = {
+  map: (f: (doc: unknown) => unknown) => LazyIterator;
+  filter: (f: (doc: unknown) => boolean) => LazyIterator;
+  transform: (f: (docs: unknown[]) => LazyIterator) => LazyIterator;
+};
 type PipelineOperator = (collection: LazyIterator, expr: unknown, options: unknown) => LazyIterator;
 
 /**
@@ -65,6 +73,48 @@ const unwind: PipelineOperator = (collection, expr, options) => {
   });
 };
 
+/**
+ * `$sort` after computed stages: mingo orders plain numbers, which cannot tell int64 values beyond
+ * 2^53 apart; this sorts by the typed values in BSON order (mingo's own sort when a collation or
+ * `$meta` is involved).
+ */
+const sort: PipelineOperator = (collection, expr, options) => {
+  const spec = expr as Document;
+  const simple = spec !== null && typeof spec === 'object' && Object.values(spec).every((direction) => direction === 1 || direction === -1);
+  if (!simple || (options as { collation?: unknown }).collation) {
+    const native = (options as EvaluationOptions).context.getOperator('pipeline' as never, '$sort') as unknown as PipelineOperator;
+    return native(collection, expr, options);
+  }
+  const order = Object.entries(spec) as Array<[string, 1 | -1]>;
+  return collection.transform((docs: unknown[]) => {
+    const typed = docs.map((doc) => typedResult(doc as Document));
+    const positions = new Map(typed.map((doc, i) => [doc, i]));
+    return Lazy(sortDocuments(typed, order).map((doc) => docs[positions.get(doc)!])) as unknown as LazyIterator;
+  });
+};
+
+/** `$match` after other stages: matched on the typed values when the server's matcher is needed. */
+const match: PipelineOperator = (collection, wrapped, options) => {
+  // The filter arrives as written (see typed-pipeline.ts): the plain view would round its numbers.
+  const filter = unwrapLiteral(wrapped);
+  if ('$expr' in (filter as Document) || !needsServerMatcher(filter, 0)) {
+    const native = (options as EvaluationOptions).context.getOperator('pipeline' as never, '$match') as unknown as PipelineOperator;
+    return native(collection, matchView(filter), options);
+  }
+  const predicate = compileFilter(filter);
+  return collection.filter((doc) => predicate(typedResult(doc as Document)));
+};
+
+const SERVER_MATCHED = new Set(['$type', '$geoWithin', '$geoIntersects']);
+
+/** A filter only the server's matcher gets right: an int64 beyond 2^53, `$type` by BSON width, a geo predicate. */
+function needsServerMatcher(value: unknown, depth: number): boolean {
+  if (isBeyondDoublePrecision(value)) return true;
+  if (depth > 64 || value === null || typeof value !== 'object') return false;
+  if (!Array.isArray(value) && value.constructor !== Object) return false;
+  return Object.entries(value).some(([key, item]) => (SERVER_MATCHED.has(key) && !Array.isArray(value)) || needsServerMatcher(item, depth + 1));
+}
+
 const topLevel = (path: string) => path.split('.')[0];
 const isInclusionFlag = (value: unknown) => value === 0 || value === 1 || value === true || value === false;
 
@@ -73,9 +123,11 @@ export const TYPED_STAGES: Record<string, PipelineOperator> = {
   $bsonAddFields: tracing('$addFields', (spec) => new Set(Object.keys(spec as Document).map(topLevel))),
   $bsonSet: tracing('$set', (spec) => new Set(Object.keys(spec as Document).map(topLevel))),
   $bsonUnwind: unwind,
+  $bsonSort: sort,
+  $bsonMatch: match,
 };
 
-export const TRACED_STAGE_NAMES: Record<string, string> = { $project: '$bsonProject', $addFields: '$bsonAddFields', $set: '$bsonSet', $unwind: '$bsonUnwind' };
+export const TRACED_STAGE_NAMES: Record<string, string> = { $project: '$bsonProject', $addFields: '$bsonAddFields', $set: '$bsonSet', $unwind: '$bsonUnwind', $sort: '$bsonSort', $match: '$bsonMatch' };
 
 /**
  * A result document with its stored types: a view mingo passed through becomes its raw document

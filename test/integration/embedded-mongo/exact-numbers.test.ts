@@ -261,6 +261,14 @@ describe('embedded mongo: exact numbers', () => {
       expect(ordered.map((doc) => String(doc._id))).toEqual(['p53+1', 'p53+2']);
     });
 
+    test('in $match and $sort stages after a $group', async () => {
+      const group = { $group: { _id: '$_id', total: { $sum: '$v' } } };
+      const matched = await numbers.aggregate([group, { $match: { total: { $gte: Long.fromString('9007199254740993') } } }, { $sort: { _id: 1 } }]).toArray();
+      expect(matched.map((doc) => String(doc._id))).toEqual(['p53+1', 'p53+2']);
+      const sorted = await numbers.aggregate([group, { $sort: { total: -1, _id: 1 } }]).toArray();
+      expect(sorted.map((doc) => String(doc._id))).toEqual(['p53+2', 'p53+1', 'double', 'p53']);
+    });
+
     test('in a unique index two longs one apart beyond 2^53 are different keys', async () => {
       await numbers.deleteMany({ _id: 'double' as never });
       await numbers.createIndex({ v: 1 }, { unique: true });

@@ -112,6 +112,8 @@ describe('embedded mongo: geospatial queries', () => {
     expect(await within({ $geometry: { type: 'Polygon', coordinates: box(-1, -1, 2.5, 1.5) } })).toEqual(['east2', 'line', 'north1', 'origin']);
     expect(await within({ $geometry: { type: 'MultiPolygon', coordinates: [box(-0.5, -0.5, 0.5, 0.5), box(-4, -2, -2, 2)] } })).toEqual(['origin', 'square']);
     expect(await within({ $centerSphere: [[0, 0], 1.2 * DEGREE] })).toEqual(['north1', 'origin']);
+    const later = await places.aggregate([{ $addFields: { tagged: true } }, { $match: { loc: { $geoWithin: { $centerSphere: [[0, 0], 1.2 * DEGREE] } } } }]).toArray();
+    expect(ids(later).sort()).toEqual(['north1', 'origin']);
     const intersecting = await places.find({ loc: { $geoIntersects: { $geometry: { type: 'Polygon', coordinates: box(1, -0.5, 2.5, 0.5) } } } }).toArray();
     expect(ids(intersecting).sort()).toEqual(['east2', 'line']);
   });
