@@ -7,6 +7,7 @@ import { rewriteExactComparisons } from './exact-number-filter';
 import { stringFoldFor } from './collation';
 import { matchView } from './match-view';
 import { mingoOptions, type EvaluationSettings } from './mingo-options';
+import { useStageFilterCompiler } from './typed-stages';
 
 export type DocumentPredicate = (doc: Document) => boolean;
 
@@ -38,6 +39,9 @@ export function compileFilter(filter: unknown, settings: EvaluationSettings = {}
   const query = new Query(matchView(criteria, fold), options);
   return (doc) => query.test(matchView(doc, fold));
 }
+
+// `$match` stages after others use this compiler too (see typed-stages.ts).
+useStageFilterCompiler((filter) => compileFilter(filter));
 
 /** A filter must be a document; absent means everything. */
 export function asFilter(filter: unknown): Document {

@@ -2,7 +2,6 @@ import type { Document } from 'bson';
 import { Lazy } from 'mingo/lazy';
 import { cloneDocument } from '../storage/clone-document';
 import { isBeyondDoublePrecision, isBsonNumber } from './bson-numbers';
-import { compileFilter } from './match';
 import { matchView, RAW_SOURCE, rawOf, rawSourceOf } from './match-view';
 import { sortDocuments } from './sort-documents';
 import { unwrapLiteral } from './typed-literal';
@@ -101,9 +100,21 @@ const match: PipelineOperator = (collection, wrapped, options) => {
     const native = (options as EvaluationOptions).context.getOperator('pipeline' as never, '$match') as unknown as PipelineOperator;
     return native(collection, matchView(filter), options);
   }
-  const predicate = compileFilter(filter);
+  const predicate = compileStageFilter(filter);
   return collection.filter((doc) => predicate(typedResult(doc as Document)));
 };
+
+/**
+ * The server's filter compiler (match.ts), handed over by that module when it loads: match.ts
+ * reaches this module through the mingo context, so importing it here would be a cycle.
+ */
+let compileStageFilter: (filter: unknown) => (doc: Document) => boolean = () => {
+  throw new Error('the filter compiler is not loaded');
+};
+
+export function useStageFilterCompiler(compile: (filter: unknown) => (doc: Document) => boolean): void {
+  compileStageFilter = compile;
+}
 
 const SERVER_MATCHED = new Set(['$type', '$geoWithin', '$geoIntersects']);
 
