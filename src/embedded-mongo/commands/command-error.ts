@@ -34,6 +34,15 @@ export const ErrorCode = {
   OperationNotSupportedInTransaction: 263,
   Location51091: 51091,
   Location51108: 51108,
+  NoQueryExecutionPlans: 291,
+  PathNotViable: 28,
+  Location40602: 40602,
+  Location16020: 16020,
+  Location16554: 16554,
+  Location16555: 16555,
+  Location16556: 16556,
+  Location16609: 16609,
+  Location16612: 16612,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;

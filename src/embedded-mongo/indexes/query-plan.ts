@@ -7,6 +7,7 @@ export type QueryPlan =
   | { readonly stage: 'COLLSCAN' }
   | { readonly stage: 'IDHACK' }
   | { readonly stage: 'TEXT'; readonly indexName: string }
+  | { readonly stage: 'GEO_NEAR_2D' | 'GEO_NEAR_2DSPHERE'; readonly indexName: string }
   | IndexPlan;
 
 export interface IndexPlan {
@@ -43,7 +44,7 @@ export function fullScan(index: OrderedIndex, reverse: boolean, sorted: boolean)
 /** The explain shape of a plan. */
 export function describePlan(plan: QueryPlan, filter: Document): Document {
   if (plan.stage !== 'IXSCAN') {
-    const base: Document = plan.stage === 'TEXT' ? { stage: 'TEXT_MATCH', indexName: plan.indexName } : { stage: plan.stage };
+    const base: Document = plan.stage === 'TEXT' ? { stage: 'TEXT_MATCH', indexName: plan.indexName } : 'indexName' in plan ? { stage: plan.stage, indexName: plan.indexName } : { stage: plan.stage };
     return plan.stage === 'COLLSCAN' ? { ...base, filter, direction: 'forward' } : base;
   }
   const index = plan.index;

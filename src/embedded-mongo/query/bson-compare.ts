@@ -1,5 +1,5 @@
-import { Binary, BSONRegExp, Long, MaxKey, MinKey, ObjectId, Timestamp } from 'bson';
-import { isBsonNumber, numberValue } from './bson-numbers';
+import { Binary, BSONRegExp, MaxKey, MinKey, ObjectId, Timestamp } from 'bson';
+import { compareNumbers, isBsonNumber } from './bson-numbers';
 
 /** MongoDB's cross-type sort order (numbers of all widths form one class). */
 export function typeRank(value: unknown): number {
@@ -34,14 +34,9 @@ export function compareBson(a: unknown, b: unknown, compareStrings?: (x: string,
   const rankB = typeRank(b);
   if (rankA !== rankB) return rankA < rankB ? -1 : 1;
   switch (rankA) {
-    case 3: {
-      // Two int64 compare exactly; anything else numerically (NaN sorts first, as in mongod).
-      if (a instanceof Long && b instanceof Long) return a.compare(b);
-      const x = numberValue(a);
-      const y = numberValue(b);
-      if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : -1) : 1;
-      return x < y ? -1 : x > y ? 1 : 0;
-    }
+    case 3:
+      // Exact across widths: int64 beyond 2^53 and decimals are not rounded to doubles.
+      return compareNumbers(a, b);
     case 4:
       return compareStrings ? compareStrings(a as string, b as string) : a! < b! ? -1 : a! > b! ? 1 : 0;
     case 5:

@@ -51,12 +51,14 @@ function parseTypes(operand: unknown): Set<number> {
 /** A mingo query operator (`$bsonType`, standing in for `$type`) reading the raw, typed document. */
 export function bsonTypeOperator(selector: string, operand: unknown): (obj: unknown) => boolean {
   const codes = parseTypes(operand);
-  const parts = selector.split('.');
-  return (obj) => {
-    const values: unknown[] = [];
-    collect(rawOf(obj), parts, 0, values);
-    return values.some((value) => codes.has(bsonTypeCode(value)));
-  };
+  return (obj) => pathValuesOf(obj, selector).some((value) => codes.has(bsonTypeCode(value)));
+}
+
+/** The raw, typed values a query path reaches in a (viewed) document, for operators that need real types. */
+export function pathValuesOf(obj: unknown, selector: string): unknown[] {
+  const values: unknown[] = [];
+  collect(rawOf(obj), selector.split('.'), 0, values);
+  return values;
 }
 
 /** Values on the path: a terminal array counts itself and its elements; missing fields count nothing. */

@@ -1,4 +1,5 @@
 import type { Document } from 'bson';
+import { nearCandidates, nearField } from '../geo/near-query';
 import type { QueryPlan } from '../indexes/query-plan';
 import { candidateDocuments, type Candidates } from './candidate-documents';
 import type { Collation } from './collation';
@@ -34,7 +35,7 @@ export interface ExecutionStats {
 }
 
 /**
- * Runs a query against one collection: candidates (via `_id`, an index or a text search),
+ * Runs a query against one collection: candidates (via `_id`, an index, a text search or `$near`),
  * predicate, sort (skipped when the index walk is already in order), skip, limit, projection.
  * Everything that can fail is checked here; the documents are then read lazily as the stream is
  * taken from, so a cursor walks the index or the collection batch by batch. Only a sort the
@@ -84,6 +85,10 @@ function planFind(store: ReadSource, spec: FindSpec): PlannedFind {
     for (const [doc, score] of found.scores) spec.textScores?.set(doc, score);
     candidates = { docs: found.docs, exact: Object.keys(rest).length === 0, sorted: false, plan: { stage: 'TEXT', indexName: found.indexName } };
     filter = rest;
+  } else if (nearField(filter) !== undefined) {
+    const near = nearCandidates(store, filter, nearField(filter)!);
+    candidates = { docs: near.docs, exact: Object.keys(near.rest).length === 0, sorted: false, plan: near.plan };
+    filter = near.rest;
   } else {
     candidates = candidateDocuments(store, filter, { collation: spec.collation, sort: spec.sort, hint: spec.hint }, stats);
   }

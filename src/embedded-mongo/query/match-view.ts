@@ -3,6 +3,13 @@ import { isBsonNumber, numberValue } from './bson-numbers';
 
 /** The raw object each converted view object stands for, so `$type` can see the real types. */
 const rawOfView = new WeakMap<object, unknown>();
+/**
+ * Also kept on each view under a symbol: mingo's stages copy documents with object spread
+ * (`$unwind`, `$lookup`, `$addFields`), which carries own symbol properties along, so a
+ * reshaped document still leads to the typed values it was made from (see typed-arithmetic.ts).
+ * Serialisation and mingo's own key walks ignore symbol keys.
+ */
+export const RAW_SOURCE = Symbol('raw source');
 /** Cached views of stored documents (they are never mutated, so a view stays valid). */
 const plainViews = new WeakMap<Document, Document>();
 
@@ -54,5 +61,15 @@ function convert(value: unknown, fold?: StringFold): unknown {
 function register(copy: object | undefined, raw: object): object {
   if (!copy) return raw;
   rawOfView.set(copy, raw);
+  if (!Array.isArray(copy)) (copy as Record<symbol, unknown>)[RAW_SOURCE] = raw;
   return copy;
+}
+
+/**
+ * The typed document a view, or a copy mingo made of one, came from. Its fields may since have
+ * been replaced, so a value read through it must be checked against the plain one.
+ */
+export function rawSourceOf(view: unknown): unknown {
+  if (view === null || typeof view !== 'object') return view;
+  return rawOfView.get(view) ?? (view as Record<symbol, unknown>)[RAW_SOURCE] ?? view;
 }

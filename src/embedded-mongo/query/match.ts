@@ -1,10 +1,13 @@
 import type { Document } from 'bson';
 import { Query } from 'mingo';
 import { CommandError } from '../commands/command-error';
+import { isBeyondDoublePrecision } from './bson-numbers';
 import { renameTypeOperator } from './bson-type';
+import { rewriteExactComparisons } from './exact-number-filter';
 import { stringFoldFor } from './collation';
 import { matchView } from './match-view';
 import { mingoOptions, type EvaluationSettings } from './mingo-options';
+import { useStageFilterCompiler } from './typed-stages';
 
 export type DocumentPredicate = (doc: Document) => boolean;
 
@@ -14,19 +17,31 @@ const MATCH_ALL: DocumentPredicate = () => true;
  * Compiles a query filter. mingo sees plain views (numeric wrappers unwrapped, so int, long,
  * double and decimal compare by value); under a case-, accent- or numeric-aware collation both the
  * filter and each candidate are folded first, because mingo ignores collation when matching.
- * `$type` is served by a BSON-aware operator reading the raw document.
+ * `$type`, comparisons with int64 values beyond 2^53 and the geo predicates are served by the
+ * server's own operators (reading the raw document).
  */
 export function compileFilter(filter: unknown, settings: EvaluationSettings = {}): DocumentPredicate {
   let criteria = asFilter(filter);
   if (Object.keys(criteria).length === 0) return MATCH_ALL;
   if ('$text' in criteria) throw new CommandError('IndexNotFound', 'text index required for $text query');
-  const typed = mentionsKey(criteria, '$type', 0) ? renameTypeOperator(criteria) : undefined;
+  const found = inspectFilter(criteria);
+  if (found.keys.has('$near') || found.keys.has('$nearSphere')) {
+    // A top-level `$near` in a find is answered before matching (see geo/near-query.ts).
+    throw new CommandError('BadValue', '$geoNear, $near, and $nearSphere are not allowed in this context');
+  }
+  const typed = found.keys.has('$type') ? renameTypeOperator(criteria) : undefined;
   if (typed?.renamed) criteria = typed.filter as Document;
+  const exact = found.largeNumber ? rewriteExactComparisons(criteria) : undefined;
+  if (exact?.rewritten) criteria = exact.filter;
   const fold = stringFoldFor(settings.collation);
-  const options = mingoOptions({ ...settings, ...(fold ? { collation: undefined } : {}), bsonTypes: typed?.renamed }, criteria);
+  const typedFilter = typed?.renamed || exact?.rewritten || found.keys.has('$geoWithin') || found.keys.has('$geoIntersects');
+  const options = mingoOptions({ ...settings, ...(fold ? { collation: undefined } : {}), typedFilter }, criteria);
   const query = new Query(matchView(criteria, fold), options);
   return (doc) => query.test(matchView(doc, fold));
 }
+
+// `$match` stages after others use this compiler too (see typed-stages.ts).
+useStageFilterCompiler((filter) => compileFilter(filter));
 
 /** A filter must be a document; absent means everything. */
 export function asFilter(filter: unknown): Document {
@@ -35,10 +50,23 @@ export function asFilter(filter: unknown): Document {
   return filter as Document;
 }
 
-function mentionsKey(value: unknown, key: string, depth: number): boolean {
-  if (depth > 64 || value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.some((item) => mentionsKey(item, key, depth + 1));
-  if (value.constructor !== Object) return false;
-  for (const [name, item] of Object.entries(value)) if (name === key || mentionsKey(item, key, depth + 1)) return true;
-  return false;
+const WATCHED_KEYS = new Set(['$type', '$geoWithin', '$geoIntersects', '$near', '$nearSphere']);
+
+/** One walk over the filter: which server-served operators it names, and whether it holds an int64 beyond 2^53. */
+function inspectFilter(filter: Document): { keys: Set<string>; largeNumber: boolean } {
+  const keys = new Set<string>();
+  let largeNumber = false;
+  const walk = (value: unknown, depth: number): void => {
+    if (isBeyondDoublePrecision(value)) largeNumber = true;
+    if (depth > 64 || value === null || typeof value !== 'object') return;
+    if (Array.isArray(value)) value.forEach((item) => walk(item, depth + 1));
+    else if (value.constructor === Object) {
+      for (const [name, item] of Object.entries(value)) {
+        if (WATCHED_KEYS.has(name)) keys.add(name);
+        walk(item, depth + 1);
+      }
+    }
+  };
+  walk(filter, 0);
+  return { keys, largeNumber };
 }

@@ -1,7 +1,13 @@
 import { ObjectId, type Document } from 'bson';
+import { geoIntersectsOperator, geoWithinOperator } from '../geo/geo-predicates';
 import { Context, Query } from 'mingo';
 import { bsonTypeOperator } from './bson-type';
 import { collationKey } from './collation-group';
+import { EXACT_QUERY_OPERATORS } from './exact-number-filter';
+import { TYPED_ACCUMULATORS, TYPED_EXPRESSION_OPERATORS } from './typed-arithmetic';
+import { PLAIN_VIEW_STAGE, plainViewStage } from './typed-pipeline';
+import { TYPED_SELECTION_OPERATORS } from './typed-selection';
+import { TYPED_STAGES } from './typed-stages';
 import type { Collation } from './collation';
 import { ORDERED_PROJECT, orderedProject } from './ordered-project';
 
@@ -21,15 +27,38 @@ const toObjectId: ExpressionOperator = (obj, expr, options) => {
   throw new Error(`Failed to parse objectId '${String(value)}' in $convert with no onError value`);
 };
 
-const SERVER_OPERATORS: Record<string, ExpressionOperator> = { $toObjectId: toObjectId, $collationKey: collationKey };
-const SERVER_PIPELINE_OPERATORS = { [ORDERED_PROJECT]: orderedProject };
-const SERVER_CONTEXT = Context.init({ expression: SERVER_OPERATORS as never, pipeline: SERVER_PIPELINE_OPERATORS as never });
-/** Adds `$bsonType` (the server's `$type`, see match.ts) to the query operators. */
-const BSON_TYPE_CONTEXT = Context.init({
-  expression: SERVER_OPERATORS as never,
-  pipeline: SERVER_PIPELINE_OPERATORS as never,
-  query: { $bsonType: bsonTypeOperator } as never,
+/**
+ * The server's operators, built on first use: the typed stages compile filters and so import this
+ * module back, which would otherwise see them undefined at load time.
+ */
+const serverOperators = once(() => {
+  const expression: Record<string, ExpressionOperator> = {
+    $toObjectId: toObjectId,
+    $collationKey: collationKey,
+    ...TYPED_EXPRESSION_OPERATORS,
+    ...TYPED_SELECTION_OPERATORS,
+  };
+  const types = {
+    expression: expression as never,
+    accumulator: TYPED_ACCUMULATORS as never,
+    pipeline: { [PLAIN_VIEW_STAGE]: plainViewStage, [ORDERED_PROJECT]: orderedProject, ...TYPED_STAGES } as never,
+  };
+  return {
+    names: new Set([...Object.keys(expression), ...Object.keys(TYPED_ACCUMULATORS), PLAIN_VIEW_STAGE, ORDERED_PROJECT, ...Object.keys(TYPED_STAGES)]),
+    context: Context.init(types),
+    /** Adds `$bsonType` (the server's `$type`, see match.ts), the exact int64 comparisons and the geo predicates to the query operators. */
+    filterContext: Context.init({
+      ...types,
+      query: { $bsonType: bsonTypeOperator, ...EXACT_QUERY_OPERATORS, $geoWithin: geoWithinOperator, $geoIntersects: geoIntersectsOperator } as never,
+    }),
+  };
 });
+
+function once<T>(build: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= build());
+}
+
 /** Deep enough for any real expression; deeper input simply gets the server context. */
 const MAX_SCAN_DEPTH = 64;
 
@@ -37,8 +66,8 @@ export interface EvaluationSettings {
   readonly collation?: Collation;
   readonly variables?: Document;
   readonly collectionResolver?: (name: string) => Document[];
-  /** The filter uses `$bsonType`. */
-  readonly bsonTypes?: boolean;
+  /** The filter uses `$bsonType`, the exact number comparisons or a geo predicate. */
+  readonly typedFilter?: boolean;
 }
 
 /**
@@ -49,7 +78,7 @@ export interface EvaluationSettings {
 export function mingoOptions(settings: EvaluationSettings = {}, ...inspected: unknown[]): Partial<MingoOptions> {
   return {
     idKey: '_id',
-    ...(settings.bsonTypes ? { context: BSON_TYPE_CONTEXT } : inspected.some((value) => usesServerOperators(value, 0)) ? { context: SERVER_CONTEXT } : {}),
+    ...(settings.typedFilter ? { context: serverOperators().filterContext } : inspected.some((value) => usesServerOperators(value, 0)) ? { context: serverOperators().context } : {}),
     ...(settings.collation ? { collation: settings.collation.spec } : {}),
     ...(settings.variables ? { variables: settings.variables } : {}),
     ...(settings.collectionResolver ? { collectionResolver: settings.collectionResolver } : {}),
@@ -61,7 +90,7 @@ function usesServerOperators(value: unknown, depth: number): boolean {
   if (Array.isArray(value)) return value.some((item) => usesServerOperators(item, depth + 1));
   if (value === null || typeof value !== 'object' || value.constructor !== Object) return false;
   for (const [key, inner] of Object.entries(value)) {
-    if (key in SERVER_OPERATORS || key in SERVER_PIPELINE_OPERATORS || usesServerOperators(inner, depth + 1)) return true;
+    if (serverOperators().names.has(key) || usesServerOperators(inner, depth + 1)) return true;
   }
   return false;
 }

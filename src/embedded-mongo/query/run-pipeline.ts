@@ -1,6 +1,8 @@
 import type { Document } from 'bson';
 import { Aggregator, ProcessingMode } from 'mingo';
 import { CommandError } from '../commands/command-error';
+import { geoNearStage } from '../geo/geo-near-stage';
+import { nearField } from '../geo/near-query';
 import type { Catalog } from '../storage/catalog';
 import { cloneDocument } from '../storage/clone-document';
 import type { Collation } from './collation';
@@ -8,13 +10,15 @@ import { collateGroups } from './collation-group';
 import { countingGroup } from './count-group';
 import { countMatches, findStream, type FindSpec } from './find-documents';
 import { idFirst } from './id-first';
-import { matchView, rawOf } from './match-view';
+import { matchView } from './match-view';
 import { mingoOptions } from './mingo-options';
 import { withOrderedProjects } from './ordered-project';
 import { foldPipelineHead } from './pipeline-head';
 import type { ReadSource } from './read-source';
 import { documentsOf, drain, streamFrom, streamOf, type ResultStream } from './result-stream';
 import { rewriteTextScoreStages, withoutScore, withScore } from './text-score-stages';
+import { typedPipeline } from './typed-pipeline';
+import { typedResult } from './typed-stages';
 import { writePipelineOutput } from './write-pipeline-output';
 
 export interface PipelineRun {
@@ -77,6 +81,9 @@ export function streamPipeline(run: PipelineRun): ResultStream {
           rest = rewriteTextScoreStages(rest);
         }
       }
+    } else if (rest[0] && '$geoNear' in rest[0]) {
+      source = streamOf(geoNearStage(store, rest[0].$geoNear, run));
+      rest = rest.slice(1);
     } else if (store) {
       source = streamFrom(store.documents()[Symbol.iterator]());
     }
@@ -92,7 +99,7 @@ export function streamPipeline(run: PipelineRun): ResultStream {
 
 /** The stages the server does not answer itself; mingo is only set up when some are left. */
 function streamInMingo(run: PipelineRun, stages: Document[], source: ResultStream, scores?: ReadonlyMap<Document, number>): ResultStream {
-  const rest = withOrderedProjects(collateGroups(stages, run.collation));
+  const rest = withOrderedProjects(typedPipeline(collateGroups(stages, run.collation)).stages);
   const mutates = rest.some((stage) => containsMutatingStage(stage));
   // mingo sees plain views (numeric wrappers unwrapped); documents that pass through unchanged go back raw.
   const resolve = (name: string): Document[] => {
@@ -107,7 +114,7 @@ function streamInMingo(run: PipelineRun, stages: Document[], source: ResultStrea
     for (const doc of documentsOf(source)) yield matchView(scores ? withScore(doc, scores) : doc);
   })();
   const output = new Aggregator(matchView(rest), options).stream(input) as Iterator<Document>;
-  return streamFrom(output, (docs) => docs.map((doc) => withoutScore(idFirst(rawOf(doc) as Document))));
+  return streamFrom(output, (docs) => docs.map((doc) => withoutScore(idFirst(typedResult(doc)))));
 }
 
 function validatePipeline(pipeline: unknown): Document[] {
@@ -117,11 +124,20 @@ function validatePipeline(pipeline: unknown): Document[] {
       throw new CommandError('BadValue', 'A pipeline stage specification object must contain exactly one field.');
     }
     const name = Object.keys(stage)[0];
+    if (name === '$geoNear' && position > 0) throw new CommandError('Location40602', '$geoNear is only valid as the first stage in a pipeline.');
+    if (name === '$match' && isGeoNearMatch((stage as Document).$match)) {
+      throw new CommandError('BadValue', '$geoNear, $near, and $nearSphere are not allowed in this context');
+    }
     if ((name === '$out' || name === '$merge') && position !== pipeline.length - 1) {
       throw new CommandError('BadValue', `${name} can only be the final stage in the pipeline`);
     }
   });
   return pipeline as Document[];
+}
+
+/** A `$match` whose top-level condition is `$near` (the find path would otherwise order by it). */
+function isGeoNearMatch(filter: unknown): boolean {
+  return filter !== null && typeof filter === 'object' && !Array.isArray(filter) && nearField(filter as Document) !== undefined;
 }
 
 function containsMutatingStage(value: unknown): boolean {

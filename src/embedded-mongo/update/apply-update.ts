@@ -4,8 +4,10 @@ import { CommandError } from '../commands/command-error';
 import { isBsonNumber } from '../query/bson-numbers';
 import { idFirst } from '../query/id-first';
 import { mingoOptions } from '../query/mingo-options';
+import { typedPipeline } from '../query/typed-pipeline';
 import { cloneDocument } from '../storage/clone-document';
 import { valueKey } from '../storage/value-key';
+import { applyNumericSteps, takeNumericSteps } from './array-arithmetic';
 import { trySimpleUpdate } from './simple-update';
 
 const UPDATE_OPERATORS = new Set([
@@ -82,6 +84,12 @@ function applyOperators(original: Document, update: Document, settings: UpdateSe
     else if (valueKey(idAssignment.value) !== valueKey(original._id)) throw immutableIdError();
   }
   if (Object.keys(modifier).length === 0 || trySimpleUpdate(next, modifier)) return next;
+  // Arithmetic through arrays keeps BSON widths here; mingo gets whatever else there is.
+  const numericSteps = takeNumericSteps(modifier);
+  if (numericSteps.length > 0) {
+    applyNumericSteps(next, numericSteps, settings);
+    if (Object.keys(modifier).length === 0 || trySimpleUpdate(next, modifier)) return next;
+  }
   const positional = Object.values(modifier).some((fields) => Object.keys(fields as Document).some(usesPositional));
   // mingo re-checks the condition before updating, so it is passed only when `$` needs it.
   mingoUpdate(next, modifier, settings.arrayFilters, positional ? settings.filter : undefined, {
@@ -126,7 +134,8 @@ function applyPipeline(original: Document, pipeline: unknown[], settings: Update
       throw new CommandError('BadValue', `${String(name)} is not allowed to be used within an update`);
     }
   }
-  const [result] = new Aggregator(pipeline as Document[], mingoOptions({ variables: settings.variables }, pipeline)).run<Document>([
+  const stages = typedPipeline(pipeline as Document[], false).stages;
+  const [result] = new Aggregator(stages, mingoOptions({ variables: settings.variables }, stages)).run<Document>([
     cloneDocument(original),
   ]);
   // A pipeline may project `_id` away; the stored document keeps it.

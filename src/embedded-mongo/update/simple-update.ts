@@ -33,25 +33,35 @@ export function trySimpleUpdate(doc: Document, modifier: Document): boolean {
   if (targets.some((target) => target === undefined)) return false;
   for (let i = 0; i < steps.length; i++) {
     const [operator, parts] = steps[i];
-    const current = targets[i]!.parent?.[parts[parts.length - 1]];
-    if (ARITHMETIC.has(operator) && current !== undefined && !isBsonNumber(current)) {
-      throw new CommandError('TypeMismatch', `Cannot apply ${operator} to a value of non-numeric type. The field '${parts.join('.')}' has a value of type ${bsonTypeName(current)}`);
-    }
+    assertNumericTarget(operator, targets[i]!.parent?.[parts[parts.length - 1]], parts.join('.'));
   }
   steps.forEach(([operator, parts, value], i) => {
     const field = parts[parts.length - 1];
     const parent = targets[i]!.parent ?? createPath(doc, parts);
-    const current = parent[field];
     if (operator === '$unset') delete parent[field];
     else if (operator === '$set') parent[field] = cloneDocument(value);
-    // The result has the wider type of the two; int32 overflow widens to int64, as in mongod.
-    else if (operator === '$inc') parent[field] = addNumbers(current ?? 0, value);
-    // A missing field becomes a zero of the multiplier's type.
-    else if (operator === '$mul') parent[field] = current === undefined ? zeroLike(value) : addNumbers(current, value, true);
-    // `$min` / `$max` compare in BSON order across types and keep whichever value wins as it is.
-    else if (current === undefined || compareBson(value, current) * (operator === '$min' ? -1 : 1) > 0) parent[field] = cloneDocument(value);
+    else applyNumericOperator(operator, parent, field, value);
   });
   return true;
+}
+
+/** `$inc`, `$mul`, `$min` or `$max` on `container[key]` (an object field or an array slot). */
+export function applyNumericOperator(operator: string, container: Document | unknown[], key: string | number, value: unknown): void {
+  const slot = container as Record<string | number, unknown>;
+  const current = slot[key];
+  // The result has the wider type of the two; int32 overflow widens to int64, as in mongod.
+  if (operator === '$inc') slot[key] = addNumbers(current ?? 0, value);
+  // A missing field becomes a zero of the multiplier's type.
+  else if (operator === '$mul') slot[key] = current === undefined ? zeroLike(value) : addNumbers(current, value, true);
+  // `$min` / `$max` compare in BSON order across types and keep whichever value wins as it is.
+  else if (current === undefined || compareBson(value, current) * (operator === '$min' ? -1 : 1) > 0) slot[key] = cloneDocument(value);
+}
+
+/** Arithmetic on a field that holds something other than a number is mongod's TypeMismatch. */
+export function assertNumericTarget(operator: string, current: unknown, path: string): void {
+  if (ARITHMETIC.has(operator) && current !== undefined && !isBsonNumber(current)) {
+    throw new CommandError('TypeMismatch', `Cannot apply ${operator} to a value of non-numeric type. The field '${path}' has a value of type ${bsonTypeName(current)}`);
+  }
 }
 
 /** The object holding the last path segment; `parent: undefined` when part of the path is missing. */
