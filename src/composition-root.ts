@@ -53,7 +53,7 @@ export async function composeApplication(config: AppConfig, options: Composition
   await container.load(infrastructureModule(config, options.logger), servicesModule(config, definitions), authenticationModule(config, authentication), applicationModule(config));
   const app = await container.getAsync(Tokens.app);
   const logger = container.get(Tokens.infrastructure.logger);
-  const realtime = wireRealtime(app, config, logger);
+  const realtime = wireRealtime(app, config, logger, definitions);
   // The same rule that decided whether the stores opened it: readiness and close follow it.
   const database = usesLocalDatabase(config, definitions) ? await container.getAsync(Tokens.infrastructure.database) : undefined;
   await app.setup();

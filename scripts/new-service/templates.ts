@@ -81,7 +81,8 @@ export function ${names.camel}Hooks({ storesLocally }: ServiceDependencies): Hoo
 }
 
 export function definitionFile(names: ServiceNames): string {
-  return `import { defineService } from '../service-definition';
+  return `import { userChannel } from '../realtime-policy';
+import { defineService } from '../service-definition';
 import { Create${names.pascal}Dto, Patch${names.pascal}Dto, ${names.pascal}QueryDto } from './${names.path}.dto';
 import { ${names.camel}Hooks } from './${names.path}.hooks';
 
@@ -93,6 +94,8 @@ export const ${names.camel}Service = defineService({
   paginate: { default: 10, max: 50 },
   indexes: [{ fields: { userId: 1 } }],
   hooks: ${names.camel}Hooks,
+  // Only the owner's own real-time connections hear about a record.
+  publish: (app) => (record: { userId?: unknown }) => (record.userId === undefined ? null : app.channel(userChannel(record.userId))),
 });
 `;
 }

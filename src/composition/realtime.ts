@@ -4,6 +4,7 @@ import { attachSocketTransport, type SocketTransport } from '../adapters/socketi
 import type { Application } from '../application/app/application';
 import { channels } from '../application/channels/channels';
 import { configureSkeletonChannels } from '../application/services/realtime-policy';
+import type { ServiceDefinition } from '../application/services/service-definition';
 import type { LoggerPort } from '../ports/logger.port';
 import type { LoginRateLimiterPort } from '../ports/login-rate-limiter.port';
 import type { AppConfig } from './app-config';
@@ -20,9 +21,9 @@ export interface Realtime {
  * Channels, the skeleton's channel policy and, with `REDIS_URL`, the bus to the other
  * instances. The socket transport is attached once the HTTP server exists.
  */
-export function wireRealtime(app: Application, config: AppConfig, logger: LoggerPort): Realtime {
+export function wireRealtime(app: Application, config: AppConfig, logger: LoggerPort, definitions: readonly ServiceDefinition[]): Realtime {
   app.configure(channels({ logger }));
-  configureSkeletonChannels(app);
+  configureSkeletonChannels(app, definitions);
   const bus = config.redisUrl ? new (redisAdapter().RedisEventBus)({ url: config.redisUrl, logger }) : undefined;
   if (bus) app.realtime!.attachBus(bus);
   let transport: SocketTransport | undefined;

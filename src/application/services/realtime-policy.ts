@@ -1,21 +1,24 @@
 import type { Application } from '../app/application';
 import type { RealTimeConnection } from '../channels/connection';
 
+import type { ServiceDefinition } from './service-definition';
+
 /** The channel of one user's own connections. */
 export const userChannel = (id: unknown): string => `users/${String(id)}`;
 
-function idOf(record: Record<string, any> | undefined): unknown {
+export function idOf(record: Record<string, any> | undefined): unknown {
   return record?.id ?? record?._id;
 }
 
 /**
- * Who hears which event in the skeleton: a connection that has not signed in is in `anonymous`
- * and hears nothing; a signed-in one is in `authenticated` (it hears `messages` events) and in
- * its user's channel (it hears `users` events about itself only). Logout and token expiry put
- * the connection back in `anonymous`. Publishers decide from the published record alone, so
- * events from other instances are routed the same way.
+ * Which connection is in which channel: one that has not signed in is in `anonymous` (no
+ * definition publishes there); a signed-in one is in `authenticated` and in its user's channel
+ * (`userChannel`). Logout and token expiry put the connection back in `anonymous`. Each
+ * definition's `publish` then says which of these channels hear its events (messages: everyone
+ * signed in; users: that user's own connections); publishers decide from the published record
+ * alone, so events from other instances are routed the same way.
  */
-export function configureSkeletonChannels(app: Application): void {
+export function configureSkeletonChannels(app: Application, definitions: readonly ServiceDefinition[]): void {
   app.on('connection', (connection: RealTimeConnection) => {
     app.channel('anonymous').join(connection);
   });
@@ -29,9 +32,7 @@ export function configureSkeletonChannels(app: Application): void {
   app.on('logout', (_result: unknown, { connection }: { connection?: RealTimeConnection }) => {
     if (connection) app.channel('anonymous').join(connection);
   });
-  app.service('messages').publish(() => app.channel('authenticated'));
-  app.service('users').publish((user: Record<string, any>) => {
-    const id = idOf(user);
-    return id === undefined || id === null ? null : app.channel(userChannel(id));
-  });
+  for (const definition of definitions) {
+    if (definition.publish && app.lookup(definition.path)) app.service(definition.path).publish(definition.publish(app));
+  }
 }

@@ -4,6 +4,8 @@ import type { Params } from '../../ports/service-params';
 import type { ServiceMethods } from '../../ports/service.port';
 import type { PaginationOptions } from '../../ports/service-params';
 import type { FilterSetting } from '../../ports/service-options';
+import type { Application } from '../app/application';
+import type { Publisher } from '../channels/publishers';
 import type { HookMap } from '../hooks/hook-types';
 
 /**
@@ -81,6 +83,12 @@ export interface ServiceDefinition {
   hooks(dependencies: ServiceDependencies): HookMap;
   /** Custom event names the service emits. */
   events?: readonly string[];
+  /**
+   * Who hears the service's events over real-time connections: given the app (with channels),
+   * the publisher that picks the channels of each event, e.g. `(app) => () => app.channel('authenticated')`.
+   * Without it, no connection hears them.
+   */
+  publish?(app: Application): Publisher;
 }
 
 /** The id settings of a definition with their defaults. */

@@ -18,4 +18,6 @@ export const messagesService = defineService({
   updateOperators: ['$inc', '$addToSet', '$pull'],
   serverOwnedFields: ['userId', 'createdAt', 'read', 'likes', 'likedBy'],
   hooks: messagesHooks,
+  // Everyone signed in hears messages events.
+  publish: (app) => () => app.channel('authenticated'),
 });

@@ -1,3 +1,4 @@
+import { idOf, userChannel } from '../realtime-policy';
 import { defineService } from '../service-definition';
 import { CreateUserDto, PatchUserDto, UsersQueryDto } from './users.dto';
 import { usersHooks } from './users.hooks';
@@ -12,4 +13,9 @@ export const usersService = defineService({
   indexes: [{ fields: { email: 1 }, unique: true }],
   hiddenFields: ['password'],
   hooks: usersHooks,
+  // A user's own connections only hear about that user.
+  publish: (app) => (user: Record<string, unknown>) => {
+    const id = idOf(user);
+    return id === undefined || id === null ? null : app.channel(userChannel(id));
+  },
 });
