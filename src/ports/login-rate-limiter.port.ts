@@ -12,6 +12,6 @@ export interface LoginRateLimiterPort {
   /** Milliseconds until the attempt may be made, 0 when it may be made now. */
   retryAfterMs(keys: LoginAttemptKeys): number | Promise<number>;
   recordFailure(keys: LoginAttemptKeys): void | Promise<void>;
-  /** A successful login clears its email's count (not the client's). */
+  /** A successful login clears its account-and-client count (not the client's). */
   recordSuccess(keys: LoginAttemptKeys): void | Promise<void>;
 }

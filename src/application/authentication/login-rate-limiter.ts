@@ -1,13 +1,8 @@
 import type { LoginAttemptKeys, LoginRateLimiterPort } from '../../ports/login-rate-limiter.port';
+import { accountKey, delayAfterFailures, throttleKeys, type LoginThrottleOptions } from './login-throttle';
 
-/** Limits of failed logins; each counts failures in a fixed window that starts at the first one. */
-export interface LoginRateLimitOptions {
-  /** Failed logins allowed per client address per window. Default 20. */
-  maxFailuresPerClient: number;
-  /** Failed logins allowed per email (lower-cased, trimmed) per window. Default 5. */
-  maxFailuresPerEmail: number;
-  /** Window length in milliseconds. Default 15 minutes. */
-  windowMs: number;
+/** Limits of failed logins (see login-throttle.ts), and how many keys this process keeps. */
+export interface LoginRateLimitOptions extends LoginThrottleOptions {
   /** Keys kept at most; the oldest are dropped first, so memory stays bounded. Default 10 000. */
   maxEntries: number;
 }
@@ -21,18 +16,19 @@ export const DEFAULT_LOGIN_RATE_LIMIT: Readonly<LoginRateLimitOptions> = Object.
 
 export type { LoginAttemptKeys } from '../../ports/login-rate-limiter.port';
 
-interface Window {
-  failures: number;
-  resetAt: number;
+interface Failures {
+  count: number;
+  lastAt: number;
 }
 
 /**
- * In-memory brute-force limiter for one process (browser-safe: no timers, no Node APIs).
+ * In-memory login throttle for one process (browser-safe: no timers, no Node APIs): per client
+ * address and per account-and-address pair, growing delays once an allowance is used up.
  * Several processes behind a balancer each count on their own: with `REDIS_URL` the composition
  * binds the Redis limiter behind the same port instead.
  */
 export class LoginRateLimiter implements LoginRateLimiterPort {
-  private readonly windows = new Map<string, Window>();
+  private readonly failures = new Map<string, Failures>();
   readonly options: Readonly<LoginRateLimitOptions>;
 
   constructor(options: Partial<LoginRateLimitOptions> = {}, private readonly now: () => number = Date.now) {
@@ -43,45 +39,42 @@ export class LoginRateLimiter implements LoginRateLimiterPort {
   retryAfterMs(keys: LoginAttemptKeys): number {
     const time = this.now();
     let wait = 0;
-    for (const [key, max] of this.limits(keys)) {
-      const window = this.windows.get(key);
-      if (window && window.resetAt > time && window.failures >= max) wait = Math.max(wait, window.resetAt - time);
+    for (const { key, allowance } of throttleKeys(keys, this.options)) {
+      const recorded = this.current(key, time);
+      if (!recorded) continue;
+      wait = Math.max(wait, recorded.lastAt + delayAfterFailures(recorded.count, allowance, this.options.windowMs) - time);
     }
     return wait;
   }
 
   recordFailure(keys: LoginAttemptKeys): void {
     const time = this.now();
-    for (const [key] of this.limits(keys)) {
-      const window = this.windows.get(key);
-      if (window && window.resetAt > time) window.failures++;
-      else {
-        this.windows.delete(key);
-        this.windows.set(key, { failures: 1, resetAt: time + this.options.windowMs });
-      }
+    for (const { key } of throttleKeys(keys, this.options)) {
+      const count = (this.current(key, time)?.count ?? 0) + 1;
+      // Re-inserted, so the map's order is the order of last failures (the oldest are pruned first).
+      this.failures.delete(key);
+      this.failures.set(key, { count, lastAt: time });
     }
     this.prune(time);
   }
 
-  /** A successful login clears its email's count; the client's count stays (one's own account must not reset it). */
+  /** A successful login clears its account-and-address pair; the address's own count stays. */
   recordSuccess(keys: LoginAttemptKeys): void {
-    if (keys.email !== undefined) this.windows.delete(`email:${keys.email}`);
+    if (keys.email !== undefined) this.failures.delete(accountKey(keys));
   }
 
-  private limits(keys: LoginAttemptKeys): [string, number][] {
-    const limits: [string, number][] = [];
-    if (keys.client !== undefined) limits.push([`client:${keys.client}`, this.options.maxFailuresPerClient]);
-    if (keys.email !== undefined) limits.push([`email:${keys.email}`, this.options.maxFailuresPerEmail]);
-    return limits;
+  /** The failures of a key, unless the window since its last one has passed. */
+  private current(key: string, time: number): Failures | undefined {
+    const recorded = this.failures.get(key);
+    return recorded && recorded.lastAt + this.options.windowMs > time ? recorded : undefined;
   }
 
   private prune(time: number): void {
-    if (this.windows.size <= this.options.maxEntries) return;
-    for (const [key, window] of this.windows) if (window.resetAt <= time) this.windows.delete(key);
-    // Still too many: drop the oldest windows (a Map iterates in insertion order).
-    for (const key of this.windows.keys()) {
-      if (this.windows.size <= this.options.maxEntries) break;
-      this.windows.delete(key);
+    if (this.failures.size <= this.options.maxEntries) return;
+    for (const [key, recorded] of this.failures) if (recorded.lastAt + this.options.windowMs <= time) this.failures.delete(key);
+    for (const key of this.failures.keys()) {
+      if (this.failures.size <= this.options.maxEntries) break;
+      this.failures.delete(key);
     }
   }
 }
