@@ -71,7 +71,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
  * Express side checks the same claims.
  */
 export const BENCH_USER = { id: 0, email: 'bench@example.com', name: 'Bench' };
-export const BENCH_TOKEN_CLAIMS = { subject: String(BENCH_USER.id), audience: 'https://yourdomain.com', issuer: 'feathers', typ: 'access' } as const;
+export const BENCH_TOKEN_CLAIMS = { subject: String(BENCH_USER.id), audience: 'hexa-services', issuer: 'hexa-services', typ: 'access' } as const;
 
 export function seedMessage(index: number): { text: string; userId: number } {
   return { text: `Message number ${index}`, userId: index % 10 };

@@ -6,7 +6,7 @@ import { clientAddressSource, type TrustProxy } from './client-address';
 import { CorsPolicy, type CorsOptions } from './cors-policy';
 import type { ApiDocsOptions } from './docs/api-docs-router';
 import { parseByteSize } from './parse-byte-size';
-import { captureSecurityHeaders } from './security-headers';
+import { apiSecurityHeaders, captureSecurityHeaders } from './security-headers';
 
 export interface HttpAdapterOptions {
   /** Where the one-line-per-request logs go (a pino logger fits). Default: silent. */
@@ -24,7 +24,13 @@ export interface HttpAdapterOptions {
   readiness?: () => Promise<unknown> | unknown;
   /** Cross-origin access; off by default. */
   cors?: CorsOptions | false;
-  /** Helmet's security headers: on by default; `false` disables, an object configures helmet. */
+  /**
+   * Security headers, on by default; `false` disables them. JSON answers (services, probes, errors)
+   * carry the API set (`Cache-Control: no-store`, `Content-Security-Policy: frame-ancestors 'none'`,
+   * `Strict-Transport-Security`, `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`);
+   * routes on `adapter.express` (HTML pages, the docs) carry helmet's full set, which an object
+   * here configures (its `strictTransportSecurity` applies to both).
+   */
   securityHeaders?: boolean | HelmetOptions;
   /** Serves the OpenAPI document at `/openapi.json` and, with `page`, the docs page at `/docs`. Off by default. */
   apiDocs?: ApiDocsOptions;
@@ -41,13 +47,17 @@ export interface HttpAdapterSettings {
   readonly trustProxy?: TrustProxy;
   readonly readiness?: () => Promise<unknown> | unknown;
   readonly cors?: CorsPolicy;
+  /** Helmet's full set, for what `adapter.express` serves (pages, the docs). */
   readonly securityHeaders: Readonly<Record<string, string>>;
+  /** The API set, for every JSON answer of the service router. */
+  readonly apiSecurityHeaders: Readonly<Record<string, string>>;
   /** `params.ip` and the logged address, honouring `trustProxy`. */
   readonly clientAddress: (req: IncomingMessage) => string | undefined;
 }
 
 export function resolveHttpAdapterOptions(options: HttpAdapterOptions): HttpAdapterSettings {
   const helmetOptions = options.securityHeaders ?? true;
+  const securityHeaders = helmetOptions === false ? {} : captureSecurityHeaders(helmetOptions === true ? {} : helmetOptions);
   return {
     logger: options.logger ?? pino({ level: 'silent' }),
     bodyLimit: parseByteSize(options.bodyLimit ?? '1mb'),
@@ -55,7 +65,8 @@ export function resolveHttpAdapterOptions(options: HttpAdapterOptions): HttpAdap
     trustProxy: options.trustProxy,
     readiness: options.readiness,
     cors: options.cors ? new CorsPolicy(options.cors) : undefined,
-    securityHeaders: helmetOptions === false ? {} : captureSecurityHeaders(helmetOptions === true ? {} : helmetOptions),
+    securityHeaders,
+    apiSecurityHeaders: helmetOptions === false ? {} : apiSecurityHeaders(securityHeaders),
     clientAddress: clientAddressSource(options.trustProxy),
   };
 }

@@ -20,7 +20,7 @@ export class HttpExchange {
     readonly requestId: string,
     private readonly settings: HttpAdapterSettings,
   ) {
-    this.headers = { ...settings.securityHeaders, 'x-request-id': requestId };
+    this.headers = { ...settings.apiSecurityHeaders, 'x-request-id': requestId };
   }
 
   /** The client's address as `req.ip` gives it (honouring `trust proxy`), also when Express never saw the request. */

@@ -43,9 +43,8 @@ export class RouteTable {
     const found = search(this.root, segments, 0, values);
     if (!found) return undefined;
     const route: Record<string, string> = {};
-    found.entry.placeholders.forEach((name, index) => {
-      route[name] = values[index];
-    });
+    const { placeholders } = found.entry;
+    for (let index = 0; index < placeholders.length; index++) route[placeholders[index]] = values[index];
     return { entry: found.entry, id: found.id, route };
   }
 

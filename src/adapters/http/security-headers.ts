@@ -5,7 +5,8 @@ import helmet, { type HelmetOptions } from 'helmet';
  * Runs helmet once, at start-up, against a recording response and returns the headers it sets,
  * so each request copies a ready object instead of running a dozen middlewares. Helmet's
  * headers are static unless a CSP directive is a function (per-request nonces), which an API
- * serving JSON does not need; such functions are called once here.
+ * serving JSON does not need; such functions are called once here. These are the headers of
+ * HTML pages and other routes served through `adapter.express` (the docs page, ...).
  */
 export function captureSecurityHeaders(options: HelmetOptions = {}): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};
@@ -27,5 +28,24 @@ export function captureSecurityHeaders(options: HelmetOptions = {}): Readonly<Re
     failure = error;
   });
   if (failure) throw failure;
+  return Object.freeze(headers);
+}
+
+/**
+ * The security headers of a JSON answer (OWASP's REST set), built once. Most of helmet's set only
+ * means something to a browser rendering a document (script sources, referrers, DNS prefetch,
+ * cross-origin isolation); a JSON body needs: never cached (it may be personal), never framed,
+ * never sniffed into something executable, HTTPS pinned. `Strict-Transport-Security` is the pages'
+ * value, so helmet's `strictTransportSecurity` option sets (or removes) it for both.
+ */
+export function apiSecurityHeaders(pageHeaders: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {
+    'cache-control': 'no-store',
+    'content-security-policy': "frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+  };
+  const hsts = pageHeaders['strict-transport-security'];
+  if (hsts !== undefined) headers['strict-transport-security'] = hsts;
   return Object.freeze(headers);
 }

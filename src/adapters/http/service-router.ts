@@ -120,6 +120,8 @@ export function createServiceRouter(app: Application, settings: HttpAdapterSetti
       return true;
     },
     answerUnrouted(req, res, error) {
+      // The Express app set the pages' headers first; a JSON answer carries the API set instead.
+      if (!res.headersSent) for (const name of Object.keys(settings.securityHeaders)) res.removeHeader(name);
       if (error == null) void run(req, res);
       else fail(req, res, error);
     },

@@ -9,6 +9,10 @@ export function cloneRecord<T>(value: T): T {
   if (proto !== Object.prototype && proto !== null) return value;
   const copy: Record<string, unknown> = {};
   // Object.keys rather than entries: no [key, value] pair per field on this per-record path.
-  for (const key of Object.keys(value)) copy[key] = cloneRecord((value as Record<string, unknown>)[key]);
+  for (const key of Object.keys(value)) {
+    const field = (value as Record<string, unknown>)[key];
+    // Primitives are copied as they are, without a call per field.
+    copy[key] = typeof field === 'object' && field !== null ? cloneRecord(field) : field;
+  }
   return copy as T;
 }

@@ -65,17 +65,16 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
     const sorted = filters.$sort !== undefined && Object.keys(filters.$sort).length > 0;
     // Filter and sort references; only the returned page is copied.
     let total: number;
-    let page: T[];
+    let data: T[];
     if (!sorted && isEmptyQuery(query)) {
       total = this.store.size;
-      page = firstValues(this.store.values(), end ?? total).slice(skip);
+      data = this.copyPage(this.store.values(), skip, end ?? total, filters.$select);
     } else {
       const matches = this.matching(query);
       total = matches.length;
       if (sorted) sortRecords(matches, filters.$sort!);
-      page = matches.slice(skip, end);
+      data = this.copyPage(matches.values(), skip, end ?? total, filters.$select);
     }
-    const data = page.map((record) => selectFields(cloneRecord(record), filters.$select, this.id));
     if (!isPaginating(paginate)) return data;
     return { total, limit: filters.$limit ?? total, skip, data };
   }
@@ -136,6 +135,17 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
     return id === null ? result : result[0];
   }
 
+  /** Copies of the records from position `skip` up to `end` (exclusive), straight into the page. */
+  private copyPage(records: Iterator<T>, skip: number, end: number, select: string[] | undefined): T[] {
+    const page: T[] = [];
+    for (let position = 0; position < end; position++) {
+      const next = records.next();
+      if (next.done) break;
+      if (position >= skip) page.push(selectFields(cloneRecord(next.value), select, this.id));
+    }
+    return page;
+  }
+
   /** The stored records a patch/remove addresses: one by id (404 if absent or not matching) or all matching. */
   private targets(id: NullableId, params: P): T[] {
     const { query } = this.filterQuery({ ...params, paginate: false });
@@ -176,16 +186,6 @@ function asBadRequest<R>(run: () => R): R {
   } catch (error) {
     throw new BadRequest(`Invalid query: ${(error as Error).message}`);
   }
-}
-
-function firstValues<T>(values: Iterator<T>, count: number): T[] {
-  const taken: T[] = [];
-  while (taken.length < count) {
-    const next = values.next();
-    if (next.done) break;
-    taken.push(next.value);
-  }
-  return taken;
 }
 
 function withoutFilters(query: ServiceQuery | undefined): ServiceQuery {

@@ -14,6 +14,7 @@ import { patchToUpdate } from './patch-to-update';
 import { objectifyValue, queryToFilter } from './query-to-filter';
 import { buildCountPipeline, buildPipeline, selectToProjection, stableSort, type Projection } from './query-to-pipeline';
 import { readByIds, withoutUnderscoreId } from './read-by-ids';
+import { storedAsSent, withIdFirst } from './stored-as-sent';
 
 type AnyRecord = Record<string, any>;
 
@@ -119,6 +120,9 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
     const options = { ...params.database };
     if (!Array.isArray(data)) {
       const { insertedId } = await withMongoErrors(() => model.insertOne(records[0], options));
+      // Without a `$select`, the record is what was inserted (the driver set its `_id`) whenever
+      // BSON keeps every value as it is: no read-back round trip. Otherwise it is read back.
+      if (!projection && records[0]._id !== undefined && storedAsSent(records[0])) return withIdFirst(records[0]) as T;
       const [created] = await withMongoErrors(() => readByIds(model, [insertedId], projection, options));
       if (!created) throw new GeneralError('The created record could not be read back');
       return created as T;

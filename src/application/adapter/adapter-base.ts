@@ -50,9 +50,15 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
     return this.validatedQueries.sanitized(filterQuery(params.query, options), options);
   }
 
+  /** The three options `getOptions(params)` would give, without copying every option per call. */
   private filterOptions(params: P): FilterQueryOptions {
-    const { filters, operators, paginate } = this.getOptions(params);
-    return { filters, operators, paginate };
+    const { options } = this;
+    const adapter = params.adapter as Partial<ServiceOptions> | undefined;
+    return {
+      filters: overridden(adapter, 'filters', options.filters),
+      operators: overridden(adapter, 'operators', options.operators),
+      paginate: overridden(adapter, 'paginate', params.paginate !== undefined ? params.paginate : options.paginate),
+    };
   }
 
   async find(params: P = {} as P): Promise<T[] | Paginated<T>> {
@@ -106,6 +112,11 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
       throw new BadRequest('The id must be a string or a number');
     }
   }
+}
+
+/** `params.adapter[name]` when the call sets it (as `getOptions` spreads it over the options), else `fallback`. */
+function overridden<K extends 'filters' | 'operators' | 'paginate'>(adapter: Partial<ServiceOptions> | undefined, name: K, fallback: ServiceOptions[K]): ServiceOptions[K] {
+  return adapter !== undefined && adapter !== null && Object.hasOwn(adapter, name) ? adapter[name] : fallback;
 }
 
 function isCreatable(data: unknown): boolean {

@@ -22,7 +22,8 @@ export class Application {
   private readonly registered = new Map<string, RegisteredService>();
   private readonly appHooks = new HookRegistry();
   private readonly lifecycleHooks: { setup: AppHook[]; teardown: AppHook[] } = { setup: [], teardown: [] };
-  private readonly chains = new Map<string, (context: HookContext) => Promise<void>>();
+  /** Composed hook chains per service and method, dropped whenever hooks or services change. */
+  private readonly chains = new Map<RegisteredService, Map<string, (context: HookContext) => Promise<void>>>();
   private readonly settings = new Map<string, unknown>();
   private isSetUp = false;
   /** Incremented on every `use`/`unuse`, so transports can rebuild their route tables lazily. */
@@ -162,8 +163,9 @@ export class Application {
   }
 
   private chainFor(entry: RegisteredService, method: string): (context: HookContext) => Promise<void> {
-    const key = `${entry.path}\u0000${method}`;
-    let chain = this.chains.get(key);
+    let byMethod = this.chains.get(entry);
+    if (!byMethod) this.chains.set(entry, (byMethod = new Map()));
+    let chain = byMethod.get(method);
     if (!chain) {
       const hooks: AroundHook[] = [...levelChain(this.appHooks, method), ...levelChain(entry.hooks, method)];
       const implementation = entry.original[method] as (...args: unknown[]) => Promise<unknown>;
@@ -171,7 +173,7 @@ export class Application {
         // A before hook that set a result skips the method.
         if (context.result === undefined) context.result = await implementation.apply(entry.original, contextArguments(context));
       });
-      this.chains.set(key, chain);
+      byMethod.set(method, chain);
     }
     return chain;
   }

@@ -54,10 +54,12 @@ export function createContext(app: unknown, service: unknown, path: string, meth
   const context: HookContext = {
     app, service, path, method, type: 'around', arguments: args, params: {}, event: DEFAULT_EVENTS[method] ?? null,
   };
-  argumentNames(method).forEach((name, index) => {
+  const names = argumentNames(method);
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index];
     if (name === 'params') context.params = (args[index] as Params | undefined) ?? {};
     else context[name] = args[index];
-  });
+  }
   if (context.params.provider) context.http = {};
   return context;
 }

@@ -4,6 +4,8 @@ import type { HookRegistry } from './hook-registry';
 
 /** Runs around hooks as an onion, `last` innermost. Calling `next` twice is a programming error. */
 export function composeAround(hooks: readonly AroundHook[], last: (context: HookContext) => Promise<void>) {
+  // No hooks at this method: the method itself, without a dispatch layer (one promise less per call).
+  if (hooks.length === 0) return last;
   return (context: HookContext): Promise<void> => {
     const dispatch = async (index: number): Promise<void> => {
       if (index === hooks.length) return last(context);

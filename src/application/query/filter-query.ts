@@ -31,7 +31,10 @@ export function filterQuery(input: unknown, options: FilterQueryOptions = {}): F
   const operators = operatorSet(options.operators);
   const filters: QueryFilters = {};
   const conditions: Query = {};
-  for (const [key, value] of Object.entries(input ?? {})) {
+  let hasConditions = false;
+  const source = (input ?? {}) as Record<string, unknown>;
+  for (const key of Object.keys(source)) {
+    const value = source[key];
     if (FORBIDDEN_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`);
     if (value === undefined) continue;
     switch (key) {
@@ -46,10 +49,19 @@ export function filterQuery(input: unknown, options: FilterQueryOptions = {}): F
           if (converted !== undefined) filters[key] = converted;
         } else {
           conditions[key] = value;
+          hasConditions = true;
         }
     }
   }
-  const query = mapConditions(conditions, {
+  const query = hasConditions ? validateConditions(conditions, operators) : {};
+  const limit = resolveLimit(filters.$limit, options.paginate);
+  if (limit !== undefined) filters.$limit = limit;
+  return { filters, query };
+}
+
+/** The conditions, checked against the allowed operators, as a fresh copy. */
+function validateConditions(conditions: Query, operators: ReadonlySet<string>): Query {
+  return mapConditions(conditions, {
     // `$or` and `$and` always; `$nor` only where the service lists it.
     combinator(key) {
       if (!(LOGICAL_OPERATORS as readonly string[]).includes(key) && !allowedAtTopLevel(key, operators)) throw new BadRequest(`Invalid filter value ${key}`);
@@ -62,9 +74,6 @@ export function filterQuery(input: unknown, options: FilterQueryOptions = {}): F
       return copyConditionValue(value, operators, depth);
     },
   });
-  const limit = resolveLimit(filters.$limit, options.paginate);
-  if (limit !== undefined) filters.$limit = limit;
-  return { filters, query };
 }
 
 const operatorSets = new WeakMap<readonly string[], { key: string; set: ReadonlySet<string> }>();

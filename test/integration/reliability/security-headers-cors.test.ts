@@ -2,7 +2,7 @@ import { signUpAndLogIn, type Account } from './support/accounts';
 import { startApp, type RunningApp } from './support/app-server';
 import { call } from './support/http';
 
-/** Helmet's default headers on every kind of answer; CORS only for the origins in CORS_ORIGINS. */
+/** JSON answers carry the API's security headers, HTML pages helmet's full set; CORS only for the origins in CORS_ORIGINS. */
 describe('security: headers and CORS', () => {
   const ALLOWED = 'https://app.example.com';
   let app: RunningApp;
@@ -19,6 +19,19 @@ describe('security: headers and CORS', () => {
     await closed?.close();
   });
 
+  /** OWASP's REST set: what a JSON answer needs. */
+  const API_HEADERS: Record<string, RegExp> = {
+    'cache-control': /^no-store$/,
+    'content-security-policy': /^frame-ancestors 'none'$/,
+    'strict-transport-security': /^max-age=\d+; includeSubDomains$/,
+    'x-content-type-options': /^nosniff$/,
+    'x-frame-options': /^DENY$/,
+  };
+  /** Helmet's defaults that only mean something to a page a browser renders. */
+  const PAGE_ONLY_HEADERS = [
+    'cross-origin-opener-policy', 'cross-origin-resource-policy', 'origin-agent-cluster', 'referrer-policy',
+    'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection',
+  ];
   const HELMET_DEFAULTS: Record<string, RegExp> = {
     'content-security-policy': /default-src 'self'/,
     'cross-origin-opener-policy': /^same-origin$/,
@@ -36,16 +49,29 @@ describe('security: headers and CORS', () => {
 
   it.each([
     ['a success', 'GET', '/messages', true, 200],
+    ['a created record', 'POST', '/messages', true, 201],
     ['a 401', 'GET', '/messages', false, 401],
-    ['a 404', 'GET', '/nowhere', false, 404],
+    ['a 404 of an unknown path (through the Express app)', 'GET', '/nowhere', false, 404],
     ['a 400', 'GET', '/messages?$where=1', true, 400],
     ['the health check', 'GET', '/health', false, 200],
-  ] as const)('%s carries helmet defaults and no X-Powered-By', async (_label, method, pathname, withToken, status) => {
-    const response = await call(app.url, method, pathname, { token: withToken ? alice.token : undefined });
+  ] as const)('%s (JSON) carries the API set, nothing of the pages\' set, and no X-Powered-By', async (_label, method, pathname, withToken, status) => {
+    const body = method === 'POST' ? { text: 'headers' } : undefined;
+    const response = await call(app.url, method, pathname, { token: withToken ? alice.token : undefined, body });
     expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    for (const [name, pattern] of Object.entries(API_HEADERS)) expect([name, response.headers.get(name)]).toEqual([name, expect.stringMatching(pattern)]);
+    for (const name of PAGE_ONLY_HEADERS) expect([name, response.headers.get(name)]).toEqual([name, null]);
+    expect(response.headers.get('x-request-id')).toMatch(/\S/);
+    expect(response.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('the docs page (HTML) carries helmet\'s full set', async () => {
+    const response = await fetch(`${app.url}/docs`);
+    await response.text();
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     for (const [name, pattern] of Object.entries(HELMET_DEFAULTS)) expect([name, response.headers.get(name)]).toEqual([name, expect.stringMatching(pattern)]);
     expect(response.headers.get('x-powered-by')).toBeNull();
-    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   });
 
   it('answers an allowed origin with its CORS headers, on successes and errors', async () => {

@@ -1,4 +1,4 @@
-import { captureSecurityHeaders } from '../../../../src/adapters/http/security-headers';
+import { apiSecurityHeaders, captureSecurityHeaders } from '../../../../src/adapters/http/security-headers';
 import { encodeLocation } from '../../../../src/adapters/http/encode-location';
 import { errorResponse } from '../../../../src/adapters/http/error-response';
 import { parseBearerToken } from '../../../../src/adapters/http/parse-bearer-token';
@@ -90,5 +90,20 @@ describe('captureSecurityHeaders', () => {
     expect(headers['strict-transport-security']).toMatch(/max-age=/);
     expect(captureSecurityHeaders({ frameguard: { action: 'deny' } })['x-frame-options']).toBe('DENY');
     expect(captureSecurityHeaders({ contentSecurityPolicy: false })['content-security-policy']).toBeUndefined();
+  });
+});
+
+describe('apiSecurityHeaders', () => {
+  it('is the REST set, with the pages\' Strict-Transport-Security (or none when helmet has none)', () => {
+    expect(apiSecurityHeaders(captureSecurityHeaders())).toEqual({
+      'cache-control': 'no-store',
+      'content-security-policy': "frame-ancestors 'none'",
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+    });
+    const withoutHsts = apiSecurityHeaders(captureSecurityHeaders({ strictTransportSecurity: false }));
+    expect(withoutHsts['strict-transport-security']).toBeUndefined();
+    expect(Object.isFrozen(withoutHsts)).toBe(true);
   });
 });

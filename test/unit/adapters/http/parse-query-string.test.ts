@@ -76,3 +76,28 @@ describe('parseQueryString', () => {
     expect(parseQueryString(qs.stringify(query, QUERY_STRINGIFY_OPTIONS))).toEqual(query);
   });
 });
+
+describe('parseQueryString without brackets, escapes or repeated keys (parsed without qs)', () => {
+  const viaQs = (raw: string): unknown => JSON.parse(JSON.stringify(qs.parse(raw, QUERY_PARSE_OPTIONS)));
+
+  it('gives what qs gives, for any string of these characters', () => {
+    const raw = fc.array(fc.constantFrom('a', 'b', '$', '_', '.', '=', '&', '?', ' ', 'é', '[', ']', '%', '+', '2', 'F'), { maxLength: 24 }).map((chars) => chars.join(''));
+    fc.assert(fc.property(raw, (text) => {
+      let expected: unknown;
+      try {
+        expected = viaQs(text);
+      } catch {
+        expect(() => parseQueryString(text)).toThrow(BadRequest);
+        return;
+      }
+      expect(parseQueryString(text)).toEqual(expected);
+    }), { numRuns: 2000 });
+  });
+
+  it('keeps values with = in them, empty values and the limits', () => {
+    expect(parseQueryString('$limit=10&text=a=b&flag&empty=')).toEqual({ $limit: '10', text: 'a=b', flag: '', empty: '' });
+    expect(() => parseQueryString(repeat(QUERY_STRING_LIMITS.parameterLimit + 1, (i) => `k${i}=1`))).toThrow(/Parameter limit/);
+    expect(() => parseQueryString('a=1&constructor=2')).toThrow(BadRequest);
+    expect(parseQueryString('a=1&a=2')).toEqual({ a: ['1', '2'] });
+  });
+});
