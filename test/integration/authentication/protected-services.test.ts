@@ -121,6 +121,16 @@ describe.each(['memory', 'mongo'])('authenticate(jwt) on messages and users on t
       for (const user of found.body.data) expect(user).not.toHaveProperty('password');
     });
 
+    it('lets a user read only their own account: others are 404 and never listed', async () => {
+      const list = await agent.get('/users').set(bearer(annToken));
+      expect(list.body).toMatchObject({ total: 1, data: [{ _id: annId, email: 'ann@example.com' }] });
+      expect((await agent.get(`/users/${annId}`).set(bearer(annToken))).status).toBe(200);
+      const other = await agent.get(`/users/${bobId}`).set(bearer(annToken));
+      expect(other.status).toBe(404);
+      expect(other.text).not.toContain('bob@example.com');
+      expect((await agent.get('/users?email=bob%40example.com').set(bearer(annToken))).body).toMatchObject({ total: 0, data: [] });
+    });
+
     it('lets users change only themselves (403 otherwise)', async () => {
       const other = await agent.patch(`/users/${bobId}`).set(bearer(annToken)).send({ name: 'Mallory' });
       expect(other.status).toBe(403);
