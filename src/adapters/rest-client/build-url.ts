@@ -1,5 +1,6 @@
 import { BadRequest } from '../../domain/errors';
 import type { NullableId } from '../../domain/id';
+import { mapRoutePlaceholders } from '../../application/app/route-placeholders';
 
 /**
  * The base a client resolves service paths against: the given URL without trailing slashes, or
@@ -22,17 +23,11 @@ export function servicePath(name: string): string {
  * any request instead of sending a literal `:name`.
  */
 export function fillRoute(path: string, route: Record<string, unknown> = {}): string {
-  if (!path.includes(':')) return path;
-  return path
-    .split('/')
-    .map((segment) => {
-      if (!segment.startsWith(':')) return segment;
-      const key = segment.slice(1);
-      const value = Object.hasOwn(route, key) ? route[key] : undefined;
-      if (value === undefined || value === null || value === '') throw new BadRequest(`Missing route parameter '${key}' for '${path}'`);
-      return encodeSegment(value, `route parameter '${key}'`);
-    })
-    .join('/');
+  return mapRoutePlaceholders(path, (key) => {
+    const value = Object.hasOwn(route, key) ? route[key] : undefined;
+    if (value === undefined || value === null || value === '') throw new BadRequest(`Missing route parameter '${key}' for '${path}'`);
+    return encodeSegment(value, `route parameter '${key}'`);
+  });
 }
 
 /** `<base>/<filled path>[/<encoded id>]<query string>`; an id of `null` or `undefined` leaves the id off. */

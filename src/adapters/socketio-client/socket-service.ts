@@ -1,5 +1,6 @@
 import { DECLARE_METHODS } from '../../application/app/registered-service';
 import { isReservedMethodName } from '../../application/app/reserved-names';
+import { mapRoutePlaceholders } from '../../application/app/route-placeholders';
 import { BadRequest, convert, Timeout } from '../../domain/errors';
 import type { Id, NullableId } from '../../domain/id';
 import type { Params } from '../../ports/service-params';
@@ -149,15 +150,10 @@ export class SocketService {
 
 /** `rooms/:roomId/notes` with `params.route.roomId` is `rooms/7/notes`; a missing value (or one with a slash) is a 400. */
 function fillRoute(path: string, route?: Record<string, unknown>): string {
-  if (!path.includes(':')) return path;
-  return path
-    .split('/')
-    .map((segment) => {
-      if (!segment.startsWith(':')) return segment;
-      const value = route?.[segment.slice(1)];
-      const text = value === undefined || value === null ? '' : String(value);
-      if (text === '' || text.includes('/')) throw new BadRequest(`Invalid value for route placeholder ${segment}`);
-      return text;
-    })
-    .join('/');
+  return mapRoutePlaceholders(path, (name, segment) => {
+    const value = route?.[name];
+    const text = value === undefined || value === null ? '' : String(value);
+    if (text === '' || text.includes('/')) throw new BadRequest(`Invalid value for route placeholder ${segment}`);
+    return text;
+  });
 }

@@ -1,4 +1,5 @@
 import type { HookContext } from '../hooks/hook-context';
+import { mapRoutePlaceholders } from '../app/route-placeholders';
 
 /**
  * What an event carries: the record as REST would answer it. A hook that hides fields sets
@@ -18,13 +19,8 @@ export function publishedView(item: unknown, context?: HookContext): unknown {
 
 /** `rooms/:roomId/echo` with `{ roomId: '7' }` is `rooms/7/echo`: clients listen on concrete paths. */
 export function concretePath(template: string, route?: Record<string, unknown>): string {
-  if (!template.includes(':')) return template;
-  return template
-    .split('/')
-    .map((segment) => {
-      if (!segment.startsWith(':')) return segment;
-      const value = route?.[segment.slice(1)];
-      return typeof value === 'string' || typeof value === 'number' ? String(value) : segment;
-    })
-    .join('/');
+  return mapRoutePlaceholders(template, (name, segment) => {
+    const value = route?.[name];
+    return typeof value === 'string' || typeof value === 'number' ? String(value) : segment;
+  });
 }
