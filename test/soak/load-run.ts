@@ -35,7 +35,9 @@ export async function runLoad(base: string, tokens: string[], clients: number, d
       const id = created?.body?._id ?? created?.body?.id;
       if (!id) continue;
       await record('GET', `/messages/${id}`, token, 200);
-      await record('PATCH', `/messages/${id}`, token, 200, { $inc: { likes: 1 }, read: true });
+      // A like is a patch of its own (one per user); marking read is another.
+      await record('PATCH', `/messages/${id}`, token, 200, { $inc: { likes: 1 } });
+      await record('PATCH', `/messages/${id}`, token, 200, { read: true });
       await record('GET', `/messages?$limit=5&$sort[createdAt]=-1&read=true`, token, 200);
       await record('DELETE', `/messages/${id}`, token, 200);
     }
