@@ -13,6 +13,12 @@ export const MAX_QUERY_DEPTH = 12;
 /** Top-level keys that are not conditions. */
 export const STANDARD_FILTERS = ['$limit', '$skip', '$sort', '$select'] as const;
 
+/** The conditions of a query: the query without its standard filters (`$limit $skip $sort $select`). */
+export function conditionsOf(query: Query | undefined): Query {
+  const { $limit: _l, $skip: _k, $sort: _o, $select: _s, ...conditions } = query ?? {};
+  return conditions;
+}
+
 /** Top-level logical keys whose values are arrays of queries. */
 export const LOGICAL_OPERATORS = ['$or', '$and'] as const;
 

@@ -7,7 +7,7 @@ import { isPaginating } from '../../application/query/pagination';
 import { BadRequest, Conflict, NotFound } from '../../domain/errors';
 import type { Id, NullableId } from '../../domain/id';
 import type { Paginated } from '../../domain/paginated';
-import type { Query as ServiceQuery } from '../../domain/query';
+import { conditionsOf, type Query as ServiceQuery } from '../../domain/query';
 import type { ServiceOptions } from '../../ports/service-options';
 import type { Params } from '../../ports/service-params';
 import { cloneRecord } from './clone-record';
@@ -107,7 +107,7 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
   }
 
   async _update(id: Id, data: D, params: P = {} as P): Promise<T> {
-    const existing = await this._get(id, { ...params, query: withoutFilters(params.query) });
+    const existing = await this._get(id, { ...params, query: conditionsOf(params.query) });
     const record = { ...cloneRecord(data as unknown as AnyRecord), [this.id]: existing[this.id] } as T;
     assertUniqueFields([record], this.store, this.id, this.options.unique ?? []);
     this.store.set(String(existing[this.id]), record);
@@ -188,10 +188,6 @@ function asBadRequest<R>(run: () => R): R {
   }
 }
 
-function withoutFilters(query: ServiceQuery | undefined): ServiceQuery {
-  const { $select: _s, $sort: _o, $limit: _l, $skip: _k, ...conditions } = query ?? {};
-  return conditions;
-}
 
 function sortRecords<T extends AnyRecord>(records: T[], sort: Record<string, 1 | -1>): void {
   const fields = Object.entries(sort);

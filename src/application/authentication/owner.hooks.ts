@@ -1,9 +1,14 @@
 import { STANDARD_METHODS } from '../../ports/service.port';
 import type { HookContext } from '../hooks/hook-context';
 
+/** A record's id, whatever the store's id field (`id` or `_id`). */
+export function recordIdOf(record: Record<string, any> | undefined): unknown {
+  return record?.id ?? record?._id;
+}
+
 /** How a user is named in an owner field: the id as a string, whatever the store's id field. */
 export function userIdOf(user: Record<string, any>): string {
-  return String(user.id ?? user._id);
+  return String(recordIdOf(user));
 }
 
 /**

@@ -1,14 +1,11 @@
+import { recordIdOf } from '../authentication/owner.hooks';
 import type { Application } from '../app/application';
 import type { RealTimeConnection } from '../channels/connection';
-
 import type { ServiceDefinition } from './service-definition';
 
 /** The channel of one user's own connections. */
 export const userChannel = (id: unknown): string => `users/${String(id)}`;
 
-export function idOf(record: Record<string, any> | undefined): unknown {
-  return record?.id ?? record?._id;
-}
 
 /**
  * Which connection is in which channel: one that has not signed in is in `anonymous` (no
@@ -26,7 +23,7 @@ export function configureSkeletonChannels(app: Application, definitions: readonl
     if (!connection) return;
     app.channel('anonymous').leave(connection);
     app.channel('authenticated').join(connection);
-    const id = idOf(connection.user);
+    const id = recordIdOf(connection.user);
     if (id !== undefined && id !== null) app.channel(userChannel(id)).join(connection);
   });
   app.on('logout', (_result: unknown, { connection }: { connection?: RealTimeConnection }) => {

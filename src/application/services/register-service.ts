@@ -3,6 +3,7 @@ import { protectFields } from '../hooks/protect-fields.hook';
 import type { HookContext } from '../hooks/hook-context';
 import type { HookMap } from '../hooks/hook-types';
 import type { Id } from '../../domain/id';
+import { conditionsOf } from '../../domain/query';
 import { validateData } from '../validation/validate-data.hook';
 import { validateQuery } from '../validation/validate-query.hook';
 import type { ServiceMethods } from '../../ports/service.port';
@@ -36,9 +37,8 @@ export function registerService(app: Application, definition: ServiceDefinition,
  */
 function keepServerOwnedFields(store: ServiceMethods, fields: readonly string[]) {
   return async (context: HookContext): Promise<void> => {
-    const { $select: _s, $sort: _o, $limit: _l, $skip: _k, ...conditions } = context.params.query ?? {};
     const { provider: _p, ...params } = context.params;
-    const stored = (await store.get(context.id as Id, { ...params, query: conditions })) as Record<string, unknown>;
+    const stored = (await store.get(context.id as Id, { ...params, query: conditionsOf(context.params.query) })) as Record<string, unknown>;
     const kept = Object.fromEntries(fields.filter((field) => stored[field] !== undefined).map((field) => [field, stored[field]]));
     context.data = { ...context.data, ...kept };
   };

@@ -1,4 +1,5 @@
-import { idOf, userChannel } from '../realtime-policy';
+import { recordIdOf } from '../../authentication/owner.hooks';
+import { userChannel } from '../realtime-policy';
 import { defineService } from '../service-definition';
 import { CreateUserDto, PatchUserDto, UsersQueryDto } from './users.dto';
 import { usersHooks } from './users.hooks';
@@ -15,7 +16,7 @@ export const usersService = defineService({
   hooks: usersHooks,
   // A user's own connections only hear about that user.
   publish: (app) => (user: Record<string, unknown>) => {
-    const id = idOf(user);
+    const id = recordIdOf(user);
     return id === undefined || id === null ? null : app.channel(userChannel(id));
   },
 });
