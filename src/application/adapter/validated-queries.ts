@@ -18,9 +18,14 @@ interface Validated {
 export class ValidatedQueries {
   private readonly entries = new WeakMap<object, Validated>();
 
-  /** `{ ...filters, ...query }`, remembered as already validated under `options`. */
+  /**
+   * `{ ...filters, ...query }`, remembered as already validated under `options` when it has
+   * conditions: filters alone (`$limit`, `$skip`, ...) validate again for less than the entry costs
+   * to make and look up, so such queries (most `get`s and pages) are not remembered.
+   */
   sanitized(filtered: FilteredQuery, options: FilterQueryOptions): Query {
     const query: Query = { ...filtered.filters, ...filtered.query };
+    if (!hasConditions(filtered.query)) return query;
     const keys = Object.keys(query);
     this.entries.set(query, { filtered, options, keys, values: keys.map((key) => query[key]) });
     return query;
@@ -43,4 +48,9 @@ export class ValidatedQueries {
 
 function sameOptions(a: FilterQueryOptions, b: FilterQueryOptions): boolean {
   return a.filters === b.filters && a.operators === b.operators && a.paginate === b.paginate;
+}
+
+function hasConditions(query: Query): boolean {
+  for (const _key in query) return true;
+  return false;
 }

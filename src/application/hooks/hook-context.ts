@@ -34,19 +34,25 @@ export interface HookContext<A = any, S = any> {
 
 export const DEFAULT_EVENTS: Readonly<Record<string, string>> = { create: 'created', update: 'updated', patch: 'patched', remove: 'removed' };
 
+type ArgumentName = 'id' | 'data' | 'params';
+const ID_PARAMS: readonly ArgumentName[] = Object.freeze(['id', 'params']);
+const ID_DATA_PARAMS: readonly ArgumentName[] = Object.freeze(['id', 'data', 'params']);
+const DATA_PARAMS: readonly ArgumentName[] = Object.freeze(['data', 'params']);
+const PARAMS: readonly ArgumentName[] = Object.freeze(['params']);
+
 /** The argument layout of each standard method; custom methods are `(data, params)`. */
-export function argumentNames(method: string): readonly ('id' | 'data' | 'params')[] {
+export function argumentNames(method: string): readonly ArgumentName[] {
   switch (method) {
     case 'find':
-      return ['params'];
+      return PARAMS;
     case 'get':
     case 'remove':
-      return ['id', 'params'];
+      return ID_PARAMS;
     case 'update':
     case 'patch':
-      return ['id', 'data', 'params'];
+      return ID_DATA_PARAMS;
     default:
-      return ['data', 'params'];
+      return DATA_PARAMS;
   }
 }
 
