@@ -8,6 +8,7 @@ import { jwtFailureToError } from './jwt-error';
 import { checkAccessToken, verifyOptionsOf, type JwtSettings } from './jwt-settings';
 import { isServiceCredential, verifyServiceCredential } from './service-credential';
 import { runPassportStrategy, type MinimalRequest } from './passport-strategy-adapter';
+import { VerifiedTokens } from './verified-tokens';
 
 export interface JwtStrategyOptions {
   settings: JwtSettings;
@@ -30,6 +31,8 @@ type UserRecord = Record<string, any>;
 export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
   readonly name = 'jwt';
   private readonly passport: PassportJwtStrategy;
+  /** Payloads of tokens passport-jwt verified; the user is still loaded on every call. */
+  private readonly verifiedTokens = new VerifiedTokens<AccessTokenPayload>();
 
   constructor(private readonly options: JwtStrategyOptions) {
     const { settings } = options;
@@ -59,8 +62,16 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
       const service = verifyServiceCredential(accessToken, this.options.settings, (id) => serviceCredentials.isRevoked(id));
       return { accessToken, authentication: { strategy: this.name, accessToken }, service };
     }
+    const verified = this.verifiedTokens.get(accessToken);
+    if (verified !== undefined) {
+      const found = await this.userOf(verified);
+      if (found instanceof NotAuthenticated) throw found;
+      return { accessToken, authentication: { strategy: this.name, accessToken, payload: verified }, user: found };
+    }
     const { user, info } = await runPassportStrategy<UserRecord>(this.passport, { body: { accessToken }, headers: {} }, jwtFailureToError);
-    return { accessToken, authentication: { strategy: this.name, accessToken, payload: info.payload }, user };
+    const payload = info.payload as AccessTokenPayload;
+    this.verifiedTokens.remember(accessToken, payload.exp, payload);
+    return { accessToken, authentication: { strategy: this.name, accessToken, payload }, user };
   }
 
   private async verify(decoded: Jwt): Promise<{ user: UserRecord; payload: AccessTokenPayload } | NotAuthenticated> {
@@ -72,9 +83,14 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
       if (error instanceof NotAuthenticated) return error;
       throw error;
     }
+    const user = await this.userOf(payload);
+    return user instanceof NotAuthenticated ? user : { user, payload };
+  }
+
+  /** The token's user; a user that no longer exists makes the token invalid. */
+  private async userOf(payload: AccessTokenPayload): Promise<UserRecord | NotAuthenticated> {
     try {
-      const user = (await this.options.users().get!(payload.sub, {})) as UserRecord;
-      return { user, payload };
+      return (await this.options.users().get!(payload.sub, {})) as UserRecord;
     } catch (error) {
       if (error instanceof NotFound) return new NotAuthenticated('Invalid access token');
       throw error;
