@@ -5,8 +5,8 @@ export const BENCH_DIR = path.resolve(__dirname, '..');
 export const RESULTS_DIR = path.join(BENCH_DIR, 'results');
 const BUILD_DIR = path.join(RESULTS_DIR, 'build');
 
-export type ServerName = 'framework-server' | 'express-server' | 'fastify-server' | 'mongo-server' | 'realtime-server' | 'socketio-server';
-const SERVERS: ServerName[] = ['framework-server', 'express-server', 'fastify-server', 'mongo-server', 'realtime-server', 'socketio-server'];
+export type ServerName = 'framework-server' | 'express-server' | 'node-server' | 'fastify-server' | 'mongo-server' | 'realtime-server' | 'socketio-server';
+const SERVERS: ServerName[] = ['framework-server', 'express-server', 'node-server', 'fastify-server', 'mongo-server', 'realtime-server', 'socketio-server'];
 
 /**
  * Bundles the server children to plain JavaScript, so that they run as an application would in

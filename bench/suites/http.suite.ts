@@ -7,6 +7,7 @@ const EXPRESS = 'express';
 const FASTIFY = 'fastify';
 const FASTIFY_HELMET = 'fastify-helmet';
 const FASTIFY_JWT = 'fastify-jwt';
+const NODE = 'node';
 
 /**
  * Benchmark 1: the framework (createApp + MemoryService + createHttpAdapter) against bare
@@ -38,12 +39,19 @@ export const httpSuite: Suite = {
             { id: `${id}-fastify-jwt-vs-express`, title: title('Fastify 5 + @fastify/jwt vs bare Express 5'), baseline: EXPRESS, candidate: FASTIFY_JWT },
           );
         } else {
-          servers.push(side(FASTIFY, 'bare Fastify 5', 'fastify-server'), side(FASTIFY_HELMET, 'Fastify 5 + @fastify/helmet', 'fastify-server', true));
+          servers.push(
+            side(FASTIFY, 'bare Fastify 5', 'fastify-server'),
+            side(FASTIFY_HELMET, 'Fastify 5 + @fastify/helmet', 'fastify-server', true),
+            side(NODE, 'bare node:http + API headers', 'node-server'),
+          );
           pairs.push(
             { id: `${id}-vs-fastify`, title: title('vs bare Fastify 5'), baseline: FASTIFY, candidate: FRAMEWORK, target: { op: '>=', value: 1.0 }, cpu: true },
             { id: `${id}-vs-fastify-helmet`, title: title('vs Fastify 5 + @fastify/helmet'), baseline: FASTIFY_HELMET, candidate: FRAMEWORK, target: { op: '>=', value: 1.0 }, cpu: true },
             { id: `${id}-fastify-vs-express`, title: title('bare Fastify 5 vs bare Express 5'), baseline: EXPRESS, candidate: FASTIFY },
             { id: `${id}-fastify-helmet-vs-express`, title: title('Fastify 5 + @fastify/helmet vs bare Express 5'), baseline: EXPRESS, candidate: FASTIFY_HELMET },
+            // The floor: no framework at all, but the headers every framework answer carries.
+            { id: `${id}-vs-node`, title: title('vs bare node:http + API headers'), baseline: NODE, candidate: FRAMEWORK, cpu: true },
+            { id: `${id}-node-vs-fastify`, title: title('bare node:http + API headers vs bare Fastify 5'), baseline: FASTIFY, candidate: NODE, cpu: true },
           );
         }
         servers.push(side(FRAMEWORK, 'framework', 'framework-server'));
