@@ -6,10 +6,10 @@
  * framework adapter, so both sides send the same kind of response.
  */
 import { createSecretKey } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import jwt from 'jsonwebtoken';
-import { BENCH_TOKEN_CLAIMS, BENCH_USER, PAGINATE, SEEDED_MESSAGES, reportFailure, seedMessage, serveUntilStopped, settingsFromEnv } from './server-protocol';
+import { BENCH_TOKEN_CLAIMS, BENCH_USER, PAGINATE, SEEDED_MESSAGES, listenUntilStopped, reportFailure, seedMessage, settingsFromEnv } from './server-protocol';
 
 interface Message {
   id: number;
@@ -80,13 +80,7 @@ function main(): void {
     res.status(201).json(insert({ text: String(body.text), userId: Number(body.userId ?? 0) }));
   });
 
-  const server = app.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as AddressInfo;
-    serveUntilStopped({ type: 'ready', port, sampleId: '1' }, async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    });
-  });
+  listenUntilStopped(createServer(app), '1');
 }
 
 try {

@@ -7,8 +7,7 @@
  * framework's own work costs apart from those headers.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { PAGINATE, SEEDED_MESSAGES, reportFailure, seedMessage, serveUntilStopped } from './server-protocol';
+import { listenUntilStopped, PAGINATE, SEEDED_MESSAGES, reportFailure, seedMessage } from './server-protocol';
 
 interface Message {
   id: number;
@@ -91,13 +90,7 @@ function main(): void {
     if (message) send(res, 200, message);
     else send(res, 404, { name: 'NotFound', message: 'Not found', code: 404 });
   });
-  server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as AddressInfo;
-    serveUntilStopped({ type: 'ready', port, sampleId: '1' }, async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    });
-  });
+  listenUntilStopped(server, '1');
 }
 
 try {

@@ -1,3 +1,5 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { WindowProfiler } from './cpu-profiler';
@@ -102,6 +104,17 @@ export function serveUntilStopped(ready: ReadyMessage, stop: () => Promise<void>
   process.on('disconnect', shutdown);
   process.on('SIGTERM', shutdown);
   process.send?.(ready);
+}
+
+/** Serves `server` on a free port of 127.0.0.1 until stopped; stopping closes its connections, then it. */
+export function listenUntilStopped(server: Server, sampleId: string): void {
+  server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as AddressInfo;
+    serveUntilStopped({ type: 'ready', port, sampleId }, async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    });
+  });
 }
 
 let gc: (() => void) | undefined;
