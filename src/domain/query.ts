@@ -19,6 +19,12 @@ export function conditionsOf(query: Query | undefined): Query {
   return conditions;
 }
 
+/** A query (or any object) without own keys: without allocating the key list. */
+export function isEmptyQuery(query: object): boolean {
+  for (const key in query) if (Object.hasOwn(query, key)) return false;
+  return true;
+}
+
 /** Top-level logical keys whose values are arrays of queries. */
 export const LOGICAL_OPERATORS = ['$or', '$and'] as const;
 

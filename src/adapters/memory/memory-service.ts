@@ -7,7 +7,7 @@ import { isPaginating } from '../../application/query/pagination';
 import { BadRequest, Conflict, NotFound } from '../../domain/errors';
 import type { Id, NullableId } from '../../domain/id';
 import type { Paginated } from '../../domain/paginated';
-import { conditionsOf, type Query as ServiceQuery } from '../../domain/query';
+import { conditionsOf, isEmptyQuery, type Query as ServiceQuery } from '../../domain/query';
 import type { ServiceOptions } from '../../ports/service-options';
 import type { Params } from '../../ports/service-params';
 import { cloneRecord } from './clone-record';
@@ -166,12 +166,7 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
   }
 }
 
-/** No conditions: every record matches, and compiling a mingo query would be wasted. */
-function isEmptyQuery(query: ServiceQuery): boolean {
-  for (const key in query) if (Object.hasOwn(query, key)) return false;
-  return true;
-}
-
+/** Without conditions every record matches, without compiling a mingo query. */
 function matchesQuery(record: AnyRecord, query: ServiceQuery): boolean {
   return isEmptyQuery(query) || asBadRequest(() => new Query(query, QUERY_OPTIONS).test(record));
 }

@@ -64,13 +64,17 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
     }
     const verified = this.verifiedTokens.get(accessToken);
     if (verified !== undefined) {
-      const found = await this.userOf(verified);
-      if (found instanceof NotAuthenticated) throw found;
-      return { accessToken, authentication: { strategy: this.name, accessToken, payload: verified }, user: found };
+      const user = await this.userOf(verified);
+      if (user instanceof NotAuthenticated) throw user;
+      return this.result(accessToken, verified, user);
     }
     const { user, info } = await runPassportStrategy<UserRecord>(this.passport, { body: { accessToken }, headers: {} }, jwtFailureToError);
     const payload = info.payload as AccessTokenPayload;
     this.verifiedTokens.remember(accessToken, payload.exp, payload);
+    return this.result(accessToken, payload, user);
+  }
+
+  private result(accessToken: string, payload: AccessTokenPayload, user: UserRecord): AuthenticationResult {
     return { accessToken, authentication: { strategy: this.name, accessToken, payload }, user };
   }
 

@@ -1,5 +1,5 @@
 import { stringify } from 'qs';
-import { MAX_QUERY_DEPTH } from '../../domain/query';
+import { isEmptyQuery, MAX_QUERY_DEPTH } from '../../domain/query';
 import { QUERY_STRINGIFY_OPTIONS } from '../../application/query/query-string-options';
 import { BadRequest } from '../../domain/errors';
 
@@ -10,15 +10,10 @@ import { BadRequest } from '../../domain/errors';
  */
 export function encodeQuery(query: Record<string, unknown> | undefined | null): string {
   // Most calls (a get by id) have no query: skip qs altogether.
-  if (!query || typeof query !== 'object' || isEmpty(query)) return '';
+  if (!query || typeof query !== 'object' || isEmptyQuery(query)) return '';
   refuseEmptyArrays(query, 0);
   const encoded = stringify(query, QUERY_STRINGIFY_OPTIONS);
   return encoded === '' ? '' : `?${encoded}`;
-}
-
-function isEmpty(query: object): boolean {
-  for (const key in query) if (Object.hasOwn(query, key)) return false;
-  return true;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Query } from '../../domain/query';
+import { isEmptyQuery, type Query } from '../../domain/query';
 import type { FilteredQuery, FilterQueryOptions } from '../query/filter-query';
 
 interface Validated {
@@ -25,7 +25,7 @@ export class ValidatedQueries {
    */
   sanitized(filtered: FilteredQuery, options: FilterQueryOptions): Query {
     const query: Query = { ...filtered.filters, ...filtered.query };
-    if (!hasConditions(filtered.query)) return query;
+    if (isEmptyQuery(filtered.query)) return query;
     const keys = Object.keys(query);
     this.entries.set(query, { filtered, options, keys, values: keys.map((key) => query[key]) });
     return query;
@@ -48,9 +48,4 @@ export class ValidatedQueries {
 
 function sameOptions(a: FilterQueryOptions, b: FilterQueryOptions): boolean {
   return a.filters === b.filters && a.operators === b.operators && a.paginate === b.paginate;
-}
-
-function hasConditions(query: Query): boolean {
-  for (const _key in query) return true;
-  return false;
 }
