@@ -12,7 +12,7 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  */
 export class HttpExchange {
   readonly headers: OutgoingHttpHeaders;
-  private readonly startedAt = performance.now();
+  private readonly startedAt: number;
 
   constructor(
     readonly req: IncomingMessage,
@@ -21,6 +21,7 @@ export class HttpExchange {
     private readonly settings: HttpAdapterSettings,
   ) {
     this.headers = { ...settings.apiSecurityHeaders, 'x-request-id': requestId };
+    this.startedAt = performance.now();
   }
 
   /** The client's address as `req.ip` gives it (honouring `trust proxy`), also when Express never saw the request. */

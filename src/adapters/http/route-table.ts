@@ -1,4 +1,5 @@
 import type { RegisteredService } from '../../application/app/registered-service';
+import { BadRequest } from '../../domain/errors';
 import { allowedHttpMethods } from './http-method-mapping';
 
 /** A service as the router sees it; the `Allow` values are computed once, at build time. */
@@ -37,10 +38,18 @@ export class RouteTable {
     for (const service of services) this.insert(service);
   }
 
-  /** `segments` are already percent-decoded; empty segments never match a placeholder or an id. */
-  match(segments: readonly string[]): RouteMatch | undefined {
+  /**
+   * Matches a URL path (`/users/12/messages/a%2Fb/`): leading and trailing slashes are dropped,
+   * inner empty segments kept (they match nothing), and each segment is percent-decoded on its
+   * own, so an encoded `/` stays inside its id. The path is walked in place, without splitting it.
+   */
+  match(pathname: string): RouteMatch | undefined {
+    let start = 0;
+    let end = pathname.length;
+    while (start < end && pathname.charCodeAt(start) === 0x2f) start++;
+    while (end > start && pathname.charCodeAt(end - 1) === 0x2f) end--;
     const values: string[] = [];
-    const found = search(this.root, segments, 0, values);
+    const found = start === end ? (this.root.entry ? { entry: this.root.entry } : undefined) : search(this.root, pathname, start, end, values);
     if (!found) return undefined;
     const route: Record<string, string> = {};
     const { placeholders } = found.entry;
@@ -73,22 +82,36 @@ export function splitServicePath(path: string): string[] {
   return path === '/' ? [] : path.split('/');
 }
 
-/** Depth is bounded by the tree's height (plus one id segment), not by the URL. */
-function search(node: RouteNode, segments: readonly string[], index: number, values: string[]): { entry: RouteEntry; id?: string } | undefined {
-  if (index === segments.length) return node.entry ? { entry: node.entry } : undefined;
-  const segment = segments[index];
+/**
+ * The segment starting at `start` of `path` (which ends at `last`), then the rest below `node`.
+ * Depth is bounded by the tree's height (plus one id segment), not by the URL.
+ */
+function search(node: RouteNode, path: string, start: number, last: number, values: string[]): { entry: RouteEntry; id?: string } | undefined {
+  let end = path.indexOf('/', start);
+  if (end === -1 || end > last) end = last;
+  const segment = decodeSegment(path.slice(start, end));
+  const isLast = end === last;
   const literal = node.literals.get(segment);
   if (literal) {
-    const found = search(literal, segments, index + 1, values);
+    const found = isLast ? (literal.entry ? { entry: literal.entry } : undefined) : search(literal, path, end + 1, last, values);
     if (found) return found;
   }
   if (segment === '') return undefined;
   if (node.param) {
     values.push(segment);
-    const found = search(node.param, segments, index + 1, values);
+    const found = isLast ? (node.param.entry ? { entry: node.param.entry } : undefined) : search(node.param, path, end + 1, last, values);
     if (found) return found;
     values.pop();
   }
-  if (index === segments.length - 1 && node.entry) return { entry: node.entry, id: segment };
+  if (isLast && node.entry) return { entry: node.entry, id: segment };
   return undefined;
+}
+
+function decodeSegment(segment: string): string {
+  if (!segment.includes('%')) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new BadRequest('Invalid percent-encoding in the URL path');
+  }
 }

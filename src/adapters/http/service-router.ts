@@ -14,7 +14,6 @@ import { readRequestBody } from './read-request-body';
 import { responseStatus } from './response-status';
 import { RouteTable, type RouteMatch } from './route-table';
 import { createRequestIdSource } from './request-id';
-import { splitRequestPath } from './split-request-path';
 
 export interface ServiceRouter {
   /**
@@ -52,51 +51,49 @@ export function createServiceRouter(app: Application, settings: HttpAdapterSetti
   };
   const targetOf = (verb: string, pathname: string): Target | undefined => {
     if ((verb === 'GET' || verb === 'HEAD') && (pathname === HEALTH_PATH || pathname === READY_PATH)) return pathname;
-    return routes().match(splitRequestPath(pathname));
+    return routes().match(pathname);
   };
 
-  /** `target` is the path's, when the caller resolved it already; otherwise resolved here, after CORS. */
-  const serve = async (exchange: HttpExchange, known?: Target): Promise<void> => {
-    const { req } = exchange;
-    const url = req.url ?? '/';
-    const queryAt = url.indexOf('?');
-    const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
-    const verb = req.method ?? 'GET';
-    if (settings.cors) {
-      const corsHeaders = settings.cors.headersFor(req.headers);
-      if (corsHeaders) {
-        Object.assign(exchange.headers, corsHeaders);
-        if (settings.cors.isPreflight(verb, req.headers)) {
-          Object.assign(exchange.headers, settings.cors.preflightHeaders());
-          return exchange.send(204);
-        }
-      }
-    }
-    const target = known ?? targetOf(verb, pathname);
-    if (target === HEALTH_PATH) return answerHealth(exchange);
-    if (target === READY_PATH) return answerReady(exchange, settings.readiness);
-    if (!target) throw new NotFound('Page not found', { url: pathname.slice(0, 200) });
-    const { entry, id, route } = target;
-    const hasId = id !== undefined;
-    const header = verb === 'POST' ? headerValue(req.headers['x-service-method']) || undefined : undefined;
-    const method = serviceMethodFor(verb, hasId, header);
-    if (method === undefined || !isCallable(method, entry.service.methods, header !== undefined)) {
-      exchange.headers.allow = hasId ? entry.itemAllow : entry.collectionAllow;
-      throw new MethodNotAllowed(method === undefined ? `Method ${verb.slice(0, 20)} not allowed` : `Method \`${method.slice(0, 100)}\` is not supported by this endpoint.`);
-    }
-    const query = parseQueryString(queryAt === -1 ? '' : url.slice(queryAt + 1));
-    const data = hasRequestBody(method) ? await readRequestBody(req, settings.bodyLimit) : undefined;
-    const params: Params = { provider: 'rest', query, headers: req.headers, route, ip: exchange.clientAddress() };
-    const authentication = parseBearerToken(req.headers.authorization);
-    if (authentication) params.authentication = authentication;
-    const context = await app.execute(entry.service.path, method, serviceArguments(method, hasId ? id : null, data, params));
-    sendResult(exchange, method, context);
-  };
-
-  const run = async (req: IncomingMessage, res: ServerResponse, target?: Target): Promise<void> => {
+  /**
+   * Serves one request; `known` is the path's target when the caller resolved it already,
+   * otherwise it is resolved here, after CORS. One async function per request, exchange included.
+   */
+  const run = async (req: IncomingMessage, res: ServerResponse, known?: Target): Promise<void> => {
     const exchange = new HttpExchange(req, res, nextRequestId(req.headers['x-request-id']), settings);
     try {
-      await serve(exchange, target);
+      const url = req.url ?? '/';
+      const queryAt = url.indexOf('?');
+      const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+      const verb = req.method ?? 'GET';
+      if (settings.cors) {
+        const corsHeaders = settings.cors.headersFor(req.headers);
+        if (corsHeaders) {
+          Object.assign(exchange.headers, corsHeaders);
+          if (settings.cors.isPreflight(verb, req.headers)) {
+            Object.assign(exchange.headers, settings.cors.preflightHeaders());
+            return exchange.send(204);
+          }
+        }
+      }
+      const target = known ?? targetOf(verb, pathname);
+      if (target === HEALTH_PATH) return answerHealth(exchange);
+      if (target === READY_PATH) return await answerReady(exchange, settings.readiness);
+      if (!target) throw new NotFound('Page not found', { url: pathname.slice(0, 200) });
+      const { entry, id, route } = target;
+      const hasId = id !== undefined;
+      const header = verb === 'POST' ? headerValue(req.headers['x-service-method']) || undefined : undefined;
+      const method = serviceMethodFor(verb, hasId, header);
+      if (method === undefined || !isCallable(method, entry.service.methods, header !== undefined)) {
+        exchange.headers.allow = hasId ? entry.itemAllow : entry.collectionAllow;
+        throw new MethodNotAllowed(method === undefined ? `Method ${verb.slice(0, 20)} not allowed` : `Method \`${method.slice(0, 100)}\` is not supported by this endpoint.`);
+      }
+      const query = parseQueryString(queryAt === -1 ? '' : url.slice(queryAt + 1));
+      const data = hasRequestBody(method) ? await readRequestBody(req, settings.bodyLimit) : undefined;
+      const params: Params = { provider: 'rest', query, headers: req.headers, route, ip: exchange.clientAddress() };
+      const authentication = parseBearerToken(req.headers.authorization);
+      if (authentication) params.authentication = authentication;
+      const context = await app.execute(entry.service.path, method, serviceArguments(method, hasId ? id : null, data, params));
+      sendResult(exchange, method, context);
     } catch (error: unknown) {
       exchange.sendError(error);
     }

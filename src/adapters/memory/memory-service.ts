@@ -58,7 +58,7 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
   }
 
   async _find(params: P = {} as P): Promise<T[] | Paginated<T>> {
-    const { paginate } = this.getOptions(params);
+    const paginate = this.option(params, 'paginate');
     const { filters, query } = this.filterQuery(params);
     const skip = filters.$skip ?? 0;
     const end = filters.$limit === undefined ? undefined : skip + filters.$limit;
@@ -115,7 +115,7 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
   }
 
   async _patch(id: NullableId, data: Partial<D>, params: P = {} as P): Promise<T | T[]> {
-    const { updateOperators = [] } = this.getOptions(params);
+    const updateOperators = this.option(params, 'updateOperators') ?? [];
     const patch = compileMemoryPatch(data as AnyRecord, this.id, updateOperators);
     // Read, compute and store with no await in between, so concurrent `$inc`s all count; every
     // record is computed before any is stored, so a 400 on one changes none.

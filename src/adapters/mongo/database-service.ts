@@ -44,7 +44,7 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
 
   /** The collection for this call (`params.adapter.Model` overrides the service's). */
   async getModel(params: P = {} as P): Promise<Collection<Document>> {
-    const { Model } = this.getOptions(params);
+    const Model = this.option(params, 'Model');
     if (!Model) throw new GeneralError('DatabaseService has no Model');
     // A collection is used as it is; only a promised one is awaited (under the error mapping).
     if (typeof (Model as { then?: unknown }).then !== 'function') return Model as unknown as Collection<Document>;
@@ -77,7 +77,7 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
   }
 
   async _find(params: P = {} as P): Promise<T[] | Paginated<T>> {
-    const { paginate } = this.getOptions(params);
+    const paginate = this.option(params, 'paginate');
     const plan = this.plan(params);
     const { $limit: limit, $skip: skip = 0 } = plan.filters;
     const readData = async () => {
@@ -151,7 +151,7 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
   async _patch(id: NullableId, data: Partial<D>, params: P = {} as P): Promise<T | T[]> {
     const model = await this.getModel(params);
     const plan = this.plan(params, id ?? undefined);
-    const { updateOperators = [] } = this.getOptions(params);
+    const updateOperators = this.option(params, 'updateOperators') ?? [];
     const update = patchToUpdate(data as AnyRecord, { protectedFields: [this.id, '_id'], allowedOperators: updateOperators });
     const hasUpdate = Object.keys(update).length > 0;
     const options = { ...params.database, ...this.collation(params) };
@@ -196,13 +196,13 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
 
   /** The id as stored: a 24-hex string becomes an ObjectId when the id field is `_id` (unless `disableObjectify`). */
   getObjectId(id: Id | ObjectId, params: P = {} as P): unknown {
-    return this.id === '_id' && !this.getOptions(params).disableObjectify ? objectifyValue(id) : id;
+    return this.id === '_id' && !this.option(params, 'disableObjectify') ? objectifyValue(id) : id;
   }
 
   /** Validates `params.query` and converts it; with an id, the id condition is added with `$and`. */
   protected plan(params: P, id?: Id): QueryPlan {
     const { filters, query } = this.filterQuery(params);
-    const { disableObjectify } = this.getOptions(params);
+    const disableObjectify = this.option(params, 'disableObjectify');
     let filter: Document = queryToFilter(query as Query, { objectIdField: disableObjectify ? undefined : '_id' });
     if (id !== undefined) {
       const condition = { [this.id]: this.getObjectId(id, params) };
@@ -233,7 +233,7 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
       const [result] = await withMongoErrors(() => model.aggregate(buildCountPipeline(plan.filter, params.pipeline), options).toArray());
       return typeof result?.total === 'number' ? result.total : 0;
     }
-    const { useEstimatedDocumentCount } = this.getOptions(params);
+    const useEstimatedDocumentCount = this.option(params, 'useEstimatedDocumentCount');
     const inTransaction = params.database?.session?.inTransaction?.() === true;
     if (useEstimatedDocumentCount && Object.keys(plan.filter).length === 0 && !inTransaction) {
       return withMongoErrors(() => model.estimatedDocumentCount({ ...params.database }));

@@ -52,13 +52,18 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
 
   /** The three options `getOptions(params)` would give, without copying every option per call. */
   private filterOptions(params: P): FilterQueryOptions {
-    const { options } = this;
-    const adapter = params.adapter as Partial<ServiceOptions> | undefined;
-    return {
-      filters: overridden(adapter, 'filters', options.filters),
-      operators: overridden(adapter, 'operators', options.operators),
-      paginate: overridden(adapter, 'paginate', params.paginate !== undefined ? params.paginate : options.paginate),
-    };
+    return { filters: this.option(params, 'filters'), operators: this.option(params, 'operators'), paginate: this.option(params, 'paginate') };
+  }
+
+  /**
+   * One option as `getOptions(params)` gives it (`params.adapter`, then `params.paginate`, then the
+   * service's), for the per-call paths that need one or two: no copy of every option.
+   */
+  protected option<K extends keyof ResolvedServiceOptions<O>>(params: P, name: K): ResolvedServiceOptions<O>[K] {
+    const adapter = params.adapter as Partial<ResolvedServiceOptions<O>> | undefined | null;
+    if (adapter !== undefined && adapter !== null && Object.hasOwn(adapter, name)) return adapter[name] as ResolvedServiceOptions<O>[K];
+    if (name === 'paginate' && params.paginate !== undefined) return params.paginate as ResolvedServiceOptions<O>[K];
+    return this.options[name];
   }
 
   async find(params: P = {} as P): Promise<T[] | Paginated<T>> {
@@ -112,11 +117,6 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
       throw new BadRequest('The id must be a string or a number');
     }
   }
-}
-
-/** `params.adapter[name]` when the call sets it (as `getOptions` spreads it over the options), else `fallback`. */
-function overridden<K extends 'filters' | 'operators' | 'paginate'>(adapter: Partial<ServiceOptions> | undefined, name: K, fallback: ServiceOptions[K]): ServiceOptions[K] {
-  return adapter !== undefined && adapter !== null && Object.hasOwn(adapter, name) ? adapter[name] : fallback;
 }
 
 function isCreatable(data: unknown): boolean {

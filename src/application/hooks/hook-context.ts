@@ -57,20 +57,24 @@ export function argumentNames(method: string): readonly ArgumentName[] {
 }
 
 export function createContext(app: unknown, service: unknown, path: string, method: string, args: unknown[]): HookContext {
-  const context: HookContext = {
-    app, service, path, method, type: 'around', arguments: args, params: {}, event: DEFAULT_EVENTS[method] ?? null,
-  };
   const names = argumentNames(method);
-  for (let index = 0; index < names.length; index++) {
-    const name = names[index];
-    if (name === 'params') context.params = (args[index] as Params | undefined) ?? {};
-    else context[name] = args[index];
-  }
-  if (context.params.provider) context.http = {};
+  const params = (args[names.length - 1] as Params | undefined) ?? {};
+  const context: HookContext = { app, service, path, method, type: 'around', arguments: args, params, event: DEFAULT_EVENTS[method] ?? null };
+  // Named stores rather than `context[name]`: this runs on every call.
+  if (names === ID_PARAMS) context.id = args[0] as NullableId;
+  else if (names === ID_DATA_PARAMS) {
+    context.id = args[0] as NullableId;
+    context.data = args[1];
+  } else if (names === DATA_PARAMS) context.data = args[0];
+  if (params.provider) context.http = {};
   return context;
 }
 
 /** Rebuilds the call arguments from the (possibly changed) context. */
 export function contextArguments(context: HookContext): unknown[] {
-  return argumentNames(context.method).map((name) => context[name]);
+  const names = argumentNames(context.method);
+  if (names === PARAMS) return [context.params];
+  if (names === ID_PARAMS) return [context.id, context.params];
+  if (names === ID_DATA_PARAMS) return [context.id, context.data, context.params];
+  return [context.data, context.params];
 }

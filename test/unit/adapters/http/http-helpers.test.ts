@@ -5,21 +5,7 @@ import { parseBearerToken } from '../../../../src/adapters/http/parse-bearer-tok
 import { parseByteSize } from '../../../../src/adapters/http/parse-byte-size';
 import { createRequestIdSource } from '../../../../src/adapters/http/request-id';
 import { responseStatus } from '../../../../src/adapters/http/response-status';
-import { splitRequestPath } from '../../../../src/adapters/http/split-request-path';
-import { BadRequest, GeneralError, NotFound } from '../../../../src/domain/errors';
-
-describe('splitRequestPath', () => {
-  it('trims slashes, keeps inner empty segments and decodes each segment after splitting', () => {
-    expect(splitRequestPath('/')).toEqual([]);
-    expect(splitRequestPath('/users/12/messages/')).toEqual(['users', '12', 'messages']);
-    expect(splitRequestPath('//a//b')).toEqual(['a', '', 'b']);
-    expect(splitRequestPath('/a/x%2Fy%20z')).toEqual(['a', 'x/y z']);
-  });
-
-  it('refuses invalid percent-encoding with a 400', () => {
-    expect(() => splitRequestPath('/a/%E0%A4%A')).toThrow(BadRequest);
-  });
-});
+import { GeneralError, NotFound } from '../../../../src/domain/errors';
 
 describe('responseStatus', () => {
   it('follows the Feathers order, with only null/undefined as empty', () => {

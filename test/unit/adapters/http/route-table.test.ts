@@ -1,4 +1,5 @@
 import { RouteTable } from '../../../../src/adapters/http/route-table';
+import { BadRequest } from '../../../../src/domain/errors';
 import type { RegisteredService } from '../../../../src/application/app/registered-service';
 
 const service = (path: string, methods = ['find', 'get']) => ({ path, methods }) as unknown as RegisteredService;
@@ -13,7 +14,7 @@ describe('RouteTable', () => {
     service('api/v1/things', ['create']),
   ]);
   const match = (path: string) => {
-    const found = table.match(path === '' ? [] : path.split('/'));
+    const found = table.match(`/${path}`);
     return found && { path: found.entry.service.path, id: found.id, route: found.route };
   };
 
@@ -40,26 +41,39 @@ describe('RouteTable', () => {
     expect(match('nothing')).toBeUndefined();
     expect(match('messages/1/2')).toBeUndefined();
     expect(match('users//messages')).toBeUndefined();
-    expect(match('messages/')).toBeUndefined();
     expect(match('Messages')).toBeUndefined();
     expect(match('users/12/posts')).toBeUndefined();
   });
 
+  it('drops leading and trailing slashes and decodes each segment after splitting', () => {
+    expect(table.match('//messages/7//')).toMatchObject({ id: '7' });
+    expect(table.match('/messages/')).toMatchObject({ id: undefined });
+    expect(table.match('/messages/x%2Fy%20z')).toMatchObject({ id: 'x/y z' });
+    expect(table.match('/users/a%2Fb/messages')).toMatchObject({ route: { userId: 'a/b' } });
+    expect(table.match('/messages%2F7')).toBeUndefined();
+  });
+
+  it('refuses invalid percent-encoding with a 400', () => {
+    expect(() => table.match('/messages/%E0%A4%A')).toThrow(BadRequest);
+  });
+
   it('precomputes the Allow headers', () => {
-    const found = table.match(['api', 'v1', 'things'])!;
+    const found = table.match('/api/v1/things')!;
     expect(found.entry.collectionAllow).toBe('POST');
     expect(found.entry.itemAllow).toBe('POST');
-    expect(table.match(['messages'])!.entry.itemAllow).toBe('GET, HEAD');
+    expect(table.match('/messages')!.entry.itemAllow).toBe('GET, HEAD');
   });
 
   it('serves a service registered at the root', () => {
     const root = new RouteTable([service('/'), service('other')]);
-    expect(root.match([])?.entry.service.path).toBe('/');
-    expect(root.match(['5'])).toMatchObject({ id: '5' });
-    expect(root.match(['other'])?.entry.service.path).toBe('other');
+    expect(root.match('/')?.entry.service.path).toBe('/');
+    expect(root.match('')?.entry.service.path).toBe('/');
+    expect(root.match('/5')).toMatchObject({ id: '5' });
+    expect(root.match('/other')?.entry.service.path).toBe('other');
+    expect(new RouteTable([service('other')]).match('/')).toBeUndefined();
   });
 
   it('stays bounded on very long paths', () => {
-    expect(table.match(Array.from({ length: 10_000 }, () => 'users'))).toBeUndefined();
+    expect(table.match('/users'.repeat(10_000))).toBeUndefined();
   });
 });

@@ -26,4 +26,13 @@ describe('cloneRecord', () => {
     expect(cloneRecord(null)).toBeNull();
     expect(cloneRecord('s')).toBe('s');
   });
+
+  it('keeps an own __proto__ field a field, and copies only own fields', () => {
+    const original = JSON.parse('{"__proto__": {"admin": true}, "name": "x"}') as Record<string, unknown>;
+    const copy = cloneRecord(original);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.hasOwn(copy, '__proto__')).toBe(true);
+    expect((copy as { admin?: boolean }).admin).toBeUndefined();
+    expect(Object.keys(copy)).toEqual(['__proto__', 'name']);
+  });
 });
