@@ -61,6 +61,12 @@ export function settingsToEnv(settings: ServerSettings): Record<string, string> 
 /** The mongo-server child keeps its data in this folder when the variable is set (in memory otherwise). */
 export const MONGO_DATA_DIR_ENV = 'BENCH_MONGO_DATA_DIR';
 
+/**
+ * Set to `1`, the mongo-server child runs the server in its own thread instead of a worker, so
+ * that heap readings taken in that thread (the allocation windows) see the server's allocations.
+ */
+export const MONGO_IN_THREAD_ENV = 'BENCH_MONGO_IN_THREAD';
+
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSettings {
   return {
     store: env.BENCH_STORE === 'mongo' ? 'mongo' : 'memory', auth: env.BENCH_AUTH === '1', secret: env.BENCH_SECRET ?? 'bench-secret', helmet: env.BENCH_HELMET === '1',

@@ -10,7 +10,7 @@ import { startServer, type ServerProcess } from '../lib/server-process';
 import { median, round } from '../lib/stats';
 import { LARGE_COLLECTION, LARGE_DB, writeDataFolder } from '../lib/write-data-folder';
 import type { AllocationMessage } from '../servers/allocation-window';
-import { MONGO_DATA_DIR_ENV, type HeapMessage, type HeapRequest } from '../servers/server-protocol';
+import { MONGO_DATA_DIR_ENV, MONGO_IN_THREAD_ENV, type HeapMessage, type HeapRequest } from '../servers/server-protocol';
 
 const SMALL = 10_000;
 const LARGE = 1_000_000;
@@ -51,7 +51,7 @@ export const largeSuite: Suite = {
       }
       const start = (sized: Sized) =>
         startServer({
-          label: `embedded-mongo-${sized.count}`, script: context.scripts['mongo-server'], env: { [MONGO_DATA_DIR_ENV]: sized.dataDir },
+          label: `embedded-mongo-${sized.count}`, script: context.scripts['mongo-server'], env: { [MONGO_DATA_DIR_ENV]: sized.dataDir, [MONGO_IN_THREAD_ENV]: '1' },
           pinning: context.pinning, profileDir: context.profileDir, startTimeoutMs: START_TIMEOUT_MS,
         });
       if (selected(context, 'large-startup')) await measureStartup(context, result, small, large, start);
