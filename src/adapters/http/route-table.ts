@@ -83,27 +83,28 @@ export function splitServicePath(path: string): string[] {
 }
 
 /**
- * The segment starting at `start` of `path` (which ends at `last`), then the rest below `node`.
- * Depth is bounded by the tree's height (plus one id segment), not by the URL.
+ * The segment starting at `start` of `path` (which ends at `last`), then the rest below `node`;
+ * past `last`, the path is used up. Depth is bounded by the tree's height (plus one id
+ * segment), not by the URL.
  */
 function search(node: RouteNode, path: string, start: number, last: number, values: string[]): { entry: RouteEntry; id?: string } | undefined {
+  if (start > last) return node.entry ? { entry: node.entry } : undefined;
   let end = path.indexOf('/', start);
   if (end === -1 || end > last) end = last;
   const segment = decodeSegment(path.slice(start, end));
-  const isLast = end === last;
   const literal = node.literals.get(segment);
   if (literal) {
-    const found = isLast ? (literal.entry ? { entry: literal.entry } : undefined) : search(literal, path, end + 1, last, values);
+    const found = search(literal, path, end + 1, last, values);
     if (found) return found;
   }
   if (segment === '') return undefined;
   if (node.param) {
     values.push(segment);
-    const found = isLast ? (node.param.entry ? { entry: node.param.entry } : undefined) : search(node.param, path, end + 1, last, values);
+    const found = search(node.param, path, end + 1, last, values);
     if (found) return found;
     values.pop();
   }
-  if (isLast && node.entry) return { entry: node.entry, id: segment };
+  if (end === last && node.entry) return { entry: node.entry, id: segment };
   return undefined;
 }
 
