@@ -5,7 +5,7 @@ import type { Query } from '../../domain/query';
 import type { ServiceOptions } from '../../ports/service-options';
 import type { Params } from '../../ports/service-params';
 import { filterQuery, type FilteredQuery, type FilterQueryOptions } from '../query/filter-query';
-import { allowsMulti, optionsForCall, type ResolvedServiceOptions } from './adapter-options';
+import { allowsMulti, optionForCall, optionsForCall, type ResolvedServiceOptions } from './adapter-options';
 import { ValidatedQueries } from './validated-queries';
 
 /**
@@ -35,7 +35,7 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
   }
 
   allowsMulti(method: string, params: P = {} as P): boolean {
-    return allowsMulti(method, this.getOptions(params).multi);
+    return allowsMulti(method, this.option(params, 'multi'));
   }
 
   /** Validates `params.query` and splits it; `$limit` resolved against the call's pagination. */
@@ -55,15 +55,9 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
     return { filters: this.option(params, 'filters'), operators: this.option(params, 'operators'), paginate: this.option(params, 'paginate') };
   }
 
-  /**
-   * One option as `getOptions(params)` gives it (`params.adapter`, then `params.paginate`, then the
-   * service's), for the per-call paths that need one or two: no copy of every option.
-   */
+  /** One option as `getOptions(params)` gives it, without copying every option per call. */
   protected option<K extends keyof ResolvedServiceOptions<O>>(params: P, name: K): ResolvedServiceOptions<O>[K] {
-    const adapter = params.adapter as Partial<ResolvedServiceOptions<O>> | undefined | null;
-    if (adapter !== undefined && adapter !== null && Object.hasOwn(adapter, name)) return adapter[name] as ResolvedServiceOptions<O>[K];
-    if (name === 'paginate' && params.paginate !== undefined) return params.paginate as ResolvedServiceOptions<O>[K];
-    return this.options[name];
+    return optionForCall(this.options, params, name);
   }
 
   async find(params: P = {} as P): Promise<T[] | Paginated<T>> {

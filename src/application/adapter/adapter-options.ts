@@ -14,6 +14,19 @@ export function optionsForCall<O extends ServiceOptions>(options: ResolvedServic
   };
 }
 
+/**
+ * One option as `optionsForCall` gives it, for the per-call paths that need one or two: the same
+ * order (`params.adapter`, then `params.paginate`, then the service's) without copying them all.
+ */
+export function optionForCall<O extends ServiceOptions, K extends keyof ResolvedServiceOptions<O>>(
+  options: ResolvedServiceOptions<O>, params: Params, name: K,
+): ResolvedServiceOptions<O>[K] {
+  const adapter = params.adapter as Partial<ResolvedServiceOptions<O>> | undefined | null;
+  if (adapter !== undefined && adapter !== null && Object.hasOwn(adapter, name)) return adapter[name] as ResolvedServiceOptions<O>[K];
+  if (name === 'paginate' && params.paginate !== undefined) return params.paginate as ResolvedServiceOptions<O>[K];
+  return options[name];
+}
+
 /** `find` always; `get`/`update` never; others when `multi` is true or lists the method. */
 export function allowsMulti(method: string, multi: boolean | readonly string[] | undefined): boolean {
   if (method === 'find') return true;

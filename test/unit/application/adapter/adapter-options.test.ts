@@ -1,4 +1,4 @@
-import { allowsMulti, optionsForCall } from '../../../../src/application/adapter/adapter-options';
+import { allowsMulti, optionForCall, optionsForCall } from '../../../../src/application/adapter/adapter-options';
 
 describe('allowsMulti', () => {
   it('always allows find, never get or update', () => {
@@ -42,5 +42,27 @@ describe('optionsForCall', () => {
   it('does not change the service options', () => {
     optionsForCall(options, { adapter: { multi: true } });
     expect(options.multi).toBe(false);
+  });
+});
+
+describe('optionForCall', () => {
+  const options = { id: 'id', paginate: { default: 5 }, multi: false, filters: {}, operators: [], events: [] };
+  const calls = [
+    {},
+    { paginate: false as const },
+    { paginate: { default: 1 } },
+    { adapter: { multi: true } },
+    { paginate: false as const, adapter: { paginate: { default: 9 }, multi: ['create'] } },
+    { adapter: { paginate: undefined } },
+    { adapter: null as unknown as undefined },
+  ];
+
+  it('gives each option exactly as optionsForCall does', () => {
+    for (const params of calls) {
+      const merged = optionsForCall(options, params);
+      for (const name of ['id', 'paginate', 'multi', 'filters', 'operators', 'events'] as const) {
+        expect(optionForCall(options, params, name)).toBe(merged[name]);
+      }
+    }
   });
 });
