@@ -1,12 +1,10 @@
 /**
  * Deep-copies plain objects and arrays, keeping class instances (Date, ObjectId, ...) as they
- * are, so stored records never share state with callers.
+ * are, so stored records never share state with callers. This is the copy a store keeps.
  */
 export function cloneRecord<T>(value: T): T {
   if (Array.isArray(value)) return value.map(cloneRecord) as T;
-  if (typeof value !== 'object' || value === null) return value;
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return value;
+  if (!isPlainObject(value)) return value;
   // Assignments into a fresh object, not a spread: a spread's copy has no room for the id field a
   // store adds later, and such records then copy more slowly on every read.
   const copy: Record<string, unknown> = {};
@@ -14,10 +12,36 @@ export function cloneRecord<T>(value: T): T {
   for (const key of Object.keys(value)) {
     const field = (value as Record<string, unknown>)[key];
     // Primitives are copied as they are, without a call per field.
-    const copied = typeof field === 'object' && field !== null ? cloneRecord(field) : field;
-    // Assigning `__proto__` would set the copy's prototype; an own field of that name stays a field.
-    if (key === '__proto__') Object.defineProperty(copy, key, { value: copied, enumerable: true, writable: true, configurable: true });
-    else copy[key] = copied;
+    setOwnField(copy, key, typeof field === 'object' && field !== null ? cloneRecord(field) : field);
   }
   return copy as T;
+}
+
+/**
+ * The same deep copy, of a record the store keeps (so made by `cloneRecord`), for a caller to
+ * read: a spread copies all of a plain object's fields in one step, and its copy serializes
+ * faster too; only nested objects and arrays are then copied one by one.
+ */
+export function copyStoredRecord<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(copyStoredRecord) as T;
+  if (!isPlainObject(value)) return value;
+  const copy: Record<string, unknown> = { ...value };
+  for (const key in copy) {
+    const field = copy[key];
+    // `hasOwn` only here: `for...in` also lists what someone made enumerable on Object.prototype.
+    if (typeof field === 'object' && field !== null && Object.hasOwn(copy, key)) setOwnField(copy, key, copyStoredRecord(field));
+  }
+  return copy as T;
+}
+
+function isPlainObject(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function setOwnField(target: Record<string, unknown>, key: string, value: unknown): void {
+  // Assigning `__proto__` would set the copy's prototype; an own field of that name stays a field.
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }

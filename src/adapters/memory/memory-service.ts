@@ -10,7 +10,7 @@ import type { Paginated } from '../../domain/paginated';
 import { conditionsOf, isEmptyQuery, type Query as ServiceQuery } from '../../domain/query';
 import type { ServiceOptions } from '../../ports/service-options';
 import type { Params } from '../../ports/service-params';
-import { cloneRecord } from './clone-record';
+import { cloneRecord, copyStoredRecord } from './clone-record';
 import { applyMemoryPatch, compileMemoryPatch, MEMORY_UPDATE_OPERATORS } from './memory-patch';
 import { assertUniqueFields } from './unique-fields';
 
@@ -83,7 +83,7 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
     const { filters, query } = this.filterQuery(params);
     const record = this.store.get(String(id));
     if (!record || !matchesQuery(record, query)) throw new NotFound(`No record found for id '${id}'`);
-    return selectFields(cloneRecord(record), filters.$select, this.id);
+    return copyStoredRecord(selectFields(record, filters.$select, this.id));
   }
 
   async _create(data: D | D[], params: P = {} as P): Promise<T | T[]> {
@@ -101,7 +101,7 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
     const created = records.map((record) => {
       (record as AnyRecord)[this.id] ??= this.options.generateId ? this.options.generateId() : this.ids.next++;
       this.store.set(String(record[this.id]), record);
-      return selectFields(cloneRecord(record), filters.$select, this.id);
+      return copyStoredRecord(selectFields(record, filters.$select, this.id));
     });
     return Array.isArray(data) ? created : created[0];
   }
@@ -123,7 +123,7 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
     assertUniqueFields(updated, this.store, this.id, this.options.unique ?? []);
     for (const record of updated) this.store.set(String(record[this.id]), record);
     const { filters } = this.filterQuery({ ...params, paginate: false });
-    const result = updated.map((record) => selectFields(cloneRecord(record), filters.$select, this.id));
+    const result = updated.map((record) => copyStoredRecord(selectFields(record, filters.$select, this.id)));
     return id === null ? result : result[0];
   }
 
@@ -135,13 +135,13 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
     return id === null ? result : result[0];
   }
 
-  /** Copies of the records from position `skip` up to `end` (exclusive), straight into the page. */
+  /** Copies (of the selected fields) of the records from position `skip` up to `end` (exclusive), straight into the page. */
   private copyPage(records: Iterator<T>, skip: number, end: number, select: string[] | undefined): T[] {
     const page: T[] = [];
     for (let position = 0; position < end; position++) {
       const next = records.next();
       if (next.done) break;
-      if (position >= skip) page.push(selectFields(cloneRecord(next.value), select, this.id));
+      if (position >= skip) page.push(copyStoredRecord(selectFields(next.value, select, this.id)));
     }
     return page;
   }
