@@ -25,7 +25,7 @@ export function cloneRecord<T>(value: T): T {
 export function copyStoredRecord<T>(value: T): T {
   if (Array.isArray(value)) return value.map(copyStoredRecord) as T;
   if (!isPlainObject(value)) return value;
-  const copy: Record<string, unknown> = { ...value };
+  const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
   for (const key in copy) {
     const field = copy[key];
     // `hasOwn` only here: `for...in` also lists what someone made enumerable on Object.prototype.
