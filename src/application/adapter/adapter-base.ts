@@ -60,42 +60,54 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
     return optionForCall(this.options, params, name);
   }
 
-  async find(params: P = {} as P): Promise<T[] | Paginated<T>> {
-    return this._find({ ...params, query: this.sanitizeQuery(params) });
+  // The public methods are not async functions: each would add a promise and two ticks per call
+  // around the store's own promise. `settle` still turns a synchronous throw into a rejection.
+  find(params: P = {} as P): Promise<T[] | Paginated<T>> {
+    return settle(() => this._find({ ...params, query: this.sanitizeQuery(params) }));
   }
 
-  async get(id: Id, params: P = {} as P): Promise<T> {
-    this.assertId(id);
-    return this._get(id, { ...params, query: this.sanitizeQuery(params) });
+  get(id: Id, params: P = {} as P): Promise<T> {
+    return settle(() => {
+      this.assertId(id);
+      return this._get(id, { ...params, query: this.sanitizeQuery(params) });
+    });
   }
 
-  async create(data: D | D[], params: P = {} as P): Promise<T | T[]> {
-    if (Array.isArray(data) && !this.allowsMulti('create', params)) throw new MethodNotAllowed('Can not create multiple entries');
-    if (!isCreatable(data)) throw new BadRequest('The data must be an object or an array of objects');
-    // Validate the query (for `$select`) before anything is stored.
-    return this._create(data, { ...params, query: this.sanitizeQuery(params) });
+  create(data: D | D[], params: P = {} as P): Promise<T | T[]> {
+    return settle(() => {
+      if (Array.isArray(data) && !this.allowsMulti('create', params)) throw new MethodNotAllowed('Can not create multiple entries');
+      if (!isCreatable(data)) throw new BadRequest('The data must be an object or an array of objects');
+      // Validate the query (for `$select`) before anything is stored.
+      return this._create(data, { ...params, query: this.sanitizeQuery(params) });
+    });
   }
 
-  async update(id: NullableId, data: D, params: P = {} as P): Promise<T> {
-    if (id === null || Array.isArray(data)) throw new BadRequest("You can not replace multiple instances. Did you mean 'patch'?");
-    this.assertId(id);
-    assertRecord(data);
-    return this._update(id, data, { ...params, query: this.sanitizeQuery(params) });
+  update(id: NullableId, data: D, params: P = {} as P): Promise<T> {
+    return settle(() => {
+      if (id === null || Array.isArray(data)) throw new BadRequest("You can not replace multiple instances. Did you mean 'patch'?");
+      this.assertId(id);
+      assertRecord(data);
+      return this._update(id, data, { ...params, query: this.sanitizeQuery(params) });
+    });
   }
 
-  async patch(id: NullableId, data: Partial<D>, params: P = {} as P): Promise<T | T[]> {
-    if (id === null && !this.allowsMulti('patch', params)) throw new MethodNotAllowed('Can not patch multiple entries');
-    if (id !== null) this.assertId(id);
-    assertRecord(data);
-    const { $limit: _limit, ...query } = this.sanitizeQuery({ ...params, paginate: false });
-    return this._patch(id, data, { ...params, query });
+  patch(id: NullableId, data: Partial<D>, params: P = {} as P): Promise<T | T[]> {
+    return settle(() => {
+      if (id === null && !this.allowsMulti('patch', params)) throw new MethodNotAllowed('Can not patch multiple entries');
+      if (id !== null) this.assertId(id);
+      assertRecord(data);
+      const { $limit: _limit, ...query } = this.sanitizeQuery({ ...params, paginate: false });
+      return this._patch(id, data, { ...params, query });
+    });
   }
 
-  async remove(id: NullableId, params: P = {} as P): Promise<T | T[]> {
-    if (id === null && !this.allowsMulti('remove', params)) throw new MethodNotAllowed('Can not remove multiple entries');
-    if (id !== null) this.assertId(id);
-    const { $limit: _limit, ...query } = this.sanitizeQuery({ ...params, paginate: false });
-    return this._remove(id, { ...params, query });
+  remove(id: NullableId, params: P = {} as P): Promise<T | T[]> {
+    return settle(() => {
+      if (id === null && !this.allowsMulti('remove', params)) throw new MethodNotAllowed('Can not remove multiple entries');
+      if (id !== null) this.assertId(id);
+      const { $limit: _limit, ...query } = this.sanitizeQuery({ ...params, paginate: false });
+      return this._remove(id, { ...params, query });
+    });
   }
 
   abstract _find(params?: P): Promise<T[] | Paginated<T>>;
@@ -110,6 +122,15 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
     if ((typeof id !== 'string' && typeof id !== 'number') || (typeof id === 'number' && !Number.isFinite(id))) {
       throw new BadRequest('The id must be a string or a number');
     }
+  }
+}
+
+/** `call`'s promise, or its synchronous throw as a rejection; a non-promise result is wrapped. */
+function settle<R>(call: () => R | Promise<R>): Promise<R> {
+  try {
+    return Promise.resolve(call());
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
 

@@ -96,4 +96,18 @@ describe('AdapterBase', () => {
     await expect(adapter.patch(null, {}, { adapter: { multi: true } })).resolves.toEqual({ method: '_patch' });
     expect(adapter.allowsMulti('create', { adapter: { multi: ['create'] } })).toBe(true);
   });
+
+  it('returns promises also when the store method throws or answers synchronously', async () => {
+    class SynchronousAdapter extends RecordingAdapter {
+      _get(): never { throw new Error('store failed'); }
+      _find(): any { return [{ id: 1 }]; }
+    }
+    const adapter = new SynchronousAdapter({});
+    const failing = adapter.get(1);
+    expect(failing).toBeInstanceOf(Promise);
+    await expect(failing).rejects.toThrow('store failed');
+    const found = adapter.find();
+    expect(found).toBeInstanceOf(Promise);
+    await expect(found).resolves.toEqual([{ id: 1 }]);
+  });
 });
