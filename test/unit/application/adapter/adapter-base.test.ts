@@ -99,8 +99,8 @@ describe('AdapterBase', () => {
 
   it('returns promises also when the store method throws or answers synchronously', async () => {
     class SynchronousAdapter extends RecordingAdapter {
-      _get(): never { throw new Error('store failed'); }
-      _find(): any { return [{ id: 1 }]; }
+      override _get(): never { throw new Error('store failed'); }
+      override _find(): any { return [{ id: 1 }]; }
     }
     const adapter = new SynchronousAdapter({});
     const failing = adapter.get(1);
