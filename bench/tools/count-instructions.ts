@@ -1,0 +1,121 @@
+/**
+ * CPU instructions per request, counted by valgrind instead of timed: for changes worth a fraction
+ * of a microsecond on a machine whose neighbours move wall time by more than that. Each request
+ * runs through Node's real `IncomingMessage` and `ServerResponse` (on a socket that discards what
+ * is written), into the framework's HTTP adapter on `MemoryService`, built from the `src/` of the
+ * given tree, or into the bench's bare Fastify app. The process runs under callgrind with V8's
+ * `--predictable` and `--predictable-gc-schedule` (compilation and collection on a fixed
+ * schedule), at two request counts; the difference per request cancels start-up and warm-up.
+ * That is repeated (`--repeat`, default 3) and the median kept: most runs agree within a few per
+ * cent, but now and then one lands two to four times higher, as if V8 kept the code in a slower
+ * tier for that run. An instruction count is not time (cache misses do not show): it tells
+ * whether a change does less work. Needs `valgrind` (Debian package). Not part of `npm run bench`.
+ *
+ *   git archive <commit> src | tar -x -C /tmp/before && ln -s "$PWD/node_modules" /tmp/before/
+ *   node -r @swc-node/register bench/tools/count-instructions.ts get /tmp/before . fastify
+ *   node -r @swc-node/register bench/tools/count-instructions.ts find . --no-security-headers
+ */
+import { spawnSync } from 'node:child_process';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { Duplex } from 'node:stream';
+import { PAGINATE, SEEDED_MESSAGES, seedMessage } from '../servers/server-protocol';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+const REQUESTS = { get: ['GET', '/messages/1'], find: ['GET', '/messages?$limit=10'], create: ['POST', '/messages'] } as const;
+type Kind = keyof typeof REQUESTS;
+const CHILD_ENV = 'COUNT_INSTRUCTIONS_CHILD';
+const FEWER = 10_000;
+const MORE = 30_000;
+
+async function frameworkHandler(tree: string, securityHeaders: boolean): Promise<Handler> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createApp, createHttpAdapter, MemoryService } = require(path.join(tree, 'src'));
+  const service = new MemoryService({ paginate: PAGINATE });
+  for (let i = 0; i < SEEDED_MESSAGES; i++) await service.create(seedMessage(i));
+  const app = createApp();
+  app.use('messages', service);
+  await app.setup();
+  return createHttpAdapter(app, securityHeaders ? {} : { securityHeaders: false });
+}
+
+async function fastifyHandler(): Promise<Handler> {
+  // Loaded only here, so that a framework child runs without Fastify's modules.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { createFastifyApp } = require('../servers/fastify-app') as typeof import('../servers/fastify-app');
+  const { memoryMessageStore } = require('../servers/fastify-message-stores') as typeof import('../servers/fastify-message-stores');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const app = await createFastifyApp({ auth: false, secret: '' }, memoryMessageStore());
+  await app.ready();
+  return app.routing;
+}
+
+/** The child: `count` requests of one kind, nothing printed. */
+async function serve(target: string, kind: Kind, count: number, securityHeaders: boolean): Promise<void> {
+  const handler = target === 'fastify' ? await fastifyHandler() : await frameworkHandler(path.resolve(target), securityHeaders);
+  const socket = new Duplex({ write: (_chunk, _encoding, done) => done(), writev: (_chunks, done) => done(), read: () => undefined });
+  const [method, url] = REQUESTS[kind];
+  const body = Buffer.from(JSON.stringify({ text: 'A benchmark message', userId: 7 }));
+  const request = () => new Promise<void>((resolve) => {
+    const req = new IncomingMessage(socket as never);
+    req.method = method;
+    req.url = url;
+    req.headers = { host: '127.0.0.1', connection: 'keep-alive' };
+    if (method === 'POST') {
+      req.headers['content-type'] = 'application/json';
+      req.headers['content-length'] = String(body.length);
+      req.push(body);
+      req.push(null);
+    }
+    req.complete = true;
+    const res = new ServerResponse(req);
+    res.assignSocket(socket as never);
+    res.on('finish', () => {
+      res.detachSocket(socket as never);
+      resolve();
+    });
+    handler(req, res);
+  });
+  for (let i = 0; i < count; i++) await request();
+}
+
+/** Instructions of a whole child process, as callgrind counts them. */
+function instructions(target: string, kind: Kind, count: number, securityHeaders: boolean): number {
+  const args = ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--predictable', '--predictable-gc-schedule', '-r', '@swc-node/register', __filename, kind, target];
+  if (!securityHeaders) args.push('--no-security-headers');
+  // valgrind reports on stderr; the child prints nothing unless it fails.
+  const run = spawnSync('valgrind', args, { env: { ...process.env, [CHILD_ENV]: String(count) }, encoding: 'utf8' });
+  const counted = /I\s+refs:\s+([\d,]+)/.exec(run.stderr ?? '');
+  if (run.status !== 0 || !counted) throw new Error(`valgrind counted nothing (${run.error?.message ?? `exit ${run.status}`}):\n${(run.stderr ?? '').slice(-800)}`);
+  return Number(counted[1].replace(/,/g, ''));
+}
+
+async function main(): Promise<void> {
+  const [kind, ...rest] = process.argv.slice(2);
+  const securityHeaders = !rest.includes('--no-security-headers');
+  const repeatAt = rest.indexOf('--repeat');
+  const repeat = repeatAt === -1 ? 3 : Number(rest[repeatAt + 1]);
+  const isOption = (argument: string, index: number) => argument === '--no-security-headers' || (repeatAt !== -1 && (index === repeatAt || index === repeatAt + 1));
+  const targets = rest.filter((argument, index) => !isOption(argument, index));
+  if (!(kind in REQUESTS) || targets.length === 0 || !Number.isSafeInteger(repeat) || repeat < 1) {
+    console.error('usage: node -r @swc-node/register bench/tools/count-instructions.ts get|find|create <tree with src/ | fastify>... [--no-security-headers] [--repeat N]');
+    process.exit(1);
+  }
+  const childCount = process.env[CHILD_ENV];
+  if (childCount !== undefined) return serve(targets[0], kind as Kind, Number(childCount), securityHeaders);
+  for (const target of targets) {
+    const counts: number[] = [];
+    for (let run = 0; run < repeat; run++) {
+      const more = instructions(target, kind as Kind, MORE, securityHeaders);
+      counts.push(Math.round((more - instructions(target, kind as Kind, FEWER, securityHeaders)) / (MORE - FEWER)));
+    }
+    const sorted = [...counts].sort((a, b) => a - b);
+    const label = `${kind} ${target}${securityHeaders || target === 'fastify' ? '' : ' (no security headers)'}`;
+    console.log(`${label}: ${sorted[(sorted.length - 1) >> 1]} instructions per request (median; runs: ${counts.join(', ')})`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
