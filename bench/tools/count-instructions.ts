@@ -19,6 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { Duplex } from 'node:stream';
+import { median } from '../lib/stats';
 import { PAGINATE, SEEDED_MESSAGES, seedMessage } from '../servers/server-protocol';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -109,9 +110,8 @@ async function main(): Promise<void> {
       const more = instructions(target, kind as Kind, MORE, securityHeaders);
       counts.push(Math.round((more - instructions(target, kind as Kind, FEWER, securityHeaders)) / (MORE - FEWER)));
     }
-    const sorted = [...counts].sort((a, b) => a - b);
     const label = `${kind} ${target}${securityHeaders || target === 'fastify' ? '' : ' (no security headers)'}`;
-    console.log(`${label}: ${sorted[(sorted.length - 1) >> 1]} instructions per request (median; runs: ${counts.join(', ')})`);
+    console.log(`${label}: ${Math.round(median(counts))} instructions per request (median; runs: ${counts.join(', ')})`);
   }
 }
 
