@@ -15,7 +15,8 @@ const MEMORY_IDS: Record<IdType, () => string> = { objectid: () => new ObjectId(
 /**
  * The store of one service, by configuration: another server's REST API when
  * `<NAME>_REMOTE_URL` is set (`remote`), else the in-memory adapter or a MongoDB collection
- * (`STORE`), each with the definition's id type, pagination, unique fields and update operators.
+ * (`STORE`), each with the definition's id type, pagination, unique fields, update operators
+ * and server-owned fields.
  */
 export function createStore(definition: ServiceDefinition, config: AppConfig, db: Db | undefined, remote: RemoteBinding | undefined): ServiceMethods {
   if (remote) return remote.store;
@@ -28,6 +29,8 @@ export function createStore(definition: ServiceDefinition, config: AppConfig, db
     filters: definition.filters ?? {},
     events: [...(definition.events ?? [])],
     updateOperators: [...(definition.updateOperators ?? [])],
+    // `update` keeps these in the store's own single write (no read-then-replace race).
+    keepOnReplace: [...(definition.serverOwnedFields ?? [])],
   };
   if (config.store === 'memory') {
     const unique = (definition.indexes ?? []).filter((index) => index.unique).map((index) => Object.keys(index.fields));

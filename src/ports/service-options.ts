@@ -19,6 +19,12 @@ export interface ServiceOptions {
   events?: string[];
   /** Makes the id of a record created without one. Default: the adapter's own (counter, ObjectId). */
   generateId?: () => string | number;
+  /**
+   * Top-level fields the server owns (owner, counters, ...): `update` replaces every other field
+   * and keeps the stored values of these, in the same single-record write, so a concurrent
+   * patch of a kept field is never undone. A kept field the record lacks takes the data's value.
+   */
+  keepOnReplace?: string[];
 }
 
 /** Options of `app.use(path, service, options)`. */

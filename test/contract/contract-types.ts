@@ -5,6 +5,10 @@ export interface ContractServiceOptions {
   multi?: boolean | string[];
   events?: string[];
   operators?: string[];
+  /** Fields `update` keeps (see `ServiceOptions.keepOnReplace`). */
+  keepOnReplace?: string[];
+  /** Update operators patch data may carry. */
+  updateOperators?: string[];
 }
 
 /** The service under test, as the caller sees it (hooked, with events). */

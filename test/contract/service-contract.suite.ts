@@ -1,4 +1,5 @@
 import { describeEvents } from './contract-events';
+import { describeKeepOnReplace } from './contract-keep-on-replace';
 import { describeReadMethods } from './contract-methods-read';
 import { describeWriteMethods } from './contract-methods-write';
 import { describeMulti } from './contract-multi';
@@ -28,6 +29,7 @@ export function runServiceContract(target: ContractTarget): void {
       describe(`methods with ${label}`, () => {
         describeReadMethods(target, base);
         describeWriteMethods(target, base);
+        describeKeepOnReplace(target, base);
       });
       describe(`multi with ${label}`, () => describeMulti(target, base));
     }

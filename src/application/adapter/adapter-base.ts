@@ -6,6 +6,7 @@ import type { ServiceOptions } from '../../ports/service-options';
 import type { Params } from '../../ports/service-params';
 import { filterQuery, type FilteredQuery, type FilterQueryOptions } from '../query/filter-query';
 import { allowsMulti, optionForCall, optionsForCall, type ResolvedServiceOptions } from './adapter-options';
+import { assertKeepOnReplace } from './keep-on-replace';
 import { ValidatedQueries } from './validated-queries';
 
 /**
@@ -19,6 +20,7 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
   private readonly validatedQueries = new ValidatedQueries();
 
   constructor(options: O, defaultId = 'id') {
+    assertKeepOnReplace(options?.keepOnReplace);
     this.options = { id: defaultId, paginate: false, multi: false, filters: {}, operators: [], events: [], ...options } as ResolvedServiceOptions<O>;
   }
 

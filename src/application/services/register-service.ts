@@ -1,9 +1,6 @@
 import type { Application } from '../app/application';
 import { protectFields } from '../hooks/protect-fields.hook';
-import type { HookContext } from '../hooks/hook-context';
 import type { HookMap } from '../hooks/hook-types';
-import type { Id } from '../../domain/id';
-import { conditionsOf } from '../../domain/query';
 import { validateData } from '../validation/validate-data.hook';
 import { validateQuery } from '../validation/validate-query.hook';
 import type { ServiceMethods } from '../../ports/service.port';
@@ -23,25 +20,6 @@ export function registerService(app: Application, definition: ServiceDefinition,
   app.use(definition.path, service, { methods: [...definition.methods], events: definition.events ? [...definition.events] : undefined });
   app.service(definition.path).hooks(definitionHooks(definition));
   app.service(definition.path).hooks(definition.hooks(dependencies));
-  // Last, so the stored record is read with the conditions the service's hooks added (the owner).
-  const owned = definition.serverOwnedFields ?? [];
-  if (dependencies.storesLocally && owned.length > 0 && definition.methods.includes('update')) {
-    app.service(definition.path).hooks({ before: { update: [keepServerOwnedFields(store, owned)] } });
-  }
-}
-
-/**
- * `update` replaces what clients may set and keeps what the server owns: the stored values of
- * `fields` are read (with the call's conditions, so a record the caller may not change is a 404
- * here already) and put into the replacement.
- */
-function keepServerOwnedFields(store: ServiceMethods, fields: readonly string[]) {
-  return async (context: HookContext): Promise<void> => {
-    const { provider: _p, ...params } = context.params;
-    const stored = (await store.get(context.id as Id, { ...params, query: conditionsOf(context.params.query) })) as Record<string, unknown>;
-    const kept = Object.fromEntries(fields.filter((field) => stored[field] !== undefined).map((field) => [field, stored[field]]));
-    context.data = { ...context.data, ...kept };
-  };
 }
 
 /** The hooks a definition implies, before the service's own. */

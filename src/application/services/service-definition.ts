@@ -76,7 +76,8 @@ export interface ServiceDefinition {
   hiddenFields?: readonly string[];
   /**
    * Fields the server owns (owner, creation time, counters, ...): a replacement (`update`) keeps
-   * their stored values, so `PUT` replaces only what clients may set.
+   * their stored values, so `PUT` replaces only what clients may set. Top-level names; the store
+   * keeps them in the replacing write itself (its `keepOnReplace` option).
    */
   serverOwnedFields?: readonly string[];
   /** The service's own hooks, after the validation the definition's DTOs imply. */
