@@ -1,4 +1,5 @@
 import { BadRequest } from './errors';
+import { echoValue } from './echo';
 import { LIST_OPERATORS, MAX_QUERY_DEPTH, QUERY_COMBINATORS, VALUE_OPERATORS } from './query';
 
 /** What `mapConditions` does with each part of a query. */
@@ -44,7 +45,7 @@ export function mapOperands(condition: unknown, convert: (value: unknown) => unk
   const mapped: Record<string, unknown> = {};
   for (const [operator, operand] of Object.entries(condition)) {
     if (LIST_OPERATORS.has(operator)) {
-      if (!Array.isArray(operand)) throw new BadRequest(`${operator} needs an array`, { [operator]: operand });
+      if (!Array.isArray(operand)) throw new BadRequest(`${operator} needs an array`, { [operator]: echoValue(operand) });
       mapped[operator] = operand.map(convert);
     } else if (VALUE_OPERATORS.has(operator)) {
       mapped[operator] = convert(operand);

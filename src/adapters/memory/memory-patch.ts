@@ -1,5 +1,6 @@
 import { checkPatchData } from '../../application/adapter/patch-data';
 import { BadRequest } from '../../domain/errors';
+import { echo } from '../../domain/echo';
 import { cloneRecord } from './clone-record';
 
 type AnyRecord = Record<string, any>;
@@ -29,15 +30,15 @@ export function compileMemoryPatch(data: AnyRecord, idField: string, allowedOper
   for (const [operator, fields] of Object.entries(operators)) {
     for (const [path, operand] of Object.entries(fields)) {
       if (operator === '$inc') {
-        if (typeof operand !== 'number' || !Number.isFinite(operand)) throw new BadRequest(`$inc needs a number for '${path}'`);
+        if (typeof operand !== 'number' || !Number.isFinite(operand)) throw new BadRequest(`$inc needs a number for '${echo(path)}'`);
         patch.inc.set(path, operand);
       } else if (operator === '$addToSet' || operator === '$pull') {
         if (typeof operand === 'object' && operand !== null && !Array.isArray(operand) && Object.keys(operand).some((key) => key.startsWith('$'))) {
-          throw new BadRequest(`${operator} takes one value here, not operators, for '${path}'`);
+          throw new BadRequest(`${echo(operator)} takes one value here, not operators, for '${echo(path)}'`);
         }
         (operator === '$pull' ? patch.pull : patch.addToSet).set(path, operand);
       } else {
-        throw new BadRequest(`Update operator ${operator} is not allowed`);
+        throw new BadRequest(`Update operator ${echo(operator)} is not allowed`);
       }
     }
   }
@@ -50,7 +51,7 @@ export function applyMemoryPatch<T extends AnyRecord>(record: T, patch: MemoryPa
   for (const [path, amount] of patch.inc) {
     const { parent, last } = writableParent(next, path, '$inc');
     const current = parent[last] ?? 0;
-    if (typeof current !== 'number') throw new BadRequest(`Cannot apply $inc to the non-numeric field '${path}'`);
+    if (typeof current !== 'number') throw new BadRequest(`Cannot apply $inc to the non-numeric field '${echo(path)}'`);
     parent[last] = current + amount;
   }
   for (const [path, value] of patch.addToSet) {
@@ -75,7 +76,7 @@ function writableParent(record: AnyRecord, path: string, operator: string): { pa
   for (const part of parts) {
     const child = parent[part];
     if (child === undefined || child === null) parent[part] = {};
-    else if (typeof child !== 'object' || Array.isArray(child)) throw new BadRequest(`Cannot apply ${operator} below the non-object '${part}'`);
+    else if (typeof child !== 'object' || Array.isArray(child)) throw new BadRequest(`Cannot apply ${echo(operator)} below the non-object '${echo(part)}'`);
     else parent[part] = { ...child };
     parent = parent[part];
   }
@@ -84,7 +85,7 @@ function writableParent(record: AnyRecord, path: string, operator: string): { pa
 
 function arrayAt(value: unknown, path: string, operator: string): unknown[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw new BadRequest(`Cannot apply ${operator} to the non-array field '${path}'`);
+  if (!Array.isArray(value)) throw new BadRequest(`Cannot apply ${echo(operator)} to the non-array field '${echo(path)}'`);
   return value;
 }
 

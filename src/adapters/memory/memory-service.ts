@@ -5,9 +5,10 @@ import { AdapterBase } from '../../application/adapter/adapter-base';
 import { selectFields } from '../../application/adapter/select-fields';
 import { isPaginating } from '../../application/query/pagination';
 import { BadRequest, Conflict, NotFound } from '../../domain/errors';
+import { echo } from '../../domain/echo';
 import type { Id, NullableId } from '../../domain/id';
 import type { Paginated } from '../../domain/paginated';
-import { conditionsOf, isEmptyQuery, type Query as ServiceQuery } from '../../domain/query';
+import { isEmptyQuery, type Query as ServiceQuery } from '../../domain/query';
 import type { ServiceOptions } from '../../ports/service-options';
 import type { Params } from '../../ports/service-params';
 import { cloneRecord, copyStoredRecord } from './clone-record';
@@ -82,7 +83,7 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
   async _get(id: Id, params: P = {} as P): Promise<T> {
     const { filters, query } = this.filterQuery(params);
     const record = this.store.get(String(id));
-    if (!record || !matchesQuery(record, query)) throw new NotFound(`No record found for id '${id}'`);
+    if (!record || !matchesQuery(record, query)) throw new NotFound(`No record found for id '${echo(id)}'`);
     return copyStoredRecord(selectFields(record, filters.$select, this.id));
   }
 
@@ -94,7 +95,7 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
     for (const record of records) {
       if (record[this.id] === undefined) continue;
       const key = String(record[this.id]);
-      if (this.store.has(key) || keys.has(key)) throw new Conflict(`A record with ${this.id} '${key}' already exists`, { fields: [this.id] });
+      if (this.store.has(key) || keys.has(key)) throw new Conflict(`A record with ${this.id} '${echo(key)}' already exists`, { fields: [this.id] });
       keys.add(key);
     }
     assertUniqueFields(records, this.store, this.id, this.options.unique ?? []);
@@ -107,11 +108,18 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
   }
 
   async _update(id: Id, data: D, params: P = {} as P): Promise<T> {
-    const existing = await this._get(id, { ...params, query: conditionsOf(params.query) });
-    const record = { ...cloneRecord(data as unknown as AnyRecord), [this.id]: existing[this.id] } as T;
-    assertUniqueFields([record], this.store, this.id, this.options.unique ?? []);
-    this.store.set(String(existing[this.id]), record);
-    return this._get(existing[this.id], params);
+    // Read, build and store with no await in between, so a concurrent patch of a kept field
+    // (a like) lands either before this replacement, which keeps it, or after it.
+    const [existing] = this.targets(id, params);
+    const record: AnyRecord = cloneRecord(data as unknown as AnyRecord);
+    for (const field of this.option(params, 'keepOnReplace') ?? []) {
+      if (existing[field] !== undefined) record[field] = cloneRecord(existing[field]);
+    }
+    record[this.id] = existing[this.id];
+    assertUniqueFields([record as T], this.store, this.id, this.options.unique ?? []);
+    this.store.set(String(existing[this.id]), record as T);
+    const { filters } = this.filterQuery(params);
+    return copyStoredRecord(selectFields(record as T, filters.$select, this.id));
   }
 
   async _patch(id: NullableId, data: Partial<D>, params: P = {} as P): Promise<T | T[]> {
@@ -151,7 +159,7 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
     const { query } = this.filterQuery({ ...params, paginate: false });
     if (id === null) return this.matching(query);
     const record = this.store.get(String(id));
-    if (!record || !matchesQuery(record, query)) throw new NotFound(`No record found for id '${id}'`);
+    if (!record || !matchesQuery(record, query)) throw new NotFound(`No record found for id '${echo(id)}'`);
     return [record];
   }
 
@@ -179,7 +187,7 @@ function asBadRequest<R>(run: () => R): R {
   try {
     return run();
   } catch (error) {
-    throw new BadRequest(`Invalid query: ${(error as Error).message}`);
+    throw new BadRequest(`Invalid query: ${echo((error as Error).message)}`);
   }
 }
 

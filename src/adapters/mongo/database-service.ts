@@ -3,6 +3,7 @@ import type { AggregationCursor, CollationOptions, Collection, Document, FindCur
 import { AdapterBase } from '../../application/adapter/adapter-base';
 import { isPaginating } from '../../application/query/pagination';
 import { BadRequest, GeneralError, NotFound, type ServiceError } from '../../domain/errors';
+import { echo } from '../../domain/echo';
 import type { Id, NullableId } from '../../domain/id';
 import type { Paginated } from '../../domain/paginated';
 import type { Query, QueryFilters } from '../../domain/query';
@@ -14,6 +15,7 @@ import { patchToUpdate } from './patch-to-update';
 import { objectifyValue, queryToFilter } from './query-to-filter';
 import { buildCountPipeline, buildPipeline, selectToProjection, stableSort, type Projection } from './query-to-pipeline';
 import { readByIds, withoutUnderscoreId } from './read-by-ids';
+import { replaceKeeping } from './replace-keeping';
 import { storedAsSent, withIdFirst } from './stored-as-sent';
 
 type AnyRecord = Record<string, any>;
@@ -138,11 +140,15 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
     const plan = this.plan(params, id);
     const replacement: AnyRecord = { ...(data as AnyRecord) };
     const dollarKey = Object.keys(replacement).find((key) => key.startsWith('$'));
-    if (dollarKey) throw new BadRequest(`update replaces the record and takes no update operators (${dollarKey}); use patch`);
+    if (dollarKey) throw new BadRequest(`update replaces the record and takes no update operators (${echo(dollarKey)}); use patch`);
     delete replacement._id;
     if (this.id !== '_id') replacement[this.id] = id;
+    const kept = this.option(params, 'keepOnReplace') ?? [];
+    const options = { ...this.projectionOption(plan), ...params.database, returnDocument: 'after' } as const;
     const record = await withMongoErrors(() =>
-      model.findOneAndReplace(plan.filter, replacement, { ...this.projectionOption(plan), ...params.database, returnDocument: 'after' }),
+      kept.length > 0
+        ? model.findOneAndUpdate(plan.filter, replaceKeeping(replacement, kept), options)
+        : model.findOneAndReplace(plan.filter, replacement, options),
     );
     if (!record) throw notFound(id);
     return record as unknown as T;
@@ -282,5 +288,5 @@ function totalFromPage(length: number, skip: number, limit: number | undefined):
 }
 
 function notFound(id: unknown): ServiceError {
-  return new NotFound(`No record found for id '${String(id)}'`);
+  return new NotFound(`No record found for id '${echo(String(id))}'`);
 }

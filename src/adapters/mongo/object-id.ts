@@ -1,6 +1,7 @@
 // bson, not the driver: the same ObjectId class (the driver re-exports it) without loading the driver.
 import { ObjectId } from 'bson';
 import { BadRequest } from '../../domain/errors';
+import { echo } from '../../domain/echo';
 import { mapOperands } from '../../domain/query-conditions';
 
 export { ObjectId };
@@ -55,7 +56,7 @@ export function resolveObjectId(value: unknown, ...rest: unknown[]): ObjectId;
 export function resolveObjectId(value: unknown, ..._rest: unknown[]): ObjectId | null | undefined {
   if (value === undefined || value === null) return value;
   const id = toObjectId(value);
-  if (!id) throw new BadRequest('Invalid ObjectId', { value: typeof value === 'string' ? value : typeof value });
+  if (!id) throw new BadRequest('Invalid ObjectId', { value: typeof value === 'string' ? echo(value) : typeof value });
   return id;
 }
 

@@ -1,4 +1,5 @@
 import { BadRequest } from '../../domain/errors';
+import { echo } from '../../domain/echo';
 import { MAX_QUERY_DEPTH, type Query } from '../../domain/query';
 import { mapConditions, mapOperands } from '../../domain/query-conditions';
 import { NEVER_ALLOWED_OPERATORS } from '../../application/query/query-limits';
@@ -29,7 +30,7 @@ export interface FilterConversion {
 export function queryToFilter(query: Query, conversion: FilterConversion = {}): Record<string, unknown> {
   return mapConditions(query, {
     field(key, value, depth) {
-      if (REFUSED_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`);
+      if (REFUSED_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${echo(key)}`);
       if (key === '$text') return checkText(value);
       const checked = checkValue(value, depth);
       return key === conversion.objectIdField ? objectifyCondition(checked) : checked;
@@ -46,7 +47,7 @@ function checkValue(value: unknown, depth: number): unknown {
   if ('$regex' in record || '$options' in record) checkRegexCondition(record);
   const copy: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(record)) {
-    if (REFUSED_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`);
+    if (REFUSED_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${echo(key)}`);
     copy[key] = checkValue(inner, depth + 1);
   }
   return copy;
@@ -56,7 +57,7 @@ function checkText(value: unknown): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadRequest('$text must be an object with $search');
   const { $search, $language, $caseSensitive, $diacriticSensitive, ...rest } = value as Record<string, unknown>;
   if (typeof $search !== 'string') throw new BadRequest('$text.$search must be a string');
-  if (Object.keys(rest).length > 0) throw new BadRequest(`Invalid $text parameter ${Object.keys(rest)[0]}`);
+  if (Object.keys(rest).length > 0) throw new BadRequest(`Invalid $text parameter ${echo(Object.keys(rest)[0])}`);
   const text: Record<string, unknown> = { $search };
   if ($language !== undefined) text.$language = String($language);
   if ($caseSensitive !== undefined) text.$caseSensitive = toBoolean('$caseSensitive', $caseSensitive);

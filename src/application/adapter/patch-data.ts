@@ -1,4 +1,5 @@
 import { BadRequest } from '../../domain/errors';
+import { echo } from '../../domain/echo';
 import { FORBIDDEN_KEYS } from '../query/query-limits';
 
 export interface PatchRules {
@@ -34,8 +35,8 @@ export function checkPatchData(data: Record<string, unknown>, rules: PatchRules)
       if (!isProtected(key)) plain[key] = value;
       continue;
     }
-    if (!allowed.has(key)) throw new BadRequest(`Update operator ${key} is not allowed`);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadRequest(`${key} needs an object of fields`);
+    if (!allowed.has(key)) throw new BadRequest(`Update operator ${echo(key)} is not allowed`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadRequest(`${echo(key)} needs an object of fields`);
     const fields: Record<string, unknown> = {};
     for (const [path, operand] of Object.entries(value)) {
       assertPath(path, key);
@@ -50,6 +51,6 @@ export function checkPatchData(data: Record<string, unknown>, rules: PatchRules)
 
 function assertPath(path: string, operator?: string): void {
   if (path.startsWith('$') || path.split('.').some((part) => part === '' || FORBIDDEN_KEYS.has(part))) {
-    throw new BadRequest(`Invalid field name '${path}'${operator ? ` in ${operator}` : ''}`);
+    throw new BadRequest(`Invalid field name '${echo(path)}'${operator ? ` in ${echo(operator)}` : ''}`);
   }
 }

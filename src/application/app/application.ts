@@ -1,4 +1,5 @@
 import { NotFound } from '../../domain/errors';
+import { echo } from '../../domain/echo';
 import type { ServiceRegistrationOptions } from '../../ports/service-options';
 import type { ServicePort } from '../../ports/service.port';
 import { contextArguments, createContext, type HookContext } from '../hooks/hook-context';
@@ -81,7 +82,7 @@ export class Application {
   async unuse(path: string): Promise<any> {
     const location = normalizePath(path);
     const entry = this.registered.get(location);
-    if (!entry) throw new NotFound(`Can not find service '${location}'`);
+    if (!entry) throw new NotFound(`Can not find service '${echo(location)}'`);
     this.registered.delete(location);
     this.chains.clear();
     this.version++;
@@ -99,7 +100,7 @@ export class Application {
       this.use(location, this.defaultService(location));
       return this.registered.get(location)!.wrapper as S;
     }
-    throw new NotFound(`Can not find service '${location}'`);
+    throw new NotFound(`Can not find service '${echo(location)}'`);
   }
 
   /** Registration details for transports; undefined when no service is at `path`. */
@@ -153,8 +154,8 @@ export class Application {
   async execute(path: string, method: string, args: unknown[]): Promise<HookContext> {
     const location = normalizePath(path);
     const entry = this.registered.get(location);
-    if (!entry) throw new NotFound(`Can not find service '${location}'`);
-    if (!entry.hookedMethods.includes(method)) throw new NotFound(`Method '${method}' is not available on service '${location}'`);
+    if (!entry) throw new NotFound(`Can not find service '${echo(location)}'`);
+    if (!entry.hookedMethods.includes(method)) throw new NotFound(`Method '${echo(method)}' is not available on service '${echo(location)}'`);
     if (entry.pendingSetup) await entry.pendingSetup;
     const context = createContext(this, entry.wrapper, location, method, args);
     await this.chainFor(entry, method)(context);

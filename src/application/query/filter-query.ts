@@ -1,4 +1,5 @@
 import { BadRequest } from '../../domain/errors';
+import { echo, echoValue } from '../../domain/echo';
 import { LOGICAL_OPERATORS, STANDARD_OPERATORS, type Query, type QueryFilters } from '../../domain/query';
 import { mapConditions } from '../../domain/query-conditions';
 import type { FilterSetting } from '../../ports/service-options';
@@ -35,7 +36,7 @@ export function filterQuery(input: unknown, options: FilterQueryOptions = {}): F
   const source = (input ?? {}) as Record<string, unknown>;
   for (const key of Object.keys(source)) {
     const value = source[key];
-    if (FORBIDDEN_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`);
+    if (FORBIDDEN_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${echo(key)}`);
     if (value === undefined) continue;
     switch (key) {
       case '$limit': filters.$limit = parseCount('$limit', value); break;
@@ -64,12 +65,12 @@ function validateConditions(conditions: Query, operators: ReadonlySet<string>): 
   return mapConditions(conditions, {
     // `$or` and `$and` always; `$nor` only where the service lists it.
     combinator(key) {
-      if (!(LOGICAL_OPERATORS as readonly string[]).includes(key) && !allowedAtTopLevel(key, operators)) throw new BadRequest(`Invalid filter value ${key}`);
+      if (!(LOGICAL_OPERATORS as readonly string[]).includes(key) && !allowedAtTopLevel(key, operators)) throw new BadRequest(`Invalid filter value ${echo(key)}`);
     },
     field(key, value, depth) {
-      if (FORBIDDEN_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`);
+      if (FORBIDDEN_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${echo(key)}`);
       if (key.startsWith('$') && !allowedAtTopLevel(key, operators)) {
-        throw depth === 1 ? new BadRequest(`Invalid filter value ${key}`) : new BadRequest(`Invalid query parameter ${key}`, { [key]: value });
+        throw depth === 1 ? new BadRequest(`Invalid filter value ${echo(key)}`) : new BadRequest(`Invalid query parameter ${echo(key)}`, { [echo(key)]: echoValue(value) });
       }
       return copyConditionValue(value, operators, depth);
     },

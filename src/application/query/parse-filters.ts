@@ -1,4 +1,5 @@
 import { BadRequest } from '../../domain/errors';
+import { echo, echoValue } from '../../domain/echo';
 import type { SortDirection } from '../../domain/query';
 import { FORBIDDEN_KEYS } from './query-limits';
 
@@ -6,7 +7,7 @@ import { FORBIDDEN_KEYS } from './query-limits';
 export function parseCount(name: string, value: unknown): number {
   const number = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 0) {
-    throw new BadRequest(`${name} must be a non-negative integer`, { [name]: value });
+    throw new BadRequest(`${name} must be a non-negative integer`, { [name]: echoValue(value) });
   }
   return number;
 }
@@ -18,7 +19,7 @@ export function parseSort(value: unknown): Record<string, SortDirection> {
   for (const [field, direction] of Object.entries(value)) {
     assertFieldName('$sort', field);
     const parsed = direction === 1 || direction === '1' ? 1 : direction === -1 || direction === '-1' ? -1 : undefined;
-    if (parsed === undefined) throw new BadRequest(`$sort values must be 1 or -1`, { $sort: { [field]: direction } });
+    if (parsed === undefined) throw new BadRequest(`$sort values must be 1 or -1`, { $sort: { [echo(field)]: echoValue(direction) } });
     sort[field] = parsed;
   }
   return sort;
@@ -36,7 +37,7 @@ export function parseSelect(value: unknown): string[] {
 
 export function assertFieldName(filter: string, field: string): void {
   if (field === '' || field.startsWith('$') || FORBIDDEN_KEYS.has(field) || field.split('.').some((part) => FORBIDDEN_KEYS.has(part))) {
-    throw new BadRequest(`Invalid field name '${field}' in ${filter}`);
+    throw new BadRequest(`Invalid field name '${echo(field)}' in ${filter}`);
   }
 }
 

@@ -1,4 +1,5 @@
 import { BadRequest } from '../../domain/errors';
+import { echo, echoValue } from '../../domain/echo';
 import { LIST_OPERATORS, MAX_QUERY_DEPTH, QUERY_COMBINATORS } from '../../domain/query';
 import { FORBIDDEN_KEYS, NEVER_ALLOWED_OPERATORS } from './query-limits';
 import { isObject } from './parse-filters';
@@ -17,10 +18,10 @@ export function copyConditionValue(value: unknown, operators: ReadonlySet<string
   const entries = Object.entries(value);
   assertNotMixed(entries);
   for (const [key, inner] of entries) {
-    if (FORBIDDEN_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`);
+    if (FORBIDDEN_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${echo(key)}`);
     if (key.startsWith('$')) {
-      if (!operators.has(key) || NEVER_ALLOWED_OPERATORS.has(key)) throw new BadRequest(`Invalid query parameter ${key}`, { [key]: inner });
-      if (LIST_OPERATORS.has(key) && !Array.isArray(inner)) throw new BadRequest(`${key} needs an array`, { [key]: inner });
+      if (!operators.has(key) || NEVER_ALLOWED_OPERATORS.has(key)) throw new BadRequest(`Invalid query parameter ${echo(key)}`, { [echo(key)]: echoValue(inner) });
+      if (LIST_OPERATORS.has(key) && !Array.isArray(inner)) throw new BadRequest(`${echo(key)} needs an array`, { [echo(key)]: echoValue(inner) });
     }
     copy[key] = copyConditionValue(inner, operators, depth + 1);
   }
@@ -42,7 +43,7 @@ function assertNotMixed(entries: Array<[string, unknown]>): void {
     else if (!QUERY_COMBINATORS.has(key)) operator ??= key;
   }
   if (operator !== undefined && field !== undefined) {
-    throw new BadRequest(`Operators and field names cannot be mixed in one condition (${operator} beside '${field}')`);
+    throw new BadRequest(`Operators and field names cannot be mixed in one condition (${echo(operator)} beside '${echo(field)}')`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { echo, echoValue } from '../../domain/echo';
 import { BadRequest } from '../../domain/errors';
 
 type FieldType = 'string' | 'number' | 'boolean' | 'date' | 'other';
@@ -26,15 +27,15 @@ export function convertQueryValue(field: string, type: FieldType, value: unknown
     case 'number': {
       if (/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(value)) return Number(value);
       if (ISO_DATE.test(value) && !Number.isNaN(Date.parse(value))) return Date.parse(value);
-      throw new BadRequest(`'${field}' must be a number`, { [field]: value });
+      throw new BadRequest(`'${echo(field)}' must be a number`, { [echo(field)]: echoValue(value) });
     }
     case 'boolean':
       if (value === 'true') return true;
       if (value === 'false') return false;
-      throw new BadRequest(`'${field}' must be true or false`, { [field]: value });
+      throw new BadRequest(`'${echo(field)}' must be true or false`, { [echo(field)]: echoValue(value) });
     case 'date':
       if (!Number.isNaN(Date.parse(value)) || /^\d+$/.test(value)) return new Date(/^\d+$/.test(value) ? Number(value) : value);
-      throw new BadRequest(`'${field}' must be a date`, { [field]: value });
+      throw new BadRequest(`'${echo(field)}' must be a date`, { [echo(field)]: echoValue(value) });
     default:
       return value;
   }

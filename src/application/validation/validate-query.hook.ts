@@ -1,4 +1,5 @@
 import type { ClassConstructor } from 'class-transformer';
+import { echo, echoValue } from '../../domain/echo';
 import { BadRequest } from '../../domain/errors';
 import { mapConditions, mapOperands } from '../../domain/query-conditions';
 import type { HookContext } from '../hooks/hook-context';
@@ -23,17 +24,18 @@ export function validateQuery<T extends object>(dto: ClassConstructor<T>) {
     const idField = (context.service as { id?: string })?.id ?? 'id';
     const isField = (name: string) => known.has(name) || name === idField;
     assertFieldsNamed(query as Record<string, unknown>, isField);
-    const checks: Promise<void>[] = [];
+    const checks: ValueCheck[] = [];
     const converted = mapConditions(query as Record<string, unknown>, {
       field(key, value) {
         // Filters and operators such as `$text` are the adapter's to validate.
         if (key.startsWith('$') || key === idField) return value;
-        if (!known.has(key)) throw new BadRequest(`'${key}' is not a queryable field`, { [key]: value });
+        if (!known.has(key)) throw new BadRequest(`'${echo(key)}' is not a queryable field`, { [echo(key)]: echoValue(value) });
         return convertField(dto, key, value, checks);
       },
     });
+    // One value after the other: the first invalid value ends the call.
+    for (const { field, value } of checks) await checkValue(dto, field, value);
     context.params = { ...context.params, query: converted };
-    await Promise.all(checks);
   };
 }
 
@@ -41,24 +43,26 @@ export function validateQuery<T extends object>(dto: ClassConstructor<T>) {
 function assertFieldsNamed(query: Record<string, unknown>, isField: (name: string) => boolean): void {
   const sort = query.$sort;
   if (typeof sort === 'object' && sort !== null && !Array.isArray(sort)) {
-    for (const name of Object.keys(sort)) if (!isField(name)) throw new BadRequest(`'${name}' is not a sortable field`, { $sort: name });
+    for (const name of Object.keys(sort)) if (!isField(name)) throw new BadRequest(`'${echo(name)}' is not a sortable field`, { $sort: echo(name) });
   }
   const select = query.$select;
   for (const name of Array.isArray(select) ? select : []) {
-    if (typeof name === 'string' && !isField(name)) throw new BadRequest(`'${name}' is not a selectable field`, { $select: name });
+    if (typeof name === 'string' && !isField(name)) throw new BadRequest(`'${echo(name)}' is not a selectable field`, { $select: echo(name) });
   }
 }
 
-function convertField(dto: ClassConstructor<object>, field: string, value: unknown, checks: Promise<void>[]): unknown {
-  if (Array.isArray(value)) throw new BadRequest(`'${field}' must be a single value or an operator object`);
+/** A converted value still to pass its field's validators. */
+interface ValueCheck {
+  readonly field: string;
+  readonly value: unknown;
+}
+
+function convertField(dto: ClassConstructor<object>, field: string, value: unknown, checks: ValueCheck[]): unknown {
+  if (Array.isArray(value)) throw new BadRequest(`'${echo(field)}' must be a single value or an operator object`);
   const type = declaredType(dto, field);
   return mapOperands(value, (raw) => {
     const result = convertQueryValue(field, type, raw);
-    const check = checkValue(dto, field, result);
-    // A later field may throw before the checks are awaited: a failing check must not become an
-    // unhandled rejection (which ends the process); `Promise.all(checks)` still sees it.
-    check.catch(() => undefined);
-    checks.push(check);
+    checks.push({ field, value: result });
     return result;
   });
 }
