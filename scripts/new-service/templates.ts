@@ -125,7 +125,7 @@ describe.each(['memory', 'mongo'])('${names.path} on the %s store', (store) => {
   const users: Record<'ann' | 'bob', { id: string; token: string }> = {} as never;
 
   beforeAll(async () => {
-    const config = loadConfig({ NODE_ENV: 'test', STORE: store, DATA_DIR: ':memory:', AUTH_SECRET: 'a-test-secret-that-is-long-enough-0123456789', BCRYPT_COST: '4' });
+    const config = loadConfig({ NODE_ENV: 'test', STORE: store, DATA_DIR: ':memory:', AUTH_SECRET: 'a-test-secret-that-is-long-enough-0123456789', PASSWORD_HASH_COST: '10' });
     composed = await composeApplication(config);
     agent = request(composed.http);
     for (const name of ['ann', 'bob'] as const) {

@@ -2,15 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { Strategy as PassportLocalStrategy } from 'passport-local';
 import { NotAuthenticated } from '../../domain/errors';
 import { isPaginated } from '../../domain/paginated';
+import type { Id } from '../../domain/id';
 import type { AuthenticationRequest, AuthenticationResult, AuthenticationStrategyPort } from '../../ports/authentication-strategy.port';
+import type { LoggerPort } from '../../ports/logger.port';
 import type { PasswordHasherPort } from '../../ports/password-hasher.port';
 import type { ServicePort } from '../../ports/service.port';
 import { runPassportStrategy } from './passport-strategy-adapter';
 
 export interface LocalStrategyOptions {
   /** The users service, looked up per call (it may be registered after the strategy). */
-  users: () => Pick<ServicePort, 'find'>;
+  users: () => Pick<ServicePort, 'find' | 'patch'>;
   passwordHasher: PasswordHasherPort;
+  /** Told when a stored hash could not be upgraded (the login succeeds all the same). */
+  logger?: Pick<LoggerPort, 'warn'>;
   /** Request and record field of the login name. Default 'email'. */
   usernameField?: string;
   /** Request and record field of the password (the record holds its hash). Default 'password'. */
@@ -27,7 +31,8 @@ type UserRecord = Record<string, any>;
 /**
  * Email/password login with passport-local. Credentials must be non-empty strings before
  * anything is looked up (an object such as `{ "$ne": null }` never reaches a query), and an
- * unknown user is compared against a dummy hash, so both failures look and take the same.
+ * unknown user is compared against a dummy hash, so both failures look and take the same. After
+ * a successful login, a hash of an older algorithm or cost is replaced by a fresh one.
  */
 export class LocalAuthenticationStrategy implements AuthenticationStrategyPort {
   readonly name = 'local';
@@ -73,7 +78,27 @@ export class LocalAuthenticationStrategy implements AuthenticationStrategyPort {
     const hash = typeof stored === 'string' ? stored : undefined;
     // Always one full compare: against the dummy hash when there is no user or no hash.
     const matches = await this.options.passwordHasher.compare(password, hash ?? (await this.dummyHash));
-    return user && hash !== undefined && matches ? user : false;
+    if (!user || hash === undefined || !matches) return false;
+    if (this.options.passwordHasher.needsRehash(hash)) await this.upgradeHash(user, password);
+    return user;
+  }
+
+  /**
+   * Stores a fresh hash of the password just verified. The plain password goes through the users
+   * service's patch (an internal call), whose hook hashes it: one hash, made where every stored
+   * password is made, and no path by which a value that is already a hash could be stored. A
+   * failed upgrade (validation of an old short password, a busy hasher, the database) does not
+   * fail the login: the next login tries again.
+   */
+  private async upgradeHash(user: UserRecord, password: string): Promise<void> {
+    const id = (user.id ?? user._id) as Id | undefined;
+    if (id === undefined || id === null) return;
+    try {
+      await this.options.users().patch!(id, { [this.passwordField]: password }, {});
+    } catch (error) {
+      const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
+      this.options.logger?.warn({ userId: String(id), error: { name, message } }, 'could not upgrade a stored password hash');
+    }
   }
 
   private async findUser(username: string): Promise<UserRecord | undefined> {

@@ -45,7 +45,7 @@ describe('the token secret', () => {
 
   it('keeps tokens valid across restarts in development', async () => {
     const config = loadConfig({ NODE_ENV: 'development', STORE: 'memory', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-    const options = { authentication: { bcryptCost: 4, rateLimit: false as const } };
+    const options = { authentication: { passwordHashCost: 10, rateLimit: false as const } };
     const first = await composeApplication(config, options);
     let token: string;
     try {

@@ -9,10 +9,10 @@ import { loadConfig } from '../../../src/composition/load-config';
 export const TEST_SECRET = 'a-test-secret-that-is-long-enough-0123456789';
 export const PASSWORD = 'correct horse battery';
 
-/** The real composition (memory store), with a known secret and a fast bcrypt cost unless overridden. */
+/** The real composition (memory store), with a known secret and a fast password hash cost unless overridden. */
 export function givenAuthApp(authentication: AuthenticationOptions = {}, env: Record<string, string> = {}): Promise<ComposedApplication> {
   const config = loadConfig({ NODE_ENV: 'test', STORE: 'memory', DATA_DIR: ':memory:', AUTH_SECRET: TEST_SECRET, ...env });
-  return composeApplication(config, { authentication: { bcryptCost: 4, ...authentication } });
+  return composeApplication(config, { authentication: { passwordHashCost: 10, ...authentication } });
 }
 
 export type Agent = ReturnType<typeof request>;

@@ -25,7 +25,7 @@ describe.each(['memory', 'mongo'])('the stock Feathers client against the exampl
   let url: string;
 
   beforeAll(async () => {
-    const config = loadConfig({ NODE_ENV: 'test', STORE: store, DATA_DIR: ':memory:', AUTH_SECRET: 'a-test-secret-that-is-long-enough-0123456789', BCRYPT_COST: '4' });
+    const config = loadConfig({ NODE_ENV: 'test', STORE: store, DATA_DIR: ':memory:', AUTH_SECRET: 'a-test-secret-that-is-long-enough-0123456789', PASSWORD_HASH_COST: '10' });
     composed = await composeApplication(config);
     server = createServer(composed.http);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -54,7 +54,7 @@ const beacons = defineService({
 
 function compose(services: readonly ServiceDefinition[]): Promise<ComposedApplication> {
   const config = loadConfig({ NODE_ENV: 'test', STORE: 'memory', DATA_DIR: ':memory:', AUTH_SECRET: 'a-test-secret-that-is-long-enough-0123456789' });
-  return composeApplication(config, { services, authentication: { bcryptCost: 4 } });
+  return composeApplication(config, { services, authentication: { passwordHashCost: 10 } });
 }
 
 describe('the OpenAPI document follows what a definition states', () => {

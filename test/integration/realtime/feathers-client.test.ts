@@ -4,7 +4,7 @@ import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/a
 import { call } from '../reliability/support/http';
 import { pause, RecordingSocket, stockClient, waitFor, type StockClient } from './support/socket-clients';
 
-const HASH = /\$2[aby]\$\d\d\$/;
+const HASH = /\$2[aby]\$\d\d\$|\$scrypt\$/;
 const noSecret = (value: unknown) => {
   const text = JSON.stringify(value);
   expect(text).not.toMatch(HASH);

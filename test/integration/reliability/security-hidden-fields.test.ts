@@ -3,7 +3,7 @@ import { PASSWORD, signUpAndLogIn, uniqueEmail, type Account } from './support/a
 import { BOTH_STORES, startApp, type RunningApp } from './support/app-server';
 import { call } from './support/http';
 
-const HASH = /\$2[aby]\$\d\d\$/;
+const HASH = /\$2[aby]\$\d\d\$|\$scrypt\$/;
 
 /**
  * The password (and its hash) never leaves the server: not from any users method, not in the

@@ -73,5 +73,5 @@ export function checkAnswer(spec: RawRequest, response: RawResponse): void {
     throw new Error(`not JSON (${response.status}) for ${where}: ${response.text.slice(0, 300)}`);
   }
   if (response.status >= 400 && !isErrorBody(body, response.status)) throw new Error(`malformed error for ${where}: ${response.text.slice(0, 300)}`);
-  if (/\$2[aby]\$\d\d\$/.test(response.text) || /\n\s+at /.test(response.text)) throw new Error(`hash or stack leaked for ${where}`);
+  if (/\$2[aby]\$\d\d\$|\$scrypt\$/.test(response.text) || /\n\s+at /.test(response.text)) throw new Error(`hash or stack leaked for ${where}`);
 }

@@ -4,12 +4,13 @@ import { Unavailable } from '../../../../src/domain/errors';
 import type { Params } from '../../../../src/ports/service-params';
 import type { PasswordHasherPort } from '../../../../src/ports/password-hasher.port';
 
-/** A transparent hasher: hash(x) = 'h:' + x; records every compare. */
+/** A transparent hasher: hash(x) = 'h:' + x; 'old:' + x is a legacy hash it verifies and wants replaced. */
 function givenHasher() {
   const compares: [string, string][] = [];
   const hasher: PasswordHasherPort = {
     hash: async (password) => `h:${password}`,
-    compare: async (password, hash) => { compares.push([password, hash]); return hash === `h:${password}`; },
+    compare: async (password, hash) => { compares.push([password, hash]); return hash === `h:${password}` || hash === `old:${password}`; },
+    needsRehash: (hash) => !hash.startsWith('h:'),
   };
   return { hasher, compares };
 }
@@ -18,9 +19,16 @@ async function givenStrategy(records: Record<string, any>[] = [{ email: 'ann@exa
   const users = new MemoryService({ paginate: { default: 10, max: 50 } });
   for (const record of records) await users.create(record);
   const finds: Params[] = [];
-  const spy = { find: (params?: Params) => { finds.push(params ?? {}); return users.find(params); } };
+  const patches: [unknown, Record<string, unknown>, Params | undefined][] = [];
+  const spy = {
+    find: (params?: Params) => { finds.push(params ?? {}); return users.find(params); },
+    // As the users service's hook does: the plain password arrives and is hashed on the way in.
+    patch: (id: any, data: Record<string, unknown>, params?: Params) => { patches.push([id, data, params]); return users.patch(id, { ...data, password: `h:${data.password}` }); },
+  };
   const { hasher, compares } = givenHasher();
-  return { strategy: new LocalAuthenticationStrategy({ users: () => spy, passwordHasher: hasher }), finds, compares, users };
+  const warnings: unknown[] = [];
+  const logger = { warn: (entry: unknown) => void warnings.push(entry) };
+  return { strategy: new LocalAuthenticationStrategy({ users: () => spy, passwordHasher: hasher, logger }), finds, compares, users, patches, spy, warnings };
 }
 
 describe('LocalAuthenticationStrategy', () => {
@@ -73,6 +81,32 @@ describe('LocalAuthenticationStrategy', () => {
     const strategy = new LocalAuthenticationStrategy({ users: () => users, passwordHasher: hasher, usernameField: 'username', passwordField: 'secret', errorMessage: 'Nope' });
     await expect(strategy.authenticate({ strategy: 'local', username: 'ann', secret: 'pw' })).resolves.toMatchObject({ user: { username: 'ann' } });
     await expect(strategy.authenticate({ strategy: 'local', username: 'ann', secret: 'x' })).rejects.toMatchObject({ message: 'Nope' });
+  });
+
+  it('replaces a legacy hash after a successful login, through an internal patch of the plain password', async () => {
+    const { strategy, users, patches } = await givenStrategy([{ email: 'old@example.com', password: 'old:pw' }]);
+    await expect(strategy.authenticate({ strategy: 'local', email: 'old@example.com', password: 'pw' })).resolves.toMatchObject({ user: { id: 0 } });
+    expect(patches).toEqual([[0, { password: 'pw' }, {}]]);
+    expect(await users.get(0)).toMatchObject({ password: 'h:pw' });
+    // Now current: the next login changes nothing.
+    await strategy.authenticate({ strategy: 'local', email: 'old@example.com', password: 'pw' });
+    expect(patches).toHaveLength(1);
+  });
+
+  it('never touches a hash after a failed login or when it is current', async () => {
+    const { strategy, patches } = await givenStrategy([{ email: 'old@example.com', password: 'old:pw' }, { email: 'ann@example.com', password: 'h:pw' }]);
+    await expect(strategy.authenticate({ strategy: 'local', email: 'old@example.com', password: 'wrong' })).rejects.toMatchObject({ name: 'NotAuthenticated' });
+    await strategy.authenticate({ strategy: 'local', email: 'ann@example.com', password: 'pw' });
+    expect(patches).toEqual([]);
+  });
+
+  it('still logs in when the upgrade fails, and warns without the password', async () => {
+    const { strategy, spy, users, warnings } = await givenStrategy([{ email: 'old@example.com', password: 'old:secret-pw' }]);
+    spy.patch = async () => { throw new Unavailable('database down'); };
+    await expect(strategy.authenticate({ strategy: 'local', email: 'old@example.com', password: 'secret-pw' })).resolves.toMatchObject({ user: { id: 0 } });
+    expect(await users.get(0)).toMatchObject({ password: 'old:secret-pw' });
+    expect(warnings).toEqual([{ userId: '0', error: { name: 'Unavailable', message: 'database down' } }]);
+    expect(JSON.stringify(warnings)).not.toContain('secret-pw');
   });
 
   it('passes a failing users service on as it is', async () => {

@@ -3,7 +3,7 @@ import { hashPassword } from '../../../../src/application/authentication/hash-pa
 import { MemoryService } from '../../../../src/adapters/memory';
 import type { PasswordHasherPort } from '../../../../src/ports/password-hasher.port';
 
-const hasher: PasswordHasherPort = { hash: async (password) => `hashed(${password})`, compare: async () => false };
+const hasher: PasswordHasherPort = { hash: async (password) => `hashed(${password})`, compare: async () => false, needsRehash: () => false };
 
 function givenApp(field?: string) {
   const app = createApp();

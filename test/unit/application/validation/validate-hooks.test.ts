@@ -8,7 +8,7 @@ import type { ServiceMethods } from '../../../../src/ports/service.port';
 
 function givenApp() {
   const app = createApp();
-  const dependencies = { passwordHasher: { hash: async (password: string) => `hashed:${password}`, compare: async () => false }, storesLocally: true };
+  const dependencies = { passwordHasher: { hash: async (password: string) => `hashed:${password}`, compare: async () => false, needsRehash: () => false }, storesLocally: true };
   const store = () => new MemoryService({ id: '_id', paginate: { default: 10, max: 50 } }) as unknown as ServiceMethods;
   registerService(app, messagesService, store(), dependencies);
   registerService(app, usersService, store(), dependencies);
