@@ -1,66 +1,81 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { accountKey, delayAfterFailures, throttleKeys, type LoginThrottleOptions } from '../../application/authentication/login-throttle';
-import type { LoginAttemptKeys, LoginRateLimiterPort } from '../../ports/login-rate-limiter.port';
+import { LoginRateLimiter } from '../../application/authentication/login-rate-limiter';
+import { accountKey, clientThrottleKey, DEFAULT_KNOWN_PAIR_MS, FIRST_DELAY_MS, knownPairKey, type LoginThrottleOptions } from '../../application/authentication/login-throttle';
+import type { GrantedLoginAttempt, LoginAttemptKeys, LoginRateLimiterPort, LoginReservation } from '../../ports/login-rate-limiter.port';
+import { RESERVE_LOGIN_SCRIPT, SETTLE_LOGIN_SCRIPT } from './login-limit-scripts';
 
 export interface RedisLoginRateLimitOptions extends LoginThrottleOptions {
   /** Prefix of the Redis keys. Default 'hexa-services:login'. */
   keyPrefix?: string;
 }
 
-/** More failures than anyone counts: the counting limiter never refuses, it only counts. */
-const UNLIMITED = 1_000_000;
+type Script = (...args: Array<string | number>) => Promise<unknown>;
 
 /**
- * The login throttle of login-throttle.ts shared by every instance through Redis
- * (rate-limiter-flexible), so N instances allow the same attempts as one: one limiter counts
- * failures per key (remembered for the window after the last one), another holds the growing
- * delay as a block. While Redis is unreachable each instance counts in memory instead (the
- * library's insurance limiters), so logins neither hang nor go unlimited.
+ * The login throttle of login-throttle.ts shared by every instance through Redis: each attempt
+ * is reserved by one Lua script (login-limit-scripts.ts) that checks and counts it atomically,
+ * so concurrent attempts on any number of instances check at most the allowance of passwords.
+ * A Lua script rather than rate-limiter-flexible: the growing delays, the skipped address count
+ * of a known pair and the check over two keys must be one atomic step. While Redis is unreachable
+ * each instance counts in memory instead, so logins neither hang nor go unlimited.
  */
 export class RedisLoginRateLimiter implements LoginRateLimiterPort {
-  private readonly counts: RateLimiterAbstract;
-  private readonly delays: RateLimiterAbstract;
-  private readonly windowSeconds: number;
+  private readonly prefix: string;
+  private readonly reserveScript: Script;
+  private readonly settleScript: Script;
+  private readonly fallback: LoginRateLimiter;
+  /** Attempts granted by the fallback are settled there. */
+  private readonly grantedInMemory = new WeakSet<GrantedLoginAttempt>();
 
   constructor(client: Redis, private readonly options: RedisLoginRateLimitOptions) {
-    const prefix = options.keyPrefix ?? 'hexa-services:login';
-    this.windowSeconds = Math.max(1, Math.ceil(options.windowMs / 1000));
-    const limiter = (name: string, points: number) =>
-      new RateLimiterRedis({
-        storeClient: client,
-        rejectIfRedisNotReady: true,
-        points,
-        duration: this.windowSeconds,
-        keyPrefix: `${prefix}:${name}`,
-        insuranceLimiter: new RateLimiterMemory({ points, duration: this.windowSeconds, keyPrefix: `${prefix}:${name}` }),
-      });
-    this.counts = limiter('failures', UNLIMITED);
-    this.delays = limiter('delay', 1);
+    this.prefix = options.keyPrefix ?? 'hexa-services:login';
+    client.defineCommand('hexaReserveLogin', { numberOfKeys: 3, lua: RESERVE_LOGIN_SCRIPT });
+    client.defineCommand('hexaSettleLogin', { numberOfKeys: 3, lua: SETTLE_LOGIN_SCRIPT });
+    const commands = client as unknown as Record<'hexaReserveLogin' | 'hexaSettleLogin', Script>;
+    this.reserveScript = commands.hexaReserveLogin.bind(client);
+    this.settleScript = commands.hexaSettleLogin.bind(client);
+    this.fallback = new LoginRateLimiter(options);
   }
 
-  async retryAfterMs(keys: LoginAttemptKeys): Promise<number> {
-    const waits = await Promise.all(throttleKeys(keys, this.options).map(async ({ key }) => {
-      const state = await this.delays.get(key);
-      return state && state.consumedPoints > 1 ? state.msBeforeNext : 0;
-    }));
-    return Math.max(0, ...waits);
+  async reserve(keys: LoginAttemptKeys): Promise<LoginReservation> {
+    const clientKey = clientThrottleKey(keys, this.options);
+    let answer: unknown;
+    try {
+      answer = await this.reserveScript(
+        this.key(clientKey?.key), this.key(keys.email === undefined ? undefined : accountKey(keys)), this.key(knownPairKey(keys)),
+        this.options.windowMs, FIRST_DELAY_MS, this.options.maxFailuresPerClient, this.options.maxFailuresPerEmail,
+      );
+    } catch {
+      const reservation = this.fallback.reserve(keys);
+      if (reservation.granted) this.grantedInMemory.add(reservation);
+      return reservation;
+    }
+    const [granted, waitMs, chargedClient] = answer as [number, number, number];
+    return granted === 1 ? { granted: true, keys, chargedClient: chargedClient === 1 } : { granted: false, retryAfterMs: Number(waitMs) };
   }
 
-  async recordFailure(keys: LoginAttemptKeys): Promise<void> {
-    await Promise.all(throttleKeys(keys, this.options).map(async ({ key, allowance }) => {
-      const { consumedPoints } = await this.counts.penalty(key, 1);
-      // Remembered for the window after the latest failure, not after the first.
-      await this.counts.set(key, consumedPoints, this.windowSeconds);
-      const delay = delayAfterFailures(consumedPoints, allowance, this.options.windowMs);
-      if (delay > 0) await this.delays.block(key, Math.ceil(delay / 1000));
-    }));
+  succeeded(attempt: GrantedLoginAttempt): Promise<void> {
+    return this.settle(attempt, 'succeeded');
   }
 
-  /** A successful login clears its account-and-address pair; the address's own count stays. */
-  async recordSuccess(keys: LoginAttemptKeys): Promise<void> {
-    if (keys.email === undefined) return;
-    const key = accountKey(keys);
-    await Promise.all([this.counts.delete(key), this.delays.delete(key)]);
+  release(attempt: GrantedLoginAttempt): Promise<void> {
+    return this.settle(attempt, 'released');
+  }
+
+  private async settle(attempt: GrantedLoginAttempt, outcome: 'succeeded' | 'released'): Promise<void> {
+    if (this.grantedInMemory.has(attempt)) {
+      this.fallback[outcome === 'succeeded' ? 'succeeded' : 'release'](attempt);
+      return;
+    }
+    const { keys } = attempt;
+    const clientKey = attempt.chargedClient ? clientThrottleKey(keys, this.options)?.key : undefined;
+    const known = outcome === 'succeeded' ? knownPairKey(keys) : undefined;
+    // Lost when Redis is away: the counts then lapse with the window, as failures would.
+    await this.settleScript(this.key(clientKey), this.key(keys.email === undefined ? undefined : accountKey(keys)), this.key(known), outcome, this.options.knownPairMs ?? DEFAULT_KNOWN_PAIR_MS)
+      .catch(() => undefined);
+  }
+
+  private key(name: string | undefined): string {
+    return name === undefined ? '' : `${this.prefix}:${name}`;
   }
 }

@@ -4,7 +4,7 @@ import type { AuthenticationRequest, AuthenticationResult, AuthenticationStrateg
 import type { Params } from '../../ports/service-params';
 import type { TokenIssuerPort } from '../../ports/token-issuer.port';
 import { clientAddressOf } from './client-address';
-import type { LoginAttemptKeys, LoginRateLimiterPort } from '../../ports/login-rate-limiter.port';
+import type { GrantedLoginAttempt, LoginAttemptKeys, LoginRateLimiterPort } from '../../ports/login-rate-limiter.port';
 import { LoginRateLimiter, type LoginRateLimitOptions } from './login-rate-limiter';
 
 /** The methods transports may call on the authentication service. */
@@ -65,23 +65,19 @@ export class AuthenticationService {
   }
 
   async create(data: unknown, params: Params = {}): Promise<AuthenticationResult> {
-    const keys = this.attemptKeys(data, params);
-    const waitMs = (await this.limiter?.retryAfterMs(keys)) ?? 0;
-    if (waitMs > 0) {
-      // `data.retryAfter` (seconds) is what the HTTP adapter turns into a `Retry-After` header.
-      throw new TooManyRequests('Too many failed login attempts, try again later', { retryAfter: Math.ceil(waitMs / 1000) });
-    }
+    const attempt = await this.reserveAttempt(data, params);
     let result: AuthenticationResult;
     try {
       result = await this.authenticate(data, params, ...this.authStrategies);
     } catch (error) {
-      if (error instanceof NotAuthenticated) await this.limiter?.recordFailure(keys);
+      // A wrong credential keeps its reservation: it is the counted failure.
+      if (attempt && !(error instanceof NotAuthenticated)) await this.limiter?.release(attempt);
       throw error;
     }
     // A service credential authenticates calls; it is not a login.
     const user = result.user;
     if (user === undefined) throw new NotAuthenticated(SERVICE_CREDENTIAL_NO_LOGIN);
-    await this.limiter?.recordSuccess(keys);
+    if (attempt) await this.limiter?.succeeded(attempt);
     if (result.accessToken) return result;
     const accessToken = await this.options.tokenIssuer.sign(this.subjectOf(user));
     const payload = await this.options.tokenIssuer.verify(accessToken);
@@ -98,8 +94,22 @@ export class AuthenticationService {
     return result;
   }
 
+  /**
+   * Counts the attempt before any credential is checked, so a burst cannot pass a limit that
+   * none of its attempts has reached yet. A token login is not limited: it checks no password
+   * and a signed token cannot be guessed (and a burst of reconnecting sockets must not be refused).
+   */
+  private async reserveAttempt(data: unknown, params: Params): Promise<GrantedLoginAttempt | undefined> {
+    if (!this.limiter || (isRecord(data) && data.strategy === 'jwt')) return undefined;
+    const reservation = await this.limiter.reserve(this.attemptKeys(data, params));
+    if (reservation.granted) return reservation;
+    // `data.retryAfter` (seconds) is what the HTTP adapter turns into a `Retry-After` header.
+    throw new TooManyRequests('Too many failed login attempts, try again later', { retryAfter: Math.ceil(reservation.retryAfterMs / 1000) });
+  }
+
+  /** The account is keyed as the users service spells addresses (NFKC, trimmed, lower case), so look-alike spellings share one allowance. */
   private attemptKeys(data: unknown, params: Params): LoginAttemptKeys {
-    const email = isRecord(data) && typeof data.email === 'string' ? data.email.trim().toLowerCase() : undefined;
+    const email = isRecord(data) && typeof data.email === 'string' ? data.email.normalize('NFKC').trim().toLowerCase() : undefined;
     return { client: clientAddressOf(params), email: email || undefined };
   }
 

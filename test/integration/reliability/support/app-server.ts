@@ -22,12 +22,12 @@ export interface RunningApp {
 }
 
 /**
- * The real composition in this process, listening on a free loopback port. Login rate limits
- * are off (tests log in often) and bcrypt is cheap, unless `authentication` says otherwise.
+ * The real composition in this process, listening on a free loopback port. Login and sign-up
+ * rate limits are off (tests log in and sign up often) and password hashing is cheap, unless `authentication` says otherwise.
  */
 export async function startApp(env: Record<string, string>, authentication: AuthenticationOptions = {}): Promise<RunningApp> {
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:', AUTH_SECRET: TEST_SECRET, ...env });
-  const composed = await composeApplication(config, { authentication: { bcryptCost: 4, rateLimit: false, ...authentication } });
+  const composed = await composeApplication(config, { authentication: { passwordHashCost: 10, rateLimit: false, signUpRateLimit: false, ...authentication } });
   const http = await listenHttp(composed.http);
   composed.realtime.attach(http.server);
   return {

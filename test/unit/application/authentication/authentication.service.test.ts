@@ -119,6 +119,25 @@ describe('AuthenticationService', () => {
       await expect(service.create({ strategy: 'local', email: 'ann', password: 'pw' })).resolves.toMatchObject({ accessToken: 'token-7' });
     });
 
+    it('counts each attempt before its check: concurrent attempts reach the strategy at most the allowance', async () => {
+      const calls: AuthenticationRequest[] = [];
+      const local = givenLocalStrategy(calls);
+      const slow: AuthenticationStrategyPort = { name: 'local', authenticate: (data, params) => new Promise((resolve) => setTimeout(resolve, 20)).then(() => local.authenticate(data, params)) };
+      const service = givenService({ strategies: [slow], rateLimit: { maxFailuresPerEmail: 3 } });
+      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, index) =>
+        service.create({ strategy: 'local', email: 'ann', password: index === 19 ? 'pw' : 'wrong' }, { ip: '10.0.0.1' }).then(() => 201, (error: { code: number }) => error.code)));
+      expect(calls).toHaveLength(3);
+      expect(outcomes.filter((code) => code === 429)).toHaveLength(17);
+      expect(outcomes[19]).toBe(429);
+    });
+
+    it('does not limit token logins (no password is checked; a burst of reconnecting sockets must pass)', async () => {
+      const service = givenService({ rateLimit: { maxFailuresPerClient: 1, maxFailuresPerEmail: 1 } });
+      for (let attempt = 0; attempt < 3; attempt++) await expect(service.create({ strategy: 'jwt', accessToken: 'forged' }, { ip: '10.0.0.2' })).rejects.toMatchObject({ code: 401 });
+      const logins = await Promise.all(Array.from({ length: 10 }, () => service.create({ strategy: 'jwt', accessToken: 'token-7' }, { ip: '10.0.0.2' })));
+      expect(logins).toHaveLength(10);
+    });
+
     it('does not count errors other than NotAuthenticated (e.g. a failing users service)', async () => {
       const failing: AuthenticationStrategyPort = { name: 'local', authenticate: async () => { throw new GeneralError('down'); } };
       const service = givenService({ strategies: [failing], rateLimit: { maxFailuresPerEmail: 1 } });
