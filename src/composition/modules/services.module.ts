@@ -19,7 +19,7 @@ export function servicesModule(config: AppConfig, definitions: readonly ServiceD
         const bindings = new Map<string, RemoteBinding>();
         for (const definition of definitions) {
           const remote = remoteOf(config, definition);
-          if (remote) bindings.set(definition.path, bindRemote(definition, remote, logger));
+          if (remote) bindings.set(definition.path, bindRemote(definition, remote, logger, config.remotePool));
         }
         return bindings as ReadonlyMap<string, RemoteBinding>;
       }, [Tokens.infrastructure.logger])

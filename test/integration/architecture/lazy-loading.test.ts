@@ -47,17 +47,19 @@ describe('the package entry point loads heavy libraries on first use only', () =
   it('the composed application on STORE=memory does not load the driver', () => {
     const loaded = packagesLoadedBy(`Promise.resolve().then(async () => {
       const { composeApplication, loadConfig } = require('./src');
-      const composed = await composeApplication(loadConfig({ NODE_ENV: 'test', STORE: 'memory', LOG_LEVEL: 'silent', BCRYPT_COST: '4' }));
+      const composed = await composeApplication(loadConfig({ NODE_ENV: 'test', STORE: 'memory', LOG_LEVEL: 'silent', PASSWORD_HASH_COST: '10' }));
       await composed.close();
     })`);
     expect(loaded).toEqual(expect.arrayContaining(['inversify', 'express', 'mingo']));
     expect(loaded).not.toContain('mongodb');
+    // The remote bindings' connection pool loads with the first binding.
+    expect(loaded).not.toContain('undici');
   }, 60_000);
 
   it('the OpenAPI schema library loads only when the document is built (DOCS=true); the page files only when served', () => {
     const compose = (docs: string) => `Promise.resolve().then(async () => {
       const { composeApplication, loadConfig } = require('./src');
-      const composed = await composeApplication(loadConfig({ NODE_ENV: 'test', STORE: 'memory', LOG_LEVEL: 'silent', BCRYPT_COST: '4', DOCS: '${docs}' }));
+      const composed = await composeApplication(loadConfig({ NODE_ENV: 'test', STORE: 'memory', LOG_LEVEL: 'silent', PASSWORD_HASH_COST: '10', DOCS: '${docs}' }));
       await composed.close();
     })`;
     const withoutDocs = packagesLoadedBy(compose('false'));
