@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { isObjectPrototypeName } from '../src/application/app/reserved-names';
 import { parseFields } from './new-service/field-spec';
 import { definitionFile, dtoFile, hooksFile, namesOf, testFile } from './new-service/templates';
 
@@ -22,6 +23,10 @@ async function main(): Promise<void> {
     throw new Error(`"${name}" is not a service name: lower-case letters and digits, words joined by single dashes, starting with a letter, at most 40 characters`);
   }
   if (RESERVED_PATHS.has(name)) throw new Error(`"${name}" is a path the application answers itself; choose another name`);
+  // Configuration and bindings are looked up by this name (`<NAME>_REMOTE_URL`): never one every object has.
+  if (isObjectPrototypeName(name) || isObjectPrototypeName(name.replace(/-/g, '_'))) {
+    throw new Error(`"${name}" is a name every JavaScript object has (Object.prototype.${name}); choose another name`);
+  }
   if (values.fields === undefined) throw new Error('--fields is required, e.g. --fields "title:string,done:boolean"');
   const fields = parseFields(values.fields);
   const root = path.resolve(values.root ?? process.cwd());

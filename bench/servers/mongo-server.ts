@@ -11,6 +11,7 @@ import { MONGO_DATA_DIR_ENV, MONGO_IN_THREAD_ENV, reportFailure, serveUntilStopp
 async function main(): Promise<void> {
   const start = process.env[MONGO_IN_THREAD_ENV] === '1' ? startInThisThread : startEmbeddedMongo;
   const mongo = await start({ host: '127.0.0.1', port: 0, dataDir: process.env[MONGO_DATA_DIR_ENV] || undefined });
+  if (mongo.port === undefined) throw new Error('the database child listens on TCP');
   serveAllocationWindows();
   serveUntilStopped({ type: 'ready', port: mongo.port, sampleId: '', mongoUrl: mongo.url }, () => mongo.stop());
 }

@@ -1,3 +1,5 @@
+import { isObjectPrototypeName } from '../../src/application/app/reserved-names';
+
 /** The field types the generator knows, with their DTO decorators and TypeScript types. */
 export const FIELD_TYPES = {
   string: { ts: 'string', validators: ['IsString()', 'MaxLength(1000)'] },
@@ -29,6 +31,8 @@ export function parseFields(spec: string): FieldSpec[] {
     const [, name, type, optional] = match;
     if (!(type in FIELD_TYPES)) throw new Error(`--fields: "${name}" has the unknown type "${type}" (known: ${Object.keys(FIELD_TYPES).join(', ')})`);
     if (RESERVED_FIELDS.has(name)) throw new Error(`--fields: "${name}" is set by the server; choose another name`);
+    // A record with its own `toString` or `valueOf` breaks every conversion of it (validation, queries, logs).
+    if (isObjectPrototypeName(name)) throw new Error(`--fields: "${name}" is a name every JavaScript object has (Object.prototype.${name}); choose another name`);
     if (fields.some((field) => field.name === name)) throw new Error(`--fields: "${name}" is listed twice`);
     fields.push({ name, type: type as FieldType, optional: optional === '?' });
   }

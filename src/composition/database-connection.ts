@@ -18,7 +18,8 @@ const RETRY_PAUSE_MS = 250;
 
 /**
  * Connects the driver to `MONGODB_URL`, or starts the embedded server (keeping its files in
- * `DATA_DIR`; in a worker thread, logging through `logger`) and connects to that. If that
+ * `DATA_DIR`; in a worker thread, logging through `logger`; on a Unix socket only this user can
+ * open) and connects to that. If that
  * thread dies, the process exits with one logged line (see `exitOnDatabaseCrash`). Start-up
  * retries until `databaseTimeoutMs`, then fails with one clear line. At run time every operation waits at most `databaseOperationTimeoutMs` for an
  * unreachable database (the adapter turns that into 503) and the driver reconnects by itself
@@ -28,8 +29,8 @@ export async function connectDatabase(config: AppConfig, logger: LoggerPort): Pr
   const embedded = config.mongodbUrl
     ? undefined
     : await startEmbeddedMongo({
-        host: '127.0.0.1',
-        port: 0,
+        // No TCP port: the server has no authentication, so only this user may reach it.
+        privateSocket: true,
         dataDir: config.dataDir === ':memory:' ? undefined : path.resolve(config.dataDir),
         logger: embeddedMongoLog(logger),
         maxHeapMb: config.embeddedMaxHeapMb,

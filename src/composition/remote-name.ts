@@ -7,9 +7,10 @@ export function remoteNameOf(path: string): string {
   return path.toLowerCase().replace(/[^a-z0-9]/g, '_');
 }
 
-/** The remote binding configured for a definition, if any. */
+/** The remote binding configured for a definition, if any (own entries only: never `Object.prototype`'s `constructor`). */
 export function remoteOf(config: AppConfig, definition: ServiceDefinition): AppConfig['remotes'][string] | undefined {
-  return config.remotes[remoteNameOf(definition.path)];
+  const name = remoteNameOf(definition.path);
+  return Object.hasOwn(config.remotes, name) ? config.remotes[name] : undefined;
 }
 
 /** A `<NAME>_REMOTE_URL` naming no service is a mistake worth stopping for (a typo binds nothing). */

@@ -6,6 +6,7 @@ import type { EmbeddedMongoLogger } from './logger';
  * `npm run embedded-mongo -- --port 27017 --dbpath ./embedded-data [--bind_ip 127.0.0.1] [--socket /tmp/m.sock]`
  * [--snapshot-interval-ms 60000] [--snapshot-journal-bytes 67108864] [--transaction-timeout-ms 60000]`
  *
+ * A development tool for any client: it listens on TCP without authentication (its help says so).
  * The stand-alone server keeps its own folder: `./data` belongs to `npm start` (its embedded
  * database and development secret), and one server at a time may use a folder.
  */
@@ -29,7 +30,10 @@ async function main(): Promise<void> {
       `usage: embedded-mongo [--port 27017] [--bind_ip 127.0.0.1] [--dbpath ${DEFAULT_DBPATH} | :memory:] [--socket path]\n` +
         '       [--snapshot-interval-ms 60000] [--snapshot-journal-bytes 67108864] [--transaction-timeout-ms 60000]\n' +
         `--dbpath defaults to ${DEFAULT_DBPATH}, a folder of its own: ./data is the application's (npm start), and a\n` +
-        'folder serves one server at a time.',
+        'folder serves one server at a time.\n' +
+        'This server has NO authentication: any process that reaches its port (or socket) reads and writes every\n' +
+        'database. It is a development tool: keep --bind_ip on loopback on a machine you do not share. (The\n' +
+        'application hosts its own copy on a private Unix socket instead.)',
     );
     return;
   }

@@ -19,7 +19,7 @@ export interface WireServerOptions {
   readonly transactionTimeoutMs?: number;
 }
 
-/** Accepts connections (TCP and optionally a unix socket) and routes their commands to the catalog. */
+/** Accepts connections (TCP, a unix socket, or both) and routes their commands to the catalog. */
 export class WireServer {
   private readonly servers: Server[] = [];
   private readonly connections = new Map<number, WireConnection>();
@@ -27,14 +27,14 @@ export class WireServer {
   private readonly sessions: SessionRegistry;
   private readonly info: ServerInfo;
   private connectionCount = 0;
-  private hostLabel = 'localhost';
+  private hostLabel?: string;
 
   constructor(private readonly options: WireServerOptions) {
     this.cursors = new CursorRegistry(options.cursorTimeoutMs);
     this.sessions = new SessionRegistry(new TransactionManager(options.catalog, options.transactionTimeoutMs));
     this.info = {
       startedAt: new Date(),
-      host: () => this.hostLabel,
+      host: () => this.hostLabel ?? 'localhost',
       currentConnections: () => this.connections.size,
       totalConnections: () => this.connectionCount,
     };
@@ -51,6 +51,7 @@ export class WireServer {
 
   async listenUnix(socketPath: string): Promise<void> {
     await this.listen((s, done) => s.listen(socketPath, done));
+    this.hostLabel ??= socketPath; // as mongod, a TCP address names the server first
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
 import { consoleWarningsLogger, type EmbeddedMongoLogger } from './logger';
+import { preparePrivateSocket, type PrivateSocket } from './private-socket';
 import { WireServer } from './server';
 import { Catalog } from './storage/catalog';
 import { JournalStorageEngine } from './storage/journal-storage-engine';
@@ -6,6 +7,14 @@ import { MemoryStorageEngine } from './storage/memory-storage-engine';
 import type { StorageEngine } from './storage/storage-engine';
 
 export interface EmbeddedMongoOptions {
+  /**
+   * Listen only on a Unix socket that no other user can reach (no TCP, no port): a 0600 socket in
+   * a 0700 folder, `<dataDir>/embedded-mongo-socket/` or a private temporary folder (`:memory:`,
+   * or a dataDir too long for a socket path), removed on stop. The server has no authentication:
+   * this is how an application keeps other local users away from its data. Excludes host, port
+   * and socketPath.
+   */
+  readonly privateSocket?: boolean;
   /** Interface to bind; default 127.0.0.1. */
   readonly host?: string;
   /** 0 (default) picks a free port. */
@@ -29,48 +38,70 @@ export interface EmbeddedMongoOptions {
 }
 
 export interface EmbeddedMongo {
-  /** A connection string for the official driver, e.g. `mongodb://127.0.0.1:53117/`. */
+  /** A connection string for the official driver, e.g. `mongodb://127.0.0.1:53117/` or `mongodb://%2Fdata%2Fembedded-mongo-socket%2Fembedded-mongo.sock/`. */
   readonly url: string;
-  readonly port: number;
+  /** The TCP port; absent with `privateSocket`. */
+  readonly port?: number;
   stop(): Promise<void>;
 }
 
 /** Starts the MongoDB-compatible server and resolves once it accepts connections. */
 export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
+  if (options.privateSocket && (options.host !== undefined || options.port !== undefined || options.socketPath !== undefined)) {
+    throw new Error('privateSocket listens on a private Unix socket only: host, port and socketPath do not apply');
+  }
   const host = options.host ?? '127.0.0.1';
   const logger = options.logger ?? consoleWarningsLogger;
   const engine = createEngine(options, logger);
   const catalog = new Catalog(engine);
   const restored = await engine.load(); // a failed load releases the dataDir lock itself
   let server: WireServer | undefined;
-  let port: number;
+  let socket: PrivateSocket | undefined;
+  let url: string;
+  let port: number | undefined;
   try {
     catalog.restore(restored);
     server = new WireServer({ catalog, engine, logger, cursorTimeoutMs: options.cursorTimeoutMs, transactionTimeoutMs: options.transactionTimeoutMs });
-    port = await server.listenTcp(host, options.port ?? 0);
-    if (options.socketPath) await server.listenUnix(options.socketPath);
+    if (options.privateSocket) {
+      socket = await preparePrivateSocket(dataDirOf(options)); // after the lock: a stale socket there is a killed server's
+      await server.listenUnix(socket.path);
+      await socket.restrict();
+      url = `mongodb://${encodeURIComponent(socket.path)}/`;
+    } else {
+      port = await server.listenTcp(host, options.port ?? 0);
+      if (options.socketPath) await server.listenUnix(options.socketPath);
+      url = `mongodb://${host.includes(':') ? `[${host}]` : host}:${port}/`;
+    }
   } catch (error) {
     // A failed start (a busy port, say) leaves the dataDir unlocked for the next attempt.
     await server?.close().catch(() => undefined);
+    await socket?.remove().catch(() => undefined);
     await engine.close().catch((closeError: Error) => logger.error('closing storage after a failed start failed', { error: closeError.message }));
     throw error;
   }
   const listening = server;
-  const url = `mongodb://${host.includes(':') ? `[${host}]` : host}:${port}/`;
   logger.info('embedded mongo listening', { url, dataDir: options.dataDir ?? ':memory:' });
   let stopping: Promise<void> | undefined;
   return {
     url,
     port,
+    // The socket goes before the lock is released, never after another server has taken the folder.
     stop: () => {
-      stopping ??= listening.close().then(() => engine.close());
+      stopping ??= listening
+        .close()
+        .then(() => socket?.remove())
+        .then(() => engine.close());
       return stopping;
     },
   };
 }
 
+function dataDirOf(options: EmbeddedMongoOptions): string | undefined {
+  return options.dataDir && options.dataDir !== ':memory:' ? options.dataDir : undefined;
+}
+
 function createEngine(options: EmbeddedMongoOptions, logger: EmbeddedMongoLogger): StorageEngine {
-  const { dataDir } = options;
-  if (!dataDir || dataDir === ':memory:') return new MemoryStorageEngine();
+  const dataDir = dataDirOf(options);
+  if (!dataDir) return new MemoryStorageEngine();
   return new JournalStorageEngine(dataDir, logger, { snapshotIntervalMs: options.snapshotIntervalMs, snapshotJournalBytes: options.snapshotJournalBytes });
 }

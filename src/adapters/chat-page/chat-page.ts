@@ -6,9 +6,12 @@ import { CHAT_PAGE_HTML, CHAT_SCRIPT_PATH } from './chat-page.html';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** Same-origin everything; the socket connects to this origin over ws(s). */
+/**
+ * Same-origin everything. The socket connects to this origin over ws(s), which `'self'` covers
+ * (CSP level 3: a ws/wss URL of this page's host and port); `ws:`/`wss:` would allow any host.
+ */
 const PAGE_HEADERS = {
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self' ws: wss:; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-cache',

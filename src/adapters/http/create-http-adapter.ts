@@ -26,7 +26,7 @@ export function createHttpAdapter(app: Application, options: HttpAdapterOptions 
   const settings = resolveHttpAdapterOptions(options);
   const router = createServiceRouter(app, settings);
   const other = createOtherRoutesApp(settings);
-  if (options.apiDocs) other.use(createApiDocsRouter(options.apiDocs, settings.securityHeaders));
+  if (options.apiDocs) other.use(createApiDocsRouter(options.apiDocs, (req) => pageSecurityHeaders(settings, req)));
   // Service routes and probes are answered on Node's request directly, without Express's
   // dispatch (prototype swap, router, finalhandler: about a tenth of the CPU of a small request).
   // Everything else goes through the Express app, called as a mounted app is: (req, res, next).
@@ -43,7 +43,7 @@ function createOtherRoutesApp(settings: HttpAdapterSettings): Express {
   other.set('etag', false);
   if (settings.trustProxy !== undefined) other.set('trust proxy', settings.trustProxy);
   other.use((req: Request, res: Response, next: NextFunction) => {
-    for (const [name, value] of Object.entries(settings.securityHeaders)) res.setHeader(name, value);
+    for (const [name, value] of Object.entries(pageSecurityHeaders(settings, req))) res.setHeader(name, value);
     const cors = settings.cors?.headersFor(req.headers);
     if (cors) for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
     // Preflights (and the JSON 404) are the service router's answer, as for a service path.
@@ -51,4 +51,12 @@ function createOtherRoutesApp(settings: HttpAdapterSettings): Express {
     else next();
   });
   return other;
+}
+
+/**
+ * `upgrade-insecure-requests` only for a request that came over HTTPS: directly, or by
+ * `X-Forwarded-Proto` from a proxy that `trustProxy` trusts (Express's `req.secure`).
+ */
+function pageSecurityHeaders(settings: HttpAdapterSettings, req: Request): Readonly<Record<string, string>> {
+  return req.secure ? settings.securityHeaders : settings.plainHttpSecurityHeaders;
 }

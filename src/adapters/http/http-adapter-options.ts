@@ -6,7 +6,7 @@ import { clientAddressSource, type TrustProxy } from './client-address';
 import { CorsPolicy, type CorsOptions } from './cors-policy';
 import type { ApiDocsOptions } from './docs/api-docs-router';
 import { parseByteSize } from './parse-byte-size';
-import { apiSecurityHeaders, captureSecurityHeaders } from './security-headers';
+import { apiSecurityHeaders, captureSecurityHeaders, plainHttpSecurityHeaders } from './security-headers';
 
 export interface HttpAdapterOptions {
   /** Where the one-line-per-request logs go (a pino logger fits). Default: silent. */
@@ -47,8 +47,10 @@ export interface HttpAdapterSettings {
   readonly trustProxy?: TrustProxy;
   readonly readiness?: () => Promise<unknown> | unknown;
   readonly cors?: CorsPolicy;
-  /** Helmet's full set, for what `adapter.express` serves (pages, the docs). */
+  /** Helmet's full set, for what `adapter.express` serves (pages, the docs) over HTTPS. */
   readonly securityHeaders: Readonly<Record<string, string>>;
+  /** The same over plain HTTP: without `upgrade-insecure-requests`. */
+  readonly plainHttpSecurityHeaders: Readonly<Record<string, string>>;
   /** The API set, for every JSON answer of the service router. */
   readonly apiSecurityHeaders: Readonly<Record<string, string>>;
   /** `params.ip` and the logged address, honouring `trustProxy`. */
@@ -66,6 +68,7 @@ export function resolveHttpAdapterOptions(options: HttpAdapterOptions): HttpAdap
     readiness: options.readiness,
     cors: options.cors ? new CorsPolicy(options.cors) : undefined,
     securityHeaders,
+    plainHttpSecurityHeaders: plainHttpSecurityHeaders(securityHeaders),
     apiSecurityHeaders: helmetOptions === false ? {} : apiSecurityHeaders(securityHeaders),
     clientAddress: clientAddressSource(options.trustProxy),
   };

@@ -49,3 +49,16 @@ export function apiSecurityHeaders(pageHeaders: Readonly<Record<string, string>>
   if (hsts !== undefined) headers['strict-transport-security'] = hsts;
   return Object.freeze(headers);
 }
+
+/**
+ * The pages' headers for a request that came over plain HTTP: the same, less the CSP's
+ * `upgrade-insecure-requests`, which would send the page's own scripts and styles to https (a
+ * server that only speaks HTTP then shows a blank page; browsers exempt only localhost).
+ */
+export function plainHttpSecurityHeaders(pageHeaders: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const policy = pageHeaders['content-security-policy'];
+  if (policy === undefined) return pageHeaders;
+  const directives = policy.split(';').map((directive) => directive.trim());
+  const kept = directives.filter((directive) => directive !== '' && directive.split(/\s+/)[0].toLowerCase() !== 'upgrade-insecure-requests');
+  return Object.freeze({ ...pageHeaders, 'content-security-policy': kept.join(';') });
+}

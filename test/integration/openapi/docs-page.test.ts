@@ -7,7 +7,12 @@ import { loadConfig } from '../../../src/composition/load-config';
 import { describeIf } from '../../helpers/skip-with-reason';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** A host name other than localhost, resolved to loopback by the browser itself (browsers exempt localhost from upgrades). */
+const OTHER_HOST = 'docs.example.test';
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  `--host-resolver-rules=MAP ${OTHER_HOST} 127.0.0.1`,
+];
 const available = existsSync(CHROMIUM);
 
 const EMAIL = 'grace@example.com';
@@ -21,7 +26,7 @@ describeIf(available, `${CHROMIUM} is missing (apt-get install -y chromium)`)('t
 
   beforeAll(async () => {
     const config = loadConfig({ NODE_ENV: 'test', STORE: 'memory', DATA_DIR: ':memory:', AUTH_SECRET: 'a-test-secret-that-is-long-enough-0123456789' });
-    composed = await composeApplication(config, { authentication: { bcryptCost: 4 } });
+    composed = await composeApplication(config, { authentication: { passwordHashCost: 10 } });
     server = await listenHttp(composed.http, { host: '127.0.0.1', port: 0 });
     origin = server.url;
     const agent = request(origin);
@@ -102,6 +107,20 @@ describeIf(available, `${CHROMIUM} is missing (apt-get install -y chromium)`)('t
     expect(shown).toContain('"limit": 5');
     expect(foreign).toEqual([]);
     expect(await page.evaluate(() => (window as any).cspViolations)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('renders over plain HTTP on a host name other than localhost (no upgrade of its assets to https)', async () => {
+    const page = await browser.newPage();
+    const requested: string[] = [];
+    const problems: string[] = [];
+    page.on('request', (sent) => requested.push(sent.url()));
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    const plainOrigin = `http://${OTHER_HOST}:${new URL(origin).port}`;
+    await page.goto(`${plainOrigin}/docs`);
+    await page.locator('.opblock-summary-path[data-path="/messages"]').first().waitFor({ timeout: 20_000 });
+    expect(requested.filter((url) => !url.startsWith(`${plainOrigin}/`))).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);

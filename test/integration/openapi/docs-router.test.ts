@@ -39,6 +39,25 @@ describe('the apiDocs option of the HTTP adapter', () => {
     }
   });
 
+  it('sends upgrade-insecure-requests only to a request that came over HTTPS', async () => {
+    const directivesOf = (response: request.Response) => String(response.headers['content-security-policy']).split(';').map((directive) => directive.trim().split(/\s+/)[0]);
+    const direct = createHttpAdapter(createApp(), { apiDocs: { document: {}, page: true } });
+    for (const url of ['/docs', '/docs/init.js', '/docs/swagger-ui.css', '/openapi.json']) {
+      const plain = directivesOf(await request(direct).get(url).expect(200));
+      expect([url, plain.includes('script-src'), plain.includes('upgrade-insecure-requests')]).toEqual([url, true, false]);
+      // A forwarded protocol counts only from a trusted proxy.
+      const forged = directivesOf(await request(direct).get(url).set('x-forwarded-proto', 'https').expect(200));
+      expect([url, forged.includes('upgrade-insecure-requests')]).toEqual([url, false]);
+    }
+    const behindProxy = createHttpAdapter(createApp(), { apiDocs: { document: {}, page: true }, trustProxy: 'loopback' });
+    behindProxy.express.get('/page', (_req, res) => void res.send('a page'));
+    for (const url of ['/docs', '/docs/swagger-ui.css', '/page']) {
+      const forwarded = directivesOf(await request(behindProxy).get(url).set('x-forwarded-proto', 'https').expect(200));
+      expect([url, forwarded.includes('upgrade-insecure-requests')]).toEqual([url, true]);
+      expect([url, directivesOf(await request(behindProxy).get(url).set('x-forwarded-proto', 'http').expect(200)).includes('upgrade-insecure-requests')]).toEqual([url, false]);
+    }
+  });
+
   it('leaves the routes off when the option is absent', async () => {
     const http = createHttpAdapter(createApp());
     await request(http).get('/openapi.json').expect(404);

@@ -11,7 +11,7 @@ const TEST_SECRET = 'a-test-secret-that-is-long-enough-0123456789';
 
 function compose(env: Record<string, string> = {}): Promise<ComposedApplication> {
   const config = loadConfig({ NODE_ENV: 'test', STORE: 'memory', DATA_DIR: ':memory:', AUTH_SECRET: TEST_SECRET, ...env });
-  return composeApplication(config, { authentication: { bcryptCost: 4 } });
+  return composeApplication(config, { authentication: { passwordHashCost: 10 } });
 }
 
 /** Where each standard method lives in the HTTP mapping: [path template suffix, verb]. */

@@ -11,7 +11,7 @@ const generate = (copy: string, ...args: string[]) => node(['-r', '@swc-node/reg
 /** Starts `src/main.ts` of `copy` as `npm start` does and resolves with its URL once it listens. */
 function start(copy: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
-    cwd: copy, env: { ...process.env, NODE_ENV: 'development', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: ':memory:', BCRYPT_COST: '4', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: copy, env: { ...process.env, NODE_ENV: 'development', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: ':memory:', PASSWORD_HASH_COST: '10', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
     let output = '';
@@ -89,6 +89,10 @@ describe('npm run new:service', () => {
     [['tasks'], /^new:service: --fields is required/],
     [['tasks', '--fields', 'title:text'], /^new:service: --fields: "title" has the unknown type "text"/],
     [['tasks', '--fields', 'userId:string'], /^new:service: --fields: "userId" is set by the server/],
+    [['constructor', '--fields', 'title:string'], /^new:service: "constructor" is a name every JavaScript object has \(Object\.prototype\.constructor\)/],
+    [['tasks', '--fields', 'title:string,toString:string'], /^new:service: --fields: "toString" is a name every JavaScript object has/],
+    [['tasks', '--fields', 'valueOf:number'], /^new:service: --fields: "valueOf" is a name every JavaScript object has/],
+    [['tasks', '--fields', 'hasOwnProperty:boolean'], /^new:service: --fields: "hasOwnProperty" is a name every JavaScript object has/],
   ])('refuses %j with one line', (args, message) => {
     const run = generate(copy, ...(args as string[]));
     expect(run.status).toBe(1);

@@ -12,24 +12,25 @@ export interface ApiDocsOptions {
 /**
  * `GET /openapi.json` and, with `page`, `GET /docs` (Swagger UI from swagger-ui-dist in
  * node_modules, nothing from a CDN). Every answer carries the adapter's security headers
- * (helmet's full set). swagger-ui-dist is only located here (its files are read when requested).
+ * (helmet's full set, as `securityHeaders` gives them for the request: over plain HTTP without
+ * `upgrade-insecure-requests`). swagger-ui-dist is only located here (its files are read when requested).
  */
-export function createApiDocsRouter(options: ApiDocsOptions, securityHeaders: Readonly<Record<string, string>>): Router {
+export function createApiDocsRouter(options: ApiDocsOptions, securityHeaders: (req: Request) => Readonly<Record<string, string>>): Router {
   const router = Router();
   const documentJson = JSON.stringify(options.document);
-  const withHeaders = (res: Response, contentType: string): Response => {
-    res.set(securityHeaders);
+  const withHeaders = (req: Request, res: Response, contentType: string): Response => {
+    res.set(securityHeaders(req));
     return res.type(contentType).set('cache-control', 'no-cache');
   };
-  router.get(DOCUMENT_PATH, (_req: Request, res: Response) => void withHeaders(res, 'application/json').send(documentJson));
+  router.get(DOCUMENT_PATH, (req: Request, res: Response) => void withHeaders(req, res, 'application/json').send(documentJson));
   if (!options.page) return router;
 
   const swaggerUi = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-  router.get(DOCS_PATH, (_req: Request, res: Response) => void withHeaders(res, 'html').send(DOCS_PAGE));
-  router.get(`${DOCS_PATH}/${INIT_SCRIPT}`, (_req: Request, res: Response) => void withHeaders(res, 'text/javascript').send(INIT_SCRIPT_SOURCE));
+  router.get(DOCS_PATH, (req: Request, res: Response) => void withHeaders(req, res, 'html').send(DOCS_PAGE));
+  router.get(`${DOCS_PATH}/${INIT_SCRIPT}`, (req: Request, res: Response) => void withHeaders(req, res, 'text/javascript').send(INIT_SCRIPT_SOURCE));
   for (const file of SWAGGER_UI_FILES) {
-    router.get(`${DOCS_PATH}/${file}`, (_req: Request, res: Response, next) => {
-      res.set(securityHeaders);
+    router.get(`${DOCS_PATH}/${file}`, (req: Request, res: Response, next) => {
+      res.set(securityHeaders(req));
       res.sendFile(path.join(swaggerUi, file), { maxAge: '1h' }, (error) => {
         if (error) next(error);
       });

@@ -1,0 +1,67 @@
+import { promises as fs } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** A Unix socket only this user can reach: inside a 0700 folder, itself 0600 once bound. */
+export interface PrivateSocket {
+  /** Absolute path to bind and to connect to. */
+  readonly path: string;
+  /** After binding: the socket itself owner-only (the folder already keeps everyone else out). */
+  restrict(): Promise<void>;
+  /** Removes the socket and the folder made for it. */
+  remove(): Promise<void>;
+}
+
+/** Inside a dataDir: `<dataDir>/embedded-mongo-socket/embedded-mongo.sock` (the driver wants the `.sock` suffix). */
+export const SOCKET_FOLDER = 'embedded-mongo-socket';
+export const SOCKET_FILE = 'embedded-mongo.sock';
+
+/**
+ * A socket path longer than this cannot be bound (sun_path holds 108 bytes on Linux, 104 on
+ * macOS, the terminating NUL included): such a dataDir falls back to a private temporary folder.
+ */
+const MAX_SOCKET_PATH_BYTES = 103;
+
+/**
+ * Prepares the folder of the embedded server's socket: in `dataDir` when given and the path fits,
+ * otherwise a fresh 0700 folder from mkdtemp under the system's temporary folder. Call it while
+ * holding the dataDir lock: a socket left by a killed server is removed here.
+ */
+export async function preparePrivateSocket(dataDir: string | undefined): Promise<PrivateSocket> {
+  if (dataDir) {
+    const folder = path.resolve(dataDir, SOCKET_FOLDER);
+    const socketPath = path.join(folder, SOCKET_FILE);
+    if (Buffer.byteLength(socketPath) <= MAX_SOCKET_PATH_BYTES) {
+      await ownerOnlyFolder(folder);
+      await fs.rm(socketPath, { force: true }); // a killed server's; the dataDir lock says none is running
+      return privateSocket(folder, socketPath);
+    }
+  }
+  const folder = await fs.mkdtemp(path.join(tmpdir(), 'embedded-mongo-')); // mkdtemp creates it 0700
+  const socketPath = path.join(folder, SOCKET_FILE);
+  if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
+    await fs.rm(folder, { recursive: true, force: true });
+    throw new Error(`the embedded database's socket path ${socketPath} is longer than ${MAX_SOCKET_PATH_BYTES} bytes: set TMPDIR to a shorter folder`);
+  }
+  return privateSocket(folder, socketPath);
+}
+
+function privateSocket(folder: string, socketPath: string): PrivateSocket {
+  return {
+    path: socketPath,
+    restrict: () => fs.chmod(socketPath, 0o600),
+    remove: () => fs.rm(folder, { recursive: true, force: true }),
+  };
+}
+
+/** Creates `folder` 0700, or checks that an existing one is a real folder of this user and makes it 0700. */
+async function ownerOnlyFolder(folder: string): Promise<void> {
+  await fs.mkdir(folder, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
+  const stat = await fs.lstat(folder);
+  if (!stat.isDirectory()) throw new Error(`the embedded database's socket folder ${folder} exists and is not a folder`);
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid) throw new Error(`the embedded database's socket folder ${folder} belongs to another user (uid ${stat.uid})`);
+  if ((stat.mode & 0o777) !== 0o700) await fs.chmod(folder, 0o700);
+}
