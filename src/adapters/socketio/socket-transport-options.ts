@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { LoggerPort } from '../../ports/logger.port';
 
 export interface SocketTransportOptions {
@@ -10,10 +11,30 @@ export interface SocketTransportOptions {
   maxBufferedBytes?: number;
   /** How long a connection may stay over `maxBufferedBytes` (a burst drains within it) before it is cut off. Default 2 s. */
   slowConsumerGraceMs?: number;
+  /** Calls one connection may have running at once; a call beyond it is refused with a 429 ack and never runs. Default 32. */
+  maxCallsInFlight?: number;
+  /** Refused calls within `refusalWindowMs` after which a connection is disconnected as flooding. Default 256. */
+  maxRefusedCalls?: number;
+  /** Default 10 s. */
+  refusalWindowMs?: number;
   /** Origins allowed to connect from browsers on other origins (CORS for long-polling). Default: none. */
   corsOrigins?: string[];
   /** The endpoint path. Default '/socket.io'. */
   path?: string;
+  /** The caller's address from the handshake request (e.g. honouring trusted proxies), as `params.ip`. Default: the socket's peer. */
+  clientAddress?: (request: IncomingMessage) => string | undefined;
 }
 
-export const SOCKET_DEFAULTS = Object.freeze({ maxMessageBytes: 1_000_000, maxBufferedBytes: 1024 * 1024, slowConsumerGraceMs: 2_000, path: '/socket.io' });
+export const SOCKET_DEFAULTS = Object.freeze({
+  maxMessageBytes: 1_000_000,
+  maxBufferedBytes: 1024 * 1024,
+  slowConsumerGraceMs: 2_000,
+  // A page that loads its data at once rarely has more than a few dozen calls open; more than
+  // this many from one connection is a client that does not wait for answers.
+  maxCallsInFlight: 32,
+  // Eight limits' worth of refusals in 10 s: a client that retries after a 429 with any backoff
+  // stays far below it; one that ignores the 429s and keeps sending reaches it within a moment.
+  maxRefusedCalls: 256,
+  refusalWindowMs: 10_000,
+  path: '/socket.io',
+});

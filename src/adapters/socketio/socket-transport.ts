@@ -3,7 +3,9 @@ import type { Server, Socket } from 'socket.io';
 import type { Application } from '../../application/app/application';
 import type { ConnectionTransport, RealTimeConnection } from '../../application/channels/connection';
 import type { RealTimeHub } from '../../application/channels/real-time-hub';
+import { TooManyRequests } from '../../domain/errors';
 import { bufferedBytes } from './buffered-bytes';
+import { CallBudget, type Admission } from './call-budget';
 import { runSocketCall, SOCKET_PROVIDER } from './socket-call';
 import { socketErrorJson } from './socket-error';
 import { SOCKET_DEFAULTS, type SocketTransportOptions } from './socket-transport-options';
@@ -37,7 +39,14 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     cors: options.corsOrigins && options.corsOrigins.length > 0 ? { origin: options.corsOrigins } : undefined,
   });
   const sockets = new WeakMap<RealTimeConnection, Socket>();
+  const addressOf = (socket: Socket): string => options.clientAddress?.(socket.request) ?? socket.handshake.address;
   const callSettings = { app, match: createServicePathMatcher(app) };
+  const callLimits = {
+    maxCallsInFlight: options.maxCallsInFlight ?? SOCKET_DEFAULTS.maxCallsInFlight,
+    maxRefusedCalls: options.maxRefusedCalls ?? SOCKET_DEFAULTS.maxRefusedCalls,
+    refusalWindowMs: options.refusalWindowMs ?? SOCKET_DEFAULTS.refusalWindowMs,
+  };
+  const tooManyCalls = new TooManyRequests(`Too many calls in flight on this connection (at most ${callLimits.maxCallsInFlight}): wait for answers before sending more`).toJSON();
 
   const graceMs = options.slowConsumerGraceMs ?? SOCKET_DEFAULTS.slowConsumerGraceMs;
   const suspects = new WeakSet<Socket>();
@@ -79,7 +88,7 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   io.use((socket, next) => {
     const token = handshakeToken(socket);
     if (!token) return next();
-    const params = { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: socket.handshake.address };
+    const params = { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: addressOf(socket) };
     Promise.resolve()
       .then(() => app.service(hub.authenticationPath).create({ strategy: 'jwt', accessToken: token }, params))
       .then(
@@ -95,12 +104,17 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   });
 
   io.on('connection', (socket) => {
-    const connection: RealTimeConnection = { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: socket.handshake.address };
+    const connection: RealTimeConnection = { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: addressOf(socket) };
     sockets.set(connection, socket);
     socket.on('disconnect', () => hub.disconnect(connection));
+    const budget = new CallBudget(callLimits);
     socket.onAny((method: unknown, ...args: unknown[]) => {
+      // Frames read before a flooding connection was cut off are dropped.
+      if (!socket.connected) return;
       const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as Ack) : undefined;
-      answer(hub, socket, connection, method, args, ack);
+      const admission = budget.admit();
+      if (admission === 'run') answer(hub, socket, connection, budget, method, args, ack);
+      else refuse(socket, budget, admission, ack);
     });
     hub.connect(connection, transport);
     const login = (socket.data as { login?: Record<string, any> }).login;
@@ -108,20 +122,35 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   });
 
   /** Not async: one promise (the call's) per frame, then the ack. */
-  const answer = (realtime: RealTimeHub, socket: Socket, connection: RealTimeConnection, method: unknown, args: unknown[], ack?: Ack): void => {
+  const answer = (realtime: RealTimeHub, socket: Socket, connection: RealTimeConnection, budget: CallBudget, method: unknown, args: unknown[], ack?: Ack): void => {
     const path = args[0];
     runSocketCall(callSettings, connection, method, path, args.slice(1)).then(
       (context) => {
+        budget.settle();
         realtime.afterCall(context);
         ack?.(null, context.dispatch !== undefined ? context.dispatch : context.result);
         checkBacklog(socket);
       },
       (error: unknown) => {
+        budget.settle();
         const { json, unexpected } = socketErrorJson(error, options.production === true);
         if (unexpected) logger.error({ err: error, method: String(method).slice(0, 100), path: String(path).slice(0, 200) }, 'socket call failed');
         ack?.(json);
       },
     );
+  };
+
+  /** A call over the limit never runs: it gets a 429 ack, and a connection that keeps flooding is cut off. */
+  const refuse = (socket: Socket, budget: CallBudget, admission: Exclude<Admission, 'run'>, ack?: Ack): void => {
+    if (admission === 'refuse') {
+      ack?.(tooManyCalls);
+      return;
+    }
+    logger.warn(
+      { socket: socket.id, refusedCalls: budget.refusedInWindow, windowMs: callLimits.refusalWindowMs, maxCallsInFlight: callLimits.maxCallsInFlight },
+      'disconnecting a real-time client that keeps sending calls over its limit',
+    );
+    socket.disconnect(true);
   };
 
   return {
