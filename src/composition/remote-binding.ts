@@ -1,13 +1,14 @@
 import { rest } from '../adapters/rest-client';
 import { userIdOf } from '../application/authentication/owner.hooks';
-import { ON_BEHALF_OF_HEADER } from '../application/authentication/authenticate.hook';
+import { ON_BEHALF_OF_HEADER, SERVICE_CREDENTIAL_REFUSALS } from '../application/authentication/authenticate.hook';
 import { argumentNames } from '../application/hooks/hook-context';
 import type { ServiceDefinition } from '../application/services/service-definition';
-import { BadGateway, NotAuthenticated, ServiceError, Timeout, Unavailable } from '../domain/errors';
+import { BadGateway, Forbidden, NotAuthenticated, ServiceError, Timeout, Unavailable } from '../domain/errors';
 import type { LoggerPort } from '../ports/logger.port';
 import type { Params } from '../ports/service-params';
 import type { ServiceMethods } from '../ports/service.port';
 import type { AppConfig } from './app-config';
+import { createRemoteConnectionPool, type RemotePoolSettings } from './remote-connection-pool';
 
 type RemoteService = Record<string, any> & { methods(...names: string[]): unknown };
 
@@ -22,16 +23,29 @@ export interface RemoteBinding {
 }
 
 /**
- * What a call forwarded to another server carries: the query, the route values and the id of
- * the user it is made for (`X-On-Behalf-Of`, which the other server accepts only with this
- * server's service credential). The incoming request's own headers and token stay here.
+ * What a call forwarded to another server carries: the query, the route values and, for a
+ * signed-in user, this server's service credential with the user's id (`X-On-Behalf-Of`), so the
+ * other server applies that user's rules. A call without a user (anonymous, or internal) goes
+ * without the credential: the other server answers it as it answers anyone anonymous, never as a
+ * call from this server with more rights. The incoming request's own headers and token stay here.
  */
-export function remoteParams(params: Params | undefined): Params {
+export function remoteParams(params: Params | undefined, credential: string | undefined): Params {
   const forwarded: Params = {};
   if (params?.query !== undefined) forwarded.query = params.query;
   if (params?.route !== undefined) forwarded.route = params.route;
-  if (params?.user) forwarded.headers = { [ON_BEHALF_OF_HEADER]: userIdOf(params.user) };
+  if (params?.user && credential) forwarded.headers = { Authorization: `Bearer ${credential}`, [ON_BEHALF_OF_HEADER]: userIdOf(params.user) };
   return forwarded;
+}
+
+/** The 403s of the storing server that say this server's credential does not fit the binding (not the user's fault). */
+function refusesTheCredential(error: unknown): boolean {
+  const reason = (error as ServiceError).data as { reason?: unknown } | undefined;
+  return error instanceof Forbidden && (reason?.reason === SERVICE_CREDENTIAL_REFUSALS.outsideScope || reason?.reason === SERVICE_CREDENTIAL_REFUSALS.onBehalfOfRequired);
+}
+
+/** The readiness probe's answer when the credential is accepted: it needs a user to act for, and the probe names none. */
+function acceptsTheCredential(error: unknown): boolean {
+  return error instanceof Forbidden && ((error as ServiceError).data as { reason?: unknown } | undefined)?.reason === SERVICE_CREDENTIAL_REFUSALS.onBehalfOfRequired;
 }
 
 /**
@@ -41,15 +55,16 @@ export function remoteParams(params: Params | undefined): Params {
  * 503 or 502 that names the service only (never addresses, ports or network error codes), with
  * one warning in the log per outage and one line when it is back.
  */
-export function bindRemote(definition: ServiceDefinition, remote: AppConfig['remotes'][string], logger: LoggerPort): RemoteBinding {
-  const headers: Record<string, string> = remote.token ? { Authorization: `Bearer ${remote.token}` } : {};
-  const client = rest(remote.url).fetch(fetch, { headers }).service(definition.path) as RemoteService;
+export function bindRemote(definition: ServiceDefinition, remote: AppConfig['remotes'][string], logger: LoggerPort, pool: RemotePoolSettings): RemoteBinding {
+  // No default headers: the credential goes only with calls made for a signed-in user (remoteParams).
+  const client = rest(remote.url).fetch(createRemoteConnectionPool(pool).fetch).service(definition.path) as RemoteService;
   client.methods(...definition.methods.filter((name) => typeof client[name] !== 'function'));
   let down = false;
-  const failure = (error: unknown): unknown => {
+  /** `withCredential`: the call carried this server's credential, so a 401 or a scope refusal is about the credential, not the caller. */
+  const failure = (error: unknown, withCredential: boolean): unknown => {
     const code = error instanceof ServiceError ? error.code : 500;
     const unreachable = error instanceof Unavailable || error instanceof Timeout || !(error instanceof ServiceError);
-    const refused = error instanceof NotAuthenticated;
+    const refused = withCredential && (error instanceof NotAuthenticated || refusesTheCredential(error));
     if (!unreachable && !refused && code < 500) return error;
     if (!down) {
       down = true;
@@ -70,13 +85,14 @@ export function bindRemote(definition: ServiceDefinition, remote: AppConfig['rem
     const paramsAt = argumentNames(method).indexOf('params');
     store[method] = async (...args: unknown[]) => {
       const call = [...args];
-      call[paramsAt] = remoteParams(call[paramsAt] as Params | undefined);
+      const forwarded = remoteParams(call[paramsAt] as Params | undefined, remote.token);
+      call[paramsAt] = forwarded;
       try {
         const result = await client[method](...call);
         succeeded();
         return result;
       } catch (error) {
-        throw failure(error);
+        throw failure(error, forwarded.headers !== undefined);
       }
     };
   }
@@ -84,12 +100,18 @@ export function bindRemote(definition: ServiceDefinition, remote: AppConfig['rem
     path: definition.path,
     readiness: remote.readiness,
     store: store as unknown as ServiceMethods,
+    /**
+     * A call with the credential and no user: the storing server verifies the credential and its
+     * scope for `find`, then refuses it for want of a user to act for, which is the answer that
+     * shows the credential is accepted (a server that predates scopes answers it instead).
+     */
     async check() {
       try {
-        await client.find({ query: { $limit: 0 } });
+        await client.find({ query: { $limit: 0 }, headers: remote.token ? { Authorization: `Bearer ${remote.token}` } : {} });
         succeeded();
       } catch (error) {
-        const mapped = failure(error);
+        if (acceptsTheCredential(error)) return succeeded();
+        const mapped = failure(error, remote.token !== undefined);
         throw mapped instanceof ServiceError && mapped.code >= 500 ? mapped : new Unavailable(`The '${definition.path}' service is unavailable`);
       }
     },

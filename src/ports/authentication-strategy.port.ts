@@ -1,5 +1,6 @@
 import type { AccessTokenPayload } from './token-issuer.port';
 import type { Params } from './service-params';
+import type { ServiceCallerInfo } from './service-caller';
 
 /** What a client sends to `POST /authentication`: the strategy name plus its fields. */
 export interface AuthenticationRequest {
@@ -13,12 +14,6 @@ export interface AuthenticationInfo {
   accessToken?: string;
   payload?: AccessTokenPayload;
   [key: string]: unknown;
-}
-
-/** Another server calling this one with a service credential. */
-export interface ServiceCallerInfo {
-  name: string;
-  credentialId: string;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Query } from '../domain/query';
+import type { ServiceCallerInfo } from './service-caller';
 
 /** Per-call pagination: an object replaces the service's setting, `false` disables it. */
 export type PaginationOptions = { default?: number; max?: number };
@@ -29,5 +30,7 @@ export interface Params<Q = Query> {
   database?: Record<string, any>;
   /** Collation for `find`, `patch` and `remove` (MongoDB). */
   collation?: { locale: string; strength?: number; [key: string]: unknown };
+  /** Set by the authentication hook when another server makes the call with its service credential (for `user`). */
+  serviceCaller?: ServiceCallerInfo;
   [key: string]: any;
 }

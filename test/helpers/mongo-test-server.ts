@@ -51,3 +51,10 @@ export async function startMongoTestServer(): Promise<MongoTestServer> {
     },
   };
 }
+
+/** The server's URL with `database` as its default database (what an application's MONGODB_URL names). */
+export function databaseUrl(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}

@@ -6,7 +6,7 @@ import type { ServicePort } from '../../ports/service.port';
 import type { AccessTokenPayload } from '../../ports/token-issuer.port';
 import { jwtFailureToError } from './jwt-error';
 import { checkAccessToken, verifyOptionsOf, type JwtSettings } from './jwt-settings';
-import { isServiceCredential, verifyServiceCredential } from './service-credential';
+import { isServiceCredential, UnscopedServiceCredential, verifyServiceCredential } from './service-credential';
 import { runPassportStrategy, type MinimalRequest } from './passport-strategy-adapter';
 import { VerifiedTokens } from './verified-tokens';
 
@@ -18,7 +18,14 @@ export interface JwtStrategyOptions {
    * Accept service credentials (other servers calling this one), unless revoked. Without it, a
    * service credential is refused like any token of the wrong type.
    */
-  serviceCredentials?: { isRevoked(credentialId: string): boolean };
+  serviceCredentials?: ServiceCredentialChecks;
+}
+
+/** How this server judges the service credentials it issued. */
+export interface ServiceCredentialChecks {
+  isRevoked(credentialId: string): boolean;
+  /** Told of each refusal of a credential issued without scopes (say how to re-issue it). */
+  refusedUnscoped?(caller: { name: string; credentialId: string }): void;
 }
 
 type UserRecord = Record<string, any>;
@@ -59,7 +66,13 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
     if (typeof accessToken !== 'string' || accessToken === '') throw new NotAuthenticated('No access token');
     const { serviceCredentials } = this.options;
     if (serviceCredentials && isServiceCredential(accessToken)) {
-      const service = verifyServiceCredential(accessToken, this.options.settings, (id) => serviceCredentials.isRevoked(id));
+      let service;
+      try {
+        service = verifyServiceCredential(accessToken, this.options.settings, (id) => serviceCredentials.isRevoked(id));
+      } catch (error) {
+        if (error instanceof UnscopedServiceCredential) serviceCredentials.refusedUnscoped?.(error.caller);
+        throw error;
+      }
       return { accessToken, authentication: { strategy: this.name, accessToken }, service };
     }
     const verified = this.verifiedTokens.get(accessToken);
@@ -94,7 +107,9 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
   /** The token's user; a user that no longer exists makes the token invalid. */
   private async userOf(payload: AccessTokenPayload): Promise<UserRecord | NotAuthenticated> {
     try {
-      return (await this.options.users().get!(payload.sub, {})) as UserRecord;
+      // Made for the token's own subject: where users are bound to another server, that server
+      // then reads the account as its owner may (a call for nobody would be anonymous there).
+      return (await this.options.users().get!(payload.sub, { user: { _id: payload.sub } })) as UserRecord;
     } catch (error) {
       if (error instanceof NotFound) return new NotAuthenticated('Invalid access token');
       throw error;

@@ -7,14 +7,15 @@ import request from 'supertest';
 import { createJwtSettings, signServiceCredential } from '../../../src/adapters/passport';
 import { SERVICES } from '../../../src/application/services/service-list';
 import { composeApplication, type ComposedApplication } from '../../../src/composition-root';
+import { credentialScopes } from '../../../src/composition/credential-scopes';
 import { ConfigError, loadConfig } from '../../../src/composition/load-config';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../../src/embedded-mongo';
 import { notesService } from '../../fixtures/services/notes.definition';
 
 const SECRET = 'database-use-secret-that-is-long-enough-00';
 /** What the remote issued to this server (`npm run service-credential`). */
-const { credential } = signServiceCredential(createJwtSettings({ secret: SECRET }), 'composition-test');
 const DEFINITIONS = [...SERVICES, notesService];
+const { credential } = signServiceCredential(createJwtSettings({ secret: SECRET }), 'composition-test', credentialScopes(DEFINITIONS, DEFINITIONS.map((definition) => definition.path).join(',')));
 const NAMES = DEFINITIONS.map((definition) => definition.path);
 
 /** Connections the embedded server has open (the monitoring client's own included). */
@@ -34,7 +35,7 @@ async function settle(monitor: MongoClient, holds: (count: number) => boolean): 
 }
 
 function compose(env: Record<string, string>): Promise<ComposedApplication> {
-  const config = loadConfig({ NODE_ENV: 'test', STORE: 'mongo', AUTH_SECRET: SECRET, BCRYPT_COST: '4', DATABASE_TIMEOUT_MS: '3000', ...env });
+  const config = loadConfig({ NODE_ENV: 'test', STORE: 'mongo', AUTH_SECRET: SECRET, PASSWORD_HASH_COST: '10', DATABASE_TIMEOUT_MS: '3000', ...env });
   return composeApplication(config, { services: DEFINITIONS });
 }
 
@@ -49,7 +50,7 @@ describe('the database opens when, and only when, some service is stored locally
     database = await startEmbeddedMongo({ host: '127.0.0.1', port: 0 });
     monitor = await new MongoClient(database.url, { maxPoolSize: 1 }).connect();
     // The server remote bindings point at: every service on its memory store.
-    remote = await composeApplication(loadConfig({ NODE_ENV: 'test', STORE: 'memory', AUTH_SECRET: SECRET, BCRYPT_COST: '4' }), { services: DEFINITIONS });
+    remote = await composeApplication(loadConfig({ NODE_ENV: 'test', STORE: 'memory', AUTH_SECRET: SECRET, PASSWORD_HASH_COST: '10' }), { services: DEFINITIONS });
     remoteServer = createServer(remote.http);
     await new Promise<void>((resolve) => remoteServer.listen(0, '127.0.0.1', resolve));
     remoteUrl = `http://127.0.0.1:${(remoteServer.address() as AddressInfo).port}`;

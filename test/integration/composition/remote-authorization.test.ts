@@ -2,51 +2,14 @@ import 'reflect-metadata';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
-import { createJwtSettings, listenHttp, signServiceCredential, type ListeningHttpServer } from '../../../src';
-import { composeApplication, type ComposedApplication } from '../../../src/composition-root';
-import { loadConfig } from '../../../src/composition/load-config';
+import { createJwtSettings, signServiceCredential } from '../../../src';
+import { SERVICES } from '../../../src/application/services/service-list';
+import { credentialScopes } from '../../../src/composition/credential-scopes';
+import { account, call, SECRET_A, SECRET_B, serversOnOneDatabase, stop, type Running } from './support/bound-servers';
 
-const PASSWORD = 'correct horse battery';
-const SECRET_A = 'server-a-secret-that-is-long-enough-000000';
-const SECRET_B = 'server-b-secret-that-is-long-enough-111111';
-
-interface Running {
-  composed: ComposedApplication;
-  http: ListeningHttpServer;
-  url: string;
-}
-
-async function start(env: Record<string, string>, options: Parameters<typeof composeApplication>[1] = {}): Promise<Running> {
-  const config = loadConfig({ NODE_ENV: 'test', STORE: 'memory', DATA_DIR: ':memory:', BCRYPT_COST: '4', ...env });
-  const composed = await composeApplication(config, { authentication: { rateLimit: false }, ...options });
-  const http = await listenHttp(composed.http, { host: '127.0.0.1', port: 0 });
-  return { composed, http, url: http.url };
-}
-
-async function stop(running: Running | undefined): Promise<void> {
-  if (!running) return;
-  await running.http.close();
-  await running.composed.close();
-}
-
-async function call(url: string, method: string, path: string, init: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...init.headers },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null, text };
-}
-
-async function account(url: string, email: string): Promise<{ id: string; token: string }> {
-  const created = await call(url, 'POST', '/users', { body: { email, password: PASSWORD } });
-  expect(created.status).toBe(201);
-  const login = await call(url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } });
-  expect(login.status).toBe(201);
-  return { id: created.body._id, token: login.body.accessToken };
-}
+/** What `npm run service-credential -- server-b --services messages` issues. */
+const MESSAGES_SCOPE = credentialScopes(SERVICES, 'messages');
+const { start } = serversOnOneDatabase();
 
 type Actor = 'owner' | 'other' | 'anonymous';
 const METHODS = ['find', 'get', 'create', 'update', 'patch', 'like', 'remove', 'markRead'] as const;
@@ -76,7 +39,7 @@ async function authorizationMatrix(url: string, tokens: Record<Actor, string | u
   return statuses;
 }
 
-describe('a service bound to another server keeps every rule (MESSAGES_REMOTE_URL with a service credential)', () => {
+describe('a service bound to another server keeps every rule (MESSAGES_REMOTE_URL with a service credential; users shared through one database)', () => {
   let serverA: Running | undefined;
   let serverB: Running | undefined;
   let credentialId: string;
@@ -86,7 +49,7 @@ describe('a service bound to another server keeps every rule (MESSAGES_REMOTE_UR
   beforeAll(async () => {
     // A stores messages; its user tokens last 2 s, the service credential does not expire.
     serverA = await start({ AUTH_SECRET: SECRET_A, JWT_EXPIRES_IN: '2s' });
-    const issued = signServiceCredential(createJwtSettings({ secret: SECRET_A }), 'server-b');
+    const issued = signServiceCredential(createJwtSettings({ secret: SECRET_A }), 'server-b', MESSAGES_SCOPE);
     credentialId = issued.credentialId;
     credential = issued.credential;
     const sink = new Writable({ write(chunk, _encoding, done) { logLines.push(JSON.parse(String(chunk))); done(); } });
@@ -177,7 +140,7 @@ describe('a service bound to another server keeps every rule (MESSAGES_REMOTE_UR
   it('refuses a revoked credential (reported like an outage) and accepts a fresh one', async () => {
     const a = await start({ AUTH_SECRET: SECRET_A, SERVICE_CREDENTIALS_REVOKED: credentialId });
     const withRevoked = await start({ AUTH_SECRET: SECRET_B, MESSAGES_REMOTE_URL: a.url, MESSAGES_REMOTE_TOKEN: credential });
-    const withFresh = await start({ AUTH_SECRET: SECRET_B, MESSAGES_REMOTE_URL: a.url, MESSAGES_REMOTE_TOKEN: signServiceCredential(createJwtSettings({ secret: SECRET_A }), 'server-b').credential });
+    const withFresh = await start({ AUTH_SECRET: SECRET_B, MESSAGES_REMOTE_URL: a.url, MESSAGES_REMOTE_TOKEN: signServiceCredential(createJwtSettings({ secret: SECRET_A }), 'server-b', MESSAGES_SCOPE).credential });
     try {
       const erin = await account(withRevoked.url, 'erin@b.example');
       expect((await call(withRevoked.url, 'POST', '/messages', { token: erin.token, body: { text: 'refused' } })).status).toBe(503);

@@ -1,18 +1,20 @@
 import { authenticate } from '../../authentication/authenticate.hook';
 import { hashPassword } from '../../authentication/hash-password.hook';
+import { limitSignUps } from '../../authentication/limit-per-client.hook';
 import { restrictToOwner } from '../../authentication/owner.hooks';
 import { restrictToSelf } from '../../authentication/restrict-to-self.hook';
+import { refuseFieldsFromServiceCallers } from '../../authentication/service-caller-fields.hook';
 import type { HookContext } from '../../hooks/hook-context';
 import type { HookMap } from '../../hooks/hook-types';
 import { mapOperands } from '../../../domain/query-conditions';
 import type { ServiceDependencies } from '../service-definition';
-
-const normalize = (value: unknown) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
+import { assertDistinctEmailAddress, normalizeEmailAddress as normalize } from './email-address';
 
 /**
- * E-mail addresses are stored trimmed and lower-cased, and looked up the same way, so the unique
- * index on `email` makes them unique whatever their case (`BOB@example.com` is `bob@example.com`,
- * at sign-up and at login).
+ * E-mail addresses are stored NFKC-normalized, trimmed and lower-cased, and looked up the same way,
+ * so the unique index on `email` makes them unique whatever their case or width
+ * (`BOB@example.com` is `bob@example.com`, at sign-up and at login). Addresses that would only
+ * look like another one (invisible characters, quoted local parts) are refused where written.
  */
 function normalizeEmail(context: HookContext): void {
   if (context.method === 'find' || context.method === 'get') {
@@ -20,7 +22,12 @@ function normalizeEmail(context: HookContext): void {
     if (query?.email !== undefined) context.params = { ...context.params, query: { ...query, email: mapOperands(query.email, normalize) } };
     return;
   }
-  const normalizeItem = (item: Record<string, unknown>) => (item.email === undefined ? item : { ...item, email: normalize(item.email) });
+  const normalizeItem = (item: Record<string, unknown>) => {
+    if (item.email === undefined) return item;
+    const email = normalize(item.email);
+    assertDistinctEmailAddress(email);
+    return { ...item, email };
+  };
   if (context.data !== undefined) context.data = Array.isArray(context.data) ? context.data.map(normalizeItem) : normalizeItem(context.data);
 }
 
@@ -35,6 +42,8 @@ export function usersHooks({ passwordHasher, storesLocally }: ServiceDependencie
   const onlySelf = restrictToSelf();
   const ownAccount = restrictToOwner('_id');
   const hash = storesLocally ? [hashPassword(passwordHasher)] : [];
+  // Another server acting for a user never takes the account over.
+  const notFromServiceCallers = refuseFieldsFromServiceCallers('password', 'email', 'roles');
   return {
     around: {
       find: [requireToken],
@@ -46,9 +55,9 @@ export function usersHooks({ passwordHasher, storesLocally }: ServiceDependencie
     before: {
       find: [ownAccount, normalizeEmail],
       get: [ownAccount, normalizeEmail],
-      create: [normalizeEmail, ...hash],
-      update: [onlySelf, normalizeEmail, ...hash],
-      patch: [onlySelf, normalizeEmail, ...hash],
+      create: [limitSignUps, normalizeEmail, ...hash],
+      update: [onlySelf, notFromServiceCallers, normalizeEmail, ...hash],
+      patch: [onlySelf, notFromServiceCallers, normalizeEmail, ...hash],
       remove: [onlySelf],
     },
   };
