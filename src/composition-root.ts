@@ -48,7 +48,7 @@ export async function composeApplication(config: AppConfig, options: Composition
   assertRemotesNameServices(config, definitions);
   const { wireRealtime, sharedLoginRateLimiter } = require('./composition/realtime') as typeof import('./composition/realtime');
   const sharedLimiter = sharedLoginRateLimiter(config, options.authentication);
-  const authentication = sharedLimiter ? { ...options.authentication, rateLimiter: sharedLimiter.limiter } : options.authentication;
+  const authentication = sharedLimiter ? sharedLimiter.authentication : options.authentication;
   const container = new Container();
   await container.load(infrastructureModule(config, options.logger), servicesModule(config, definitions), authenticationModule(config, authentication), applicationModule(config));
   const app = await container.getAsync(Tokens.app);
@@ -62,6 +62,7 @@ export async function composeApplication(config: AppConfig, options: Composition
   const apiDocs = config.docs ? { document: buildOpenApiDocument({ app, definitions, title: name, version }), page: true } : undefined;
   const http = createHttpAdapter(app, {
     logger,
+    trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
     production: config.nodeEnv === 'production',
     readiness: readinessCheck(database, [...container.get(Tokens.services.remoteBindings).values()]),

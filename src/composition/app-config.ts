@@ -22,6 +22,10 @@ export interface AppConfig {
    * variable (`MESSAGES_REMOTE_URL` -> `messages`; see `remoteNameOf`).
    */
   remotes: Record<string, { url: string; token?: string; readiness: boolean }>;
+  /** Keep-alive connections each remote binding opens at most; a call that waits longer than `queueTimeoutMs` for one is a 503. */
+  remotePool: { connections: number; queueTimeoutMs: number };
+  /** Calls one socket connection may have running at once; more are refused with 429. */
+  socketMaxCallsInFlight: number;
   /** Ids of service credentials this server no longer accepts (besides `DATA_DIR`'s revocation file). */
   revokedServiceCredentials: string[];
   corsOrigins: string[];
@@ -30,5 +34,11 @@ export interface AppConfig {
   /** Set: service events and login rate limits are shared with the other instances through this Redis. */
   redisUrl?: string;
   /** Authentication settings from the environment; code may override them per composition. */
-  auth: { jwtExpiresIn: string; jwtAudience: string; jwtIssuer: string; bcryptCost: number; maxLoginFailuresPerEmail: number; maxLoginFailuresPerClient: number; loginWindowMs: number };
+  auth: { jwtExpiresIn: string; jwtAudience: string; jwtIssuer: string; passwordHashCost: number; passwordHashConcurrency: number; passwordHashQueueLimit: number; maxLoginFailuresPerEmail: number; maxLoginFailuresPerClient: number; loginWindowMs: number; maxSignUpsPerClient: number; signUpWindowMs: number };
+  /**
+   * Proxies trusted for `X-Forwarded-For` (HTTP requests and socket handshakes): a hop count, or
+   * addresses, CIDR subnets and proxy-addr presets; `false` trusts none. Unset: none either, except
+   * that a request already through an embedding Express app keeps that app's `req.ip`.
+   */
+  trustProxy?: false | number | string[];
 }

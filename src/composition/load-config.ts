@@ -1,4 +1,6 @@
+import { isIP } from 'node:net';
 import type { AppConfig } from './app-config';
+import { normalizeCredentialId } from './revoked-credentials';
 
 /** A bad configuration value: the message is one line naming the variable. */
 export class ConfigError extends Error {
@@ -34,6 +36,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 10_000, 100, 600_000),
     databaseOperationTimeoutMs: integer(env, 'DATABASE_OPERATION_TIMEOUT_MS', 3_000, 100, 600_000),
     remotes: readRemotes(env),
+    remotePool: {
+      connections: integer(env, 'REMOTE_POOL_SIZE', 64, 1, 4096),
+      queueTimeoutMs: integer(env, 'REMOTE_QUEUE_TIMEOUT_MS', 5_000, 10, 600_000),
+    },
+    socketMaxCallsInFlight: integer(env, 'SOCKET_MAX_CALLS_IN_FLIGHT', 32, 1, 100_000),
     revokedServiceCredentials: credentialIds(env, 'SERVICE_CREDENTIALS_REVOKED'),
     docs: flag(env, 'DOCS', nodeEnv !== 'production'),
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
@@ -42,12 +49,45 @@ export function loadConfig(env: Env = process.env): AppConfig {
       jwtExpiresIn: duration(env, 'JWT_EXPIRES_IN', '1d'),
       jwtAudience: claimValue(env, 'JWT_AUDIENCE', 'hexa-services'),
       jwtIssuer: claimValue(env, 'JWT_ISSUER', 'hexa-services'),
-      bcryptCost: integer(env, 'BCRYPT_COST', 10, 4, 15),
+      passwordHashCost: passwordHashCost(env),
+      passwordHashConcurrency: passwordHashConcurrency(env),
+      passwordHashQueueLimit: integer(env, 'PASSWORD_HASH_QUEUE_LIMIT', 100, 0, 100_000),
       maxLoginFailuresPerEmail: integer(env, 'LOGIN_MAX_FAILURES_PER_EMAIL', 5, 1, 1_000_000),
       maxLoginFailuresPerClient: integer(env, 'LOGIN_MAX_FAILURES_PER_CLIENT', 20, 1, 1_000_000),
       loginWindowMs: integer(env, 'LOGIN_WINDOW_MS', 15 * 60_000, 1_000, 24 * 3_600_000),
+      maxSignUpsPerClient: integer(env, 'SIGNUP_MAX_PER_CLIENT', 10, 1, 1_000_000),
+      signUpWindowMs: integer(env, 'SIGNUP_WINDOW_MS', 15 * 60_000, 1_000, 24 * 3_600_000),
     },
+    trustProxy: trustProxy(env),
   };
+}
+
+const TRUST_PROXY_PRESETS = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * `TRUST_PROXY`: `false`/`off` (the default), a hop count (`1`: the one proxy in front), or a
+ * comma-separated list of addresses, CIDR subnets and presets (loopback, linklocal, uniquelocal).
+ * `true` (trust any sender) is refused: a client reaching the server directly could then pick its address.
+ */
+function trustProxy(env: Env): AppConfig['trustProxy'] {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'false' || raw === 'off') return false;
+  if (/^\d+$/.test(raw)) return integer(env, 'TRUST_PROXY', 0, 0, 100);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const bad = entries.find((entry) => !TRUST_PROXY_PRESETS.includes(entry) && !isAddressOrSubnet(entry));
+  if (bad !== undefined) {
+    throw new ConfigError(`TRUST_PROXY must be false, a hop count, or addresses, CIDR subnets or ${TRUST_PROXY_PRESETS.join('/')} separated by commas, got "${bad.slice(0, 100)}"`);
+  }
+  return entries;
+}
+
+function isAddressOrSubnet(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -56,6 +96,31 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (!/^\d+$/.test(raw) || value < min || value > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   return value;
+}
+
+/**
+ * log2 of scrypt's N (17: OWASP's minimum, 128 MiB per hash). `BCRYPT_COST` is refused rather than
+ * ignored: new hashes are scrypt, and a setting that silently does nothing would mislead.
+ */
+function passwordHashCost(env: Env): number {
+  if (env.BCRYPT_COST !== undefined && env.BCRYPT_COST !== '') {
+    throw new ConfigError('BCRYPT_COST is no longer read: passwords are hashed with scrypt; set PASSWORD_HASH_COST (log2 of N, 10 to 20, default 17) instead. Stored bcrypt hashes keep working and are replaced at the next login');
+  }
+  return integer(env, 'PASSWORD_HASH_COST', 17, 10, 20);
+}
+
+/**
+ * Hashes running at once. They take threads of libuv's pool (`UV_THREADPOOL_SIZE`, default 4),
+ * which file and DNS work need too: at least one must stay free.
+ */
+function passwordHashConcurrency(env: Env): number {
+  const raw = env.UV_THREADPOOL_SIZE;
+  const pool = raw !== undefined && /^\d+$/.test(raw) ? Math.min(Math.max(Number(raw), 1), 1024) : 4;
+  const concurrency = integer(env, 'PASSWORD_HASH_CONCURRENCY', Math.min(2, Math.max(pool - 1, 1)), 1, 1023);
+  if (concurrency >= pool) {
+    throw new ConfigError(`PASSWORD_HASH_CONCURRENCY must be below UV_THREADPOOL_SIZE (${pool}), got "${concurrency}": raise UV_THREADPOOL_SIZE or lower the concurrency`);
+  }
+  return concurrency;
 }
 
 /** A token lifetime as jsonwebtoken reads it: seconds, or a number with a unit (`15m`, `12h`, `7d`). */
@@ -76,7 +141,7 @@ function claimValue(env: Env, name: string, fallback: string): string {
 
 /** A comma-separated list of credential ids (UUIDs, as `npm run service-credential` makes them). */
 function credentialIds(env: Env, name: string): string[] {
-  const ids = (env[name] ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+  const ids = (env[name] ?? '').split(',').map(normalizeCredentialId).filter(Boolean);
   const bad = ids.find((id) => !/^[0-9a-f-]{36}$/i.test(id));
   if (bad !== undefined) throw new ConfigError(`${name} must list credential ids separated by commas, got "${bad.slice(0, 100)}"`);
   return ids;
@@ -94,7 +159,8 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
 }
 
 function readRemotes(env: Env): AppConfig['remotes'] {
-  const remotes: AppConfig['remotes'] = {};
+  // No prototype: a service named `constructor` (or `__proto__`) finds only what the environment set.
+  const remotes: AppConfig['remotes'] = Object.create(null);
   for (const [key, value] of Object.entries(env)) {
     const match = /^([A-Z0-9_]+)_REMOTE_URL$/.exec(key);
     if (!match || !value) continue;

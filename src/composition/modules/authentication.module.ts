@@ -1,20 +1,23 @@
 import { ContainerModule } from 'inversify';
 import {
-  BcryptPasswordHasher,
   createJwtSettings,
   JsonWebTokenIssuer,
   JwtAuthenticationStrategy,
   LocalAuthenticationStrategy,
+  ScryptPasswordHasher,
   type JwtOptions,
 } from '../../adapters/passport';
 import type { Application } from '../../application/app/application';
 import { authenticationHooks } from '../../application/authentication/authentication.hooks';
 import { AUTHENTICATION_METHODS, AuthenticationService } from '../../application/authentication/authentication.service';
 import type { LoginRateLimitOptions } from '../../application/authentication/login-rate-limiter';
+import { REQUEST_RATE_LIMITER, SIGN_UP } from '../../application/authentication/limit-per-client.hook';
+import { MemoryRequestRateLimiter } from '../../application/authentication/request-rate-limiter';
 import type { LoginRateLimiterPort } from '../../ports/login-rate-limiter.port';
+import type { RequestLimit, RequestRateLimiterPort } from '../../ports/request-rate-limiter.port';
 import type { AppConfig } from '../app-config';
 import { resolveAuthSecret } from '../auth-secret';
-import { revokedCredentials } from '../revoked-credentials';
+import { serviceCredentialChecks } from '../revoked-credentials';
 import { Tokens } from '../tokens';
 
 /** Authentication settings beyond the environment; every field has a default. */
@@ -23,14 +26,28 @@ export interface AuthenticationOptions {
   jwtOptions?: Partial<JwtOptions>;
   /** PEM keys for RS*, PS* or ES* signing instead of the shared secret (set `jwtOptions.algorithm` to match). */
   keyPair?: { privateKey: string; publicKey: string };
-  /** bcrypt cost. Default 10. */
-  bcryptCost?: number;
-  /** Brute-force limits of `POST /authentication`; `false` turns them off. */
+  /** scrypt cost (log2 of N); default `PASSWORD_HASH_COST`. Tests use 10 for speed. */
+  passwordHashCost?: number;
+  /** Brute-force limits of `POST /authentication`; `false` turns them off (and the sign-up limit unless `signUpRateLimit` is set). */
   rateLimit?: Partial<LoginRateLimitOptions> | false;
   /** Strategies `POST /authentication` accepts. Default ['local', 'jwt']. */
   authStrategies?: string[];
   /** A limiter shared between instances (the composition passes the Redis one when REDIS_URL is set). */
   rateLimiter?: LoginRateLimiterPort;
+  /**
+   * Sign-ups per client address, merged over `SIGNUP_MAX_PER_CLIENT` / `SIGNUP_WINDOW_MS`; `false`
+   * turns the limit off. Default: on, unless `rateLimit` is false.
+   */
+  signUpRateLimit?: Partial<RequestLimit> | false;
+  /** A request limiter shared between instances (the composition passes the Redis one when REDIS_URL is set). */
+  requestRateLimiter?: RequestRateLimiterPort;
+}
+
+/** The per-address request limits in force (sign-up; a password reset would join it), or undefined when off. */
+export function requestLimits(config: AppConfig, options: AuthenticationOptions = {}): Record<string, RequestLimit> | undefined {
+  const signUp = options.signUpRateLimit ?? (options.rateLimit === false ? false : {});
+  if (signUp === false) return undefined;
+  return { [SIGN_UP]: { max: config.auth.maxSignUpsPerClient, windowMs: config.auth.signUpWindowMs, ...signUp } };
 }
 
 /**
@@ -47,16 +64,22 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
         return createJwtSettings(keys, { expiresIn: config.auth.jwtExpiresIn, audience: config.auth.jwtAudience, issuer: config.auth.jwtIssuer, ...options.jwtOptions, algorithm });
       })
       .inSingletonScope();
-    bind(Tokens.auth.passwordHasher).toConstantValue(new BcryptPasswordHasher({ cost: options.bcryptCost ?? config.auth.bcryptCost }));
+    const scryptHasher = new ScryptPasswordHasher({
+      cost: options.passwordHashCost ?? config.auth.passwordHashCost,
+      concurrency: config.auth.passwordHashConcurrency,
+      queueLimit: config.auth.passwordHashQueueLimit,
+    });
+    bind(Tokens.auth.passwordHasher).toConstantValue(scryptHasher);
     bind(Tokens.auth.tokenIssuer)
       .toResolvedValue((settings) => new JsonWebTokenIssuer(settings), [Tokens.auth.jwtSettings])
       .inSingletonScope();
     bind(Tokens.auth.configure)
       .toResolvedValue(
-        (settings, tokenIssuer, passwordHasher, definitions) => (app: Application) => {
+        (settings, tokenIssuer, passwordHasher, definitions, logger) => (app: Application) => {
           const users = () => app.service('users');
+          const credentialChecks = serviceCredentialChecks(config, logger);
           const service = new AuthenticationService({
-            strategies: [new LocalAuthenticationStrategy({ users, passwordHasher }), new JwtAuthenticationStrategy({ settings, users, serviceCredentials: revokedCredentials(config) })],
+            strategies: [new LocalAuthenticationStrategy({ users, passwordHasher, logger }), new JwtAuthenticationStrategy({ settings, users, serviceCredentials: credentialChecks })],
             tokenIssuer,
             authStrategies: options.authStrategies ?? ['local', 'jwt'],
             // The login answer carries the user as the users service would answer it.
@@ -70,9 +93,13 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
             },
           });
           app.use('authentication', service, { methods: [...AUTHENTICATION_METHODS] });
+          const limits = requestLimits(config, options);
+          if (limits) app.set(REQUEST_RATE_LIMITER, options.requestRateLimiter ?? new MemoryRequestRateLimiter(limits));
           app.service('authentication').hooks(authenticationHooks());
+          // Legacy bcrypt hashes are verified in worker threads: they end with the app.
+          app.hooks({ teardown: [async (_app: Application, next: () => Promise<void>) => { await next(); await scryptHasher.close(); }] });
         },
-        [Tokens.auth.jwtSettings, Tokens.auth.tokenIssuer, Tokens.auth.passwordHasher, Tokens.services.definitions],
+        [Tokens.auth.jwtSettings, Tokens.auth.tokenIssuer, Tokens.auth.passwordHasher, Tokens.services.definitions, Tokens.infrastructure.logger],
       )
       .inSingletonScope();
   });

@@ -1,10 +1,13 @@
+import type { ServiceDefinition } from '../../../src/application/services/service-definition';
 import { ConfigError, loadConfig } from '../../../src/composition/load-config';
+import { remoteOf } from '../../../src/composition/remote-name';
 
 describe('loadConfig', () => {
   it('gives the documented defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ nodeEnv: 'development', host: '127.0.0.1', port: 3030, store: 'mongo', dataDir: './data', remotes: {} });
     expect(config.mongodbUrl).toBeUndefined();
+    expect(config).toMatchObject({ socketMaxCallsInFlight: 32, remotePool: { connections: 64, queueTimeoutMs: 5_000 } });
   });
 
   it.each([
@@ -23,10 +26,19 @@ describe('loadConfig', () => {
     [{ JWT_EXPIRES_IN: 'forever' }, /^JWT_EXPIRES_IN must be a number of seconds/],
     [{ JWT_AUDIENCE: 'has space' }, /^JWT_AUDIENCE must be 1 to 200 visible characters without spaces/],
     [{ JWT_ISSUER: 'x'.repeat(201) }, /^JWT_ISSUER must be 1 to 200 visible characters without spaces/],
-    [{ BCRYPT_COST: '3' }, /^BCRYPT_COST must be an integer from 4 to 15/],
+    [{ BCRYPT_COST: '12' }, /^BCRYPT_COST is no longer read: .*set PASSWORD_HASH_COST/],
+    [{ PASSWORD_HASH_COST: '9' }, /^PASSWORD_HASH_COST must be an integer from 10 to 20/],
+    [{ PASSWORD_HASH_COST: '21' }, /^PASSWORD_HASH_COST must be an integer from 10 to 20/],
+    [{ PASSWORD_HASH_CONCURRENCY: '0' }, /^PASSWORD_HASH_CONCURRENCY must be an integer/],
+    [{ PASSWORD_HASH_CONCURRENCY: '4' }, /^PASSWORD_HASH_CONCURRENCY must be below UV_THREADPOOL_SIZE \(4\)/],
+    [{ PASSWORD_HASH_CONCURRENCY: '8', UV_THREADPOOL_SIZE: '8' }, /^PASSWORD_HASH_CONCURRENCY must be below UV_THREADPOOL_SIZE \(8\)/],
+    [{ PASSWORD_HASH_QUEUE_LIMIT: '-1' }, /^PASSWORD_HASH_QUEUE_LIMIT must be an integer from 0 to 100000/],
     [{ DATABASE_OPERATION_TIMEOUT_MS: '-5' }, /^DATABASE_OPERATION_TIMEOUT_MS must be an integer/],
     [{ DOCS: 'yes' }, /^DOCS must be one of true, false, got "yes"$/],
     [{ EMBEDDED_MAX_HEAP_MB: '8' }, /^EMBEDDED_MAX_HEAP_MB must be an integer from 16 to 1048576/],
+    [{ SOCKET_MAX_CALLS_IN_FLIGHT: '0' }, /^SOCKET_MAX_CALLS_IN_FLIGHT must be an integer from 1 to 100000/],
+    [{ REMOTE_POOL_SIZE: '0' }, /^REMOTE_POOL_SIZE must be an integer from 1 to 4096/],
+    [{ REMOTE_QUEUE_TIMEOUT_MS: '1s' }, /^REMOTE_QUEUE_TIMEOUT_MS must be an integer from 10 to 600000/],
   ])('refuses %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -38,7 +50,11 @@ describe('loadConfig', () => {
   });
 
   it('reads authentication settings', () => {
-    expect(loadConfig({ JWT_EXPIRES_IN: '3600', BCRYPT_COST: '12' }).auth).toMatchObject({ jwtExpiresIn: '3600s', bcryptCost: 12 });
+    expect(loadConfig({ JWT_EXPIRES_IN: '3600', PASSWORD_HASH_COST: '12' }).auth).toMatchObject({ jwtExpiresIn: '3600s', passwordHashCost: 12 });
+    expect(loadConfig({}).auth).toMatchObject({ passwordHashCost: 17, passwordHashConcurrency: 2, passwordHashQueueLimit: 100 });
+    expect(loadConfig({ UV_THREADPOOL_SIZE: '16', PASSWORD_HASH_CONCURRENCY: '8', PASSWORD_HASH_QUEUE_LIMIT: '0' }).auth).toMatchObject({ passwordHashConcurrency: 8, passwordHashQueueLimit: 0 });
+    // A pool of two threads leaves room for one hash at a time by default.
+    expect(loadConfig({ UV_THREADPOOL_SIZE: '2' }).auth.passwordHashConcurrency).toBe(1);
     expect(loadConfig({ JWT_EXPIRES_IN: '15m' }).auth.jwtExpiresIn).toBe('15m');
     expect(loadConfig({}).auth).toMatchObject({ jwtAudience: 'hexa-services', jwtIssuer: 'hexa-services' });
     expect(loadConfig({ JWT_AUDIENCE: 'https://api.example.com', JWT_ISSUER: 'example-auth' }).auth).toMatchObject({ jwtAudience: 'https://api.example.com', jwtIssuer: 'example-auth' });
@@ -48,6 +64,20 @@ describe('loadConfig', () => {
     const config = loadConfig({ MESSAGES_REMOTE_URL: 'http://127.0.0.1:4000/', MESSAGES_REMOTE_TOKEN: 'abc' });
     expect(config.remotes).toEqual({ messages: { url: 'http://127.0.0.1:4000', token: 'abc', readiness: true } });
     expect(loadConfig({ MESSAGES_REMOTE_URL: 'http://127.0.0.1:4000', MESSAGES_REMOTE_READINESS: 'false' }).remotes.messages.readiness).toBe(false);
+  });
+
+  it('keeps remote bindings without a prototype: a service named like an Object.prototype member finds none unless set', () => {
+    const unset = loadConfig({});
+    for (const name of ['constructor', 'tostring', 'toString', '__proto__', 'hasOwnProperty']) expect([name, unset.remotes[name]]).toEqual([name, undefined]);
+    const set = loadConfig({ CONSTRUCTOR_REMOTE_URL: 'http://127.0.0.1:4000', __PROTO___REMOTE_URL: 'http://127.0.0.1:4001' });
+    expect(Object.getPrototypeOf(set.remotes)).toBeNull();
+    expect(Object.keys(set.remotes).sort()).toEqual(['__proto__', 'constructor']);
+    expect(set.remotes.constructor).toEqual({ url: 'http://127.0.0.1:4000', readiness: true });
+    const definition = (path: string) => ({ path }) as ServiceDefinition;
+    expect(remoteOf(unset, definition('constructor'))).toBeUndefined();
+    // Also for a configuration built elsewhere as a plain object.
+    expect(remoteOf({ ...unset, remotes: {} }, definition('constructor'))).toBeUndefined();
+    expect(remoteOf(set, definition('constructor'))).toEqual({ url: 'http://127.0.0.1:4000', readiness: true });
   });
 
   it('reads revoked service credentials', () => {
