@@ -3,14 +3,18 @@
  * child processes pinned to one core and the load generator (this process) on another, prints
  * every figure as a ratio to a baseline measured alternately in the same run, and writes
  * bench/results/latest.json, bench/results/ratios.svg and the results part of bench/README.md.
+ * With `--against <ref>` the framework at that commit runs beside this tree's, and the run
+ * writes bench/results/against-<ref>.json instead.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
+import { buildAgainstReport, renderAgainstReport, writeAgainstReport } from './lib/against-report';
+import { prepareAgainstTree } from './lib/against-tree';
 import type { BenchContext, Suite } from './lib/bench-context';
 import { BENCH_DIR, bundleServers, RESULTS_DIR } from './lib/bundle-servers';
-import { parseCliOptions, type SuiteName } from './lib/cli-options';
+import { AGAINST_SERVER_OF_SUITE, parseCliOptions, type SuiteName } from './lib/cli-options';
 import { setUpPinning } from './lib/cpu-pinning';
 import { summarizeProfile } from './lib/profile-summary';
 import type { ResultsFile, SuiteResult } from './lib/results';
@@ -68,7 +72,8 @@ async function main(): Promise<void> {
   takeRunLock();
   // Every run is bounded: a generous limit per suite, then the children are killed.
   const stretch = Math.max(1, options.duration / (options.quick ? 2 : 5)) * Math.max(1, options.rounds / (options.quick ? 3 : 5));
-  const limitMs = options.suites.length * (options.quick ? 8 : 25) * 60_000 * stretch;
+  // --against adds one server to every scenario (four to six before), and a checkout and a build.
+  const limitMs = options.suites.length * (options.quick ? 8 : 25) * 60_000 * stretch * (options.against ? 1.5 : 1);
   setTimeout(() => {
     console.error(`bench: time limit of ${Math.round(limitMs / 60_000)} min reached, stopping`);
     killAllServers();
@@ -79,6 +84,9 @@ async function main(): Promise<void> {
   const secret = 'bench-secret-of-at-least-thirty-two-bytes!';
   const profileDir = options.profile ? path.join(RESULTS_DIR, 'profiles') : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const againstServers = options.suites.map((name) => AGAINST_SERVER_OF_SUITE[name as keyof typeof AGAINST_SERVER_OF_SUITE]);
+  const against = options.against ? await prepareAgainstTree(options.against, againstServers, (line) => console.log(line)) : undefined;
+  for (const note of against?.notes ?? []) console.log(`bench: --against: ${note}`);
   const context: BenchContext = {
     quick: options.quick,
     rounds: options.rounds,
@@ -89,6 +97,7 @@ async function main(): Promise<void> {
     scripts: await bundleServers(),
     profileDir,
     only: options.only,
+    against,
     secret,
     token: jwt.sign({}, secret, {
       algorithm: 'HS256', expiresIn: '2h', subject: BENCH_TOKEN_CLAIMS.subject, audience: BENCH_TOKEN_CLAIMS.audience,
@@ -112,6 +121,7 @@ async function main(): Promise<void> {
     suites: { ...previous?.suites },
   };
   const failures: string[] = [];
+  const ran: SuiteResult[] = [];
   for (const name of options.suites) {
     console.log(`\n-- ${SUITES[name].title}`);
     try {
@@ -120,6 +130,7 @@ async function main(): Promise<void> {
       result.command = command;
       result.notes.push(`machine load average (1 min) ${loadBefore.toFixed(1)} before and ${os.loadavg()[0].toFixed(1)} after the suite, on ${os.cpus().length} cores`);
       results.suites[name] = result;
+      ran.push(result);
       printSuite(result);
     } catch (error) {
       killAllServers();
@@ -131,9 +142,15 @@ async function main(): Promise<void> {
 
   // Suites keep their order of definition in the files, whatever order they ran in.
   results.suites = Object.fromEntries(Object.keys(SUITES).filter((name) => results.suites[name]).map((name) => [name, results.suites[name]]));
-  // Partial (--only) and profiled runs are diagnostics: they must not replace the recorded figures.
-  if (options.only || options.profile) {
-    console.log('\nbench: --only / --profile run: results/latest.json and README.md left as they were');
+  // Partial (--only), profiled and --against runs are diagnostics: they must not replace the recorded figures.
+  let written = LATEST;
+  if (against) {
+    const report = buildAgainstReport(against, ran, { command, environment: results.environment });
+    console.log(renderAgainstReport(report));
+    written = writeAgainstReport(report);
+  }
+  if (options.only || options.profile || against) {
+    console.log('\nbench: --only / --profile / --against run: results/latest.json, ratios.svg and README.md left as they were');
   } else {
     writeFileSync(LATEST, `${JSON.stringify(results, null, 2)}\n`);
     writeFileSync(path.join(RESULTS_DIR, 'ratios.svg'), renderRatiosSvg(results));
@@ -148,16 +165,23 @@ async function main(): Promise<void> {
     }
     console.log(`\nprofiles and their summaries: ${path.relative(process.cwd(), profileDir)}`);
   }
-  console.log(`\nbench: done in ${((Date.now() - started) / 1000).toFixed(0)} s; results in ${path.relative(process.cwd(), LATEST)}`);
+  // After the profile summaries, which read the other tree's source maps.
+  against?.remove();
+  console.log(`\nbench: done in ${((Date.now() - started) / 1000).toFixed(0)} s; results in ${path.relative(process.cwd(), written)}`);
   if (failures.length > 0) {
     console.error(`bench: ${failures.length} suite(s) failed:\n  ${failures.join('\n  ')}`);
     process.exitCode = 1;
   }
 }
 
+// Exiting through process.exit runs the exit handlers: the run lock and an --against checkout go too.
 process.on('SIGINT', () => {
   killAllServers();
   process.exit(130);
+});
+process.on('SIGTERM', () => {
+  killAllServers();
+  process.exit(143);
 });
 
 main().catch((error: unknown) => {

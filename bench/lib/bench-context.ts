@@ -1,3 +1,4 @@
+import type { AgainstTree } from './against-tree';
 import type { Pinning } from './cpu-pinning';
 import type { ServerName } from './bundle-servers';
 import type { SuiteResult } from './results';
@@ -19,6 +20,8 @@ export interface BenchContext {
   profileDir?: string;
   /** Set with `--only`: run only the comparisons whose id contains this text. */
   only?: string;
+  /** Set with `--against <ref>`: the framework at that commit, one more contender in the http and realtime suites. */
+  against?: Pick<AgainstTree, 'ref' | 'scripts'>;
   secret: string;
   /** A valid HS256 bearer token for `secret`, with the claims of `BENCH_TOKEN_CLAIMS`. */
   token: string;

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -15,13 +16,31 @@ const SERVERS: ServerName[] = ['framework-server', 'express-server', 'node-serve
  * Packages stay external and resolve from the project's node_modules.
  */
 export async function bundleServers(): Promise<Record<ServerName, string>> {
+  return bundleServerEntries({ root: path.dirname(BENCH_DIR), outdir: BUILD_DIR, servers: SERVERS });
+}
+
+export interface BundleOptions<Name extends ServerName> {
+  /** The project tree whose `bench/servers/<name>.ts` (and whose `src/`) are bundled. */
+  root: string;
+  outdir: string;
+  servers: readonly Name[];
+}
+
+/**
+ * Bundles `servers` of the tree at `root` into `outdir`, with the same settings for every tree,
+ * so that two versions of the framework (`--against`) are built alike. Packages stay external:
+ * they resolve at run time from the node_modules above `outdir`.
+ */
+export async function bundleServerEntries<Name extends ServerName>(options: BundleOptions<Name>): Promise<Record<Name, string>> {
+  // startEmbeddedMongo runs the server in a worker thread and looks for this beside the bundle
+  // (an older tree may not have it: its framework server then has no database store to host).
+  const workerEntry = path.join(options.root, 'src', 'embedded-mongo', 'hosting', 'worker-entry.ts');
   await build({
     entryPoints: {
-      ...Object.fromEntries(SERVERS.map((name) => [name, path.join(BENCH_DIR, 'servers', `${name}.ts`)])),
-      // startEmbeddedMongo runs the server in a worker thread and looks for this beside the bundle.
-      'worker-entry': path.join(BENCH_DIR, '..', 'src', 'embedded-mongo', 'hosting', 'worker-entry.ts'),
+      ...Object.fromEntries(options.servers.map((name) => [name, path.join(options.root, 'bench', 'servers', `${name}.ts`)])),
+      ...(existsSync(workerEntry) ? { 'worker-entry': workerEntry } : {}),
     },
-    outdir: BUILD_DIR,
+    outdir: options.outdir,
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -34,5 +53,5 @@ export async function bundleServers(): Promise<Record<ServerName, string>> {
     keepNames: false,
     logLevel: 'error',
   });
-  return Object.fromEntries(SERVERS.map((name) => [name, path.join(BUILD_DIR, `${name}.js`)])) as Record<ServerName, string>;
+  return Object.fromEntries(options.servers.map((name) => [name, path.join(options.outdir, `${name}.js`)])) as Record<Name, string>;
 }

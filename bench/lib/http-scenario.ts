@@ -1,9 +1,10 @@
-import { alternateRounds, compareRounds } from './alternate';
+import { alternateRounds } from './alternate';
 import type { BenchContext } from './bench-context';
 import type { ServerName } from './bundle-servers';
 import { CpuPerRequest } from './cpu-per-request';
 import { measureThroughput, type LoadRequest } from './http-load';
-import type { Comparison, Figure, Target } from './results';
+import type { Comparison, Figure } from './results';
+import { comparePairs, type ScenarioPair } from './scenario-pairs';
 import { startServer, type ServerProcess } from './server-process';
 import { round } from './stats';
 import type { ServerSettings } from '../servers/server-protocol';
@@ -15,19 +16,12 @@ export interface ScenarioServer {
   /** How the reports name it (e.g. `Fastify 5 + @fastify/helmet`). */
   name: string;
   script: ServerName;
+  /** A bundle to run instead of this tree's `script` (the framework at the `--against` ref). */
+  scriptPath?: string;
   settings: ServerSettings;
 }
 
-/** A ratio to report: `candidate` / `baseline`, both keys of the scenario's servers. */
-export interface ScenarioPair {
-  id: string;
-  title: string;
-  baseline: string;
-  candidate: string;
-  target?: Target;
-  /** Also report server CPU per request for this pair. */
-  cpu?: boolean;
-}
+export type { ScenarioPair } from './scenario-pairs';
 
 export interface HttpScenario {
   /** Prefix of the process labels and of the progress lines, e.g. `get+auth`. */
@@ -48,7 +42,7 @@ export async function runHttpScenario(context: BenchContext, scenario: HttpScena
   try {
     for (const server of scenario.servers) {
       servers.push(await startServer({
-        label: `${server.key}-${scenario.name}`, script: context.scripts[server.script], settings: server.settings, pinning: context.pinning, profileDir: context.profileDir,
+        label: `${server.key}-${scenario.name}`, script: server.scriptPath ?? context.scripts[server.script], settings: server.settings, pinning: context.pinning, profileDir: context.profileDir,
       }));
     }
     const cpu = new CpuPerRequest();
@@ -65,26 +59,12 @@ export async function runHttpScenario(context: BenchContext, scenario: HttpScena
       'req/s',
       context.log,
     );
-    const indexOf = (key: string) => {
-      const index = scenario.servers.findIndex((server) => server.key === key);
-      if (index === -1) throw new Error(`scenario ${scenario.name} has no server '${key}'`);
-      return index;
-    };
-    const comparisons: Comparison[] = [];
-    for (const pair of scenario.pairs) {
-      const [b, c] = [indexOf(pair.baseline), indexOf(pair.candidate)];
-      const throughput = compareRounds({
-        id: pair.id,
-        title: pair.title,
-        baseline: { label: scenario.servers[b].name, values: values[b] },
-        candidate: { label: scenario.servers[c].name, values: values[c] },
-        unit: 'req/s',
-        target: pair.target,
-      });
-      comparisons.push(throughput);
-      const efficiency = pair.cpu ? cpu.comparison(throughput, servers[b], servers[c]) : undefined;
-      if (efficiency) comparisons.push(efficiency);
-    }
+    const comparisons: Comparison[] = comparePairs(
+      scenario.servers.map((server, index) => ({ key: server.key, name: server.name, values: values[index], cpuLabel: servers[index].label })),
+      scenario.pairs,
+      'req/s',
+      cpu,
+    );
     const figures = servers.map((server, index): Figure => ({
       id: `rss-after-${server.label}`, title: `RSS after the ${scenario.name} runs, ${scenario.servers[index].name}`, value: round(server.rssMb() ?? NaN, 1), unit: 'MB',
     }));

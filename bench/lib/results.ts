@@ -43,6 +43,19 @@ export interface SuiteResult {
   comparisons: Comparison[];
   figures: Figure[];
   notes: string[];
+  /** Set with `--against`: how the scenarios' comparisons pair up for the report against the other commit. */
+  against?: AgainstScenario[];
+}
+
+/** One scenario of an `--against` run: which comparisons hold this tree against the other commit's framework. */
+export interface AgainstScenario {
+  /** e.g. `http-get+auth` or `socket-get-sequential`. */
+  id: string;
+  title: string;
+  /** Id of the comparison this tree / the framework at the ref (its CPU row, when measured, is `<id>-cpu`). */
+  thisVsRef: string;
+  /** Per baseline of the scenario: the ids of this tree's and the ref's comparison against it (CPU rows: `<id>-cpu`). */
+  baselines: Array<{ baseline: string; thisTree: string; atRef: string }>;
 }
 
 export interface ResultsFile {

@@ -1,6 +1,8 @@
+import { againstScript } from '../lib/against-tree';
 import { emptyResult, selected, type BenchContext, type Suite } from '../lib/bench-context';
 import { runHttpScenario, type ScenarioPair, type ScenarioServer } from '../lib/http-scenario';
 import { messageRequest, REQUEST_KINDS, REQUEST_TITLES } from '../lib/message-requests';
+import { AT_REF, pairsWithFrameworkAtRef } from '../lib/scenario-pairs';
 
 const FRAMEWORK = 'framework';
 const EXPRESS = 'express';
@@ -16,6 +18,7 @@ const NODE = 'node';
  * @fastify/jwt. All servers of a scenario are measured in the same alternating rounds, so every
  * ratio (including Fastify's own to Express, for context) comes from the same run. Every scenario
  * gets fresh servers so that creates of one scenario do not grow the next one's store.
+ * With `--against <ref>`, the framework at that commit is one more server of every scenario.
  */
 export const httpSuite: Suite = {
   name: 'http',
@@ -31,7 +34,7 @@ export const httpSuite: Suite = {
         const title = (versus: string) => `${REQUEST_TITLES[kind]}, authentication ${auth ? 'on' : 'off'}, ${versus}`;
         const servers = [side(EXPRESS, 'bare Express 5', 'express-server')];
         // The Express comparison keeps its id and target; the Fastify ones are the issue's targets.
-        const pairs: ScenarioPair[] = [{ id, title: title('vs bare Express 5'), baseline: EXPRESS, candidate: FRAMEWORK, target: { op: '>=', value: auth ? 1.0 : 1.2 }, cpu: true }];
+        let pairs: ScenarioPair[] = [{ id, title: title('vs bare Express 5'), baseline: EXPRESS, candidate: FRAMEWORK, target: { op: '>=', value: auth ? 1.0 : 1.2 }, cpu: true }];
         if (auth) {
           servers.push(side(FASTIFY_JWT, 'Fastify 5 + @fastify/jwt', 'fastify-server'));
           pairs.push(
@@ -57,6 +60,13 @@ export const httpSuite: Suite = {
         servers.push(side(FRAMEWORK, 'framework', 'framework-server'));
         // A scenario runs whole (its ratios share its rounds) when --only names any of its comparisons.
         if (!pairs.some((pair) => selected(context, pair.id))) continue;
+        if (context.against) {
+          const atRef = pairsWithFrameworkAtRef({ id, title: `${REQUEST_TITLES[kind]}, authentication ${auth ? 'on' : 'off'}` }, pairs, FRAMEWORK, context.against.ref);
+          pairs = atRef.pairs;
+          // Beside this tree's framework, with its settings: the two differ only in their code.
+          servers.splice(servers.length - 1, 0, { ...side(AT_REF, `framework at ${context.against.ref}`, 'framework-server'), scriptPath: againstScript(context.against, 'framework-server') });
+          (result.against ??= []).push(atRef.against);
+        }
         const { comparisons, figures } = await runHttpScenario(context, {
           name: scenario, servers, pairs, request: (server) => messageRequest(kind, server.sampleId, auth ? context.token : undefined),
         });

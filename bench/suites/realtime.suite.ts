@@ -1,8 +1,11 @@
 import { io, type Socket } from 'socket.io-client';
-import { alternate } from '../lib/alternate';
+import { alternateRounds } from '../lib/alternate';
+import { againstScript } from '../lib/against-tree';
 import { emptyResult, selected, type BenchContext, type Suite } from '../lib/bench-context';
 import { measureCallRate, runCalls } from '../lib/call-loop';
 import { CpuPerRequest } from '../lib/cpu-per-request';
+import type { SuiteResult } from '../lib/results';
+import { AT_REF, comparePairs, pairsWithFrameworkAtRef, type ScenarioPair } from '../lib/scenario-pairs';
 import { startServer, type ServerProcess } from '../lib/server-process';
 
 const LISTENERS = 500;
@@ -60,10 +63,35 @@ class FanOut {
   }
 }
 
+/** One server of the suite, with the names the reports give it in each benchmark. */
+interface RealtimeSide {
+  key: string;
+  server: ServerProcess;
+  /** Name in the socket `get` rows and in the fan-out rows. */
+  names: { get: string; fanOut: string };
+  /** Its framework code is profiled with `--profile` (the baseline's is not). */
+  profiled: boolean;
+}
+
+const BARE = 'socketio';
+const FRAMEWORK = 'framework';
+
+/**
+ * The scenario's pairs: the framework against bare socket.io; with `--against`, also this tree
+ * against the framework at the ref and the ref against bare socket.io (recorded in `result.against`).
+ */
+function scenarioPairs(context: BenchContext, result: SuiteResult, pair: ScenarioPair): ScenarioPair[] {
+  if (!context.against) return [pair];
+  const atRef = pairsWithFrameworkAtRef({ id: pair.id, title: pair.title }, [pair], FRAMEWORK, context.against.ref);
+  (result.against ??= []).push(atRef.against);
+  return atRef.pairs;
+}
+
 /**
  * Real-time transport against bare socket.io doing the same work: socket `get` calls per second
  * (sequential and 20 in flight; baseline acks from a Map), and event fan-out to 500 sockets
- * (delivered events per second and server CPU per delivered event; baseline `io.emit`).
+ * (delivered events per second and server CPU per delivered event; baseline `io.emit`). With
+ * `--against <ref>`, the framework at that commit runs in the same alternating rounds.
  */
 export const realtimeSuite: Suite = {
   name: 'realtime',
@@ -71,15 +99,20 @@ export const realtimeSuite: Suite = {
   async run(context: BenchContext) {
     const result = emptyResult(this, context);
     const start = (label: string, script: string) => startServer({ label, script, pinning: context.pinning, profileDir: context.profileDir });
-    const bare = await start('socketio', context.scripts['socketio-server']);
-    const framework = await start('framework-realtime', context.scripts['realtime-server']);
+    const sides: RealtimeSide[] = [];
     const opened: { close(): void }[] = [];
     try {
-      const bareSocket = await connect(bare.url);
-      const frameworkSocket = await connect(framework.url);
-      opened.push({ close: () => bareSocket.close() }, { close: () => frameworkSocket.close() });
-      const bareGet = () => ackCall(bareSocket, 'get', 'messages', 1, {});
-      const frameworkGet = () => ackCall(frameworkSocket, 'get', 'messages', 1, {});
+      sides.push({ key: BARE, server: await start('socketio', context.scripts['socketio-server']), names: { get: 'bare socket.io', fanOut: 'bare socket.io io.emit' }, profiled: false });
+      if (context.against) {
+        const { ref } = context.against;
+        sides.push({ key: AT_REF, server: await start('framework-realtime-at-ref', againstScript(context.against, 'realtime-server')), names: { get: `framework at ${ref}`, fanOut: `framework channels at ${ref}` }, profiled: true });
+      }
+      sides.push({ key: FRAMEWORK, server: await start('framework-realtime', context.scripts['realtime-server']), names: { get: 'framework', fanOut: 'framework channels' }, profiled: true });
+      const gets = await Promise.all(sides.map(async (side) => {
+        const socket = await connect(side.server.url);
+        opened.push({ close: () => socket.close() });
+        return () => ackCall(socket, 'get', 'messages', 1, {});
+      }));
       for (const concurrency of [1, 20]) {
         const id = concurrency === 1 ? 'socket-get-sequential' : `socket-get-concurrent-${concurrency}`;
         if (!selected(context, id)) continue;
@@ -91,41 +124,35 @@ export const realtimeSuite: Suite = {
           if (before !== undefined && after !== undefined && calls > 0) cpu.add(server.label, ((after - before) * 1000) / calls);
           return perSecond;
         };
-        await measureCallRate(bareGet, { seconds: context.warmup, concurrency });
-        await measureCallRate(frameworkGet, { seconds: context.warmup, concurrency });
-        framework.startProfiling();
-        const comparison = await alternate({
-          id, title: concurrency === 1 ? 'socket get, sequential' : `socket get, ${concurrency} in flight`,
-          baseline: { label: 'bare socket.io', measure: () => measure(bare, bareGet) },
-          candidate: { label: 'framework', measure: () => measure(framework, frameworkGet) },
-          unit: 'calls/s', rounds: context.rounds, target: { op: '>=', value: 0.8 }, log: context.log,
+        for (const get of gets) await measureCallRate(get, { seconds: context.warmup, concurrency });
+        for (const side of sides) if (side.profiled) side.server.startProfiling();
+        const values = await alternateRounds(id, sides.map((side, i) => ({ label: side.names.get, measure: () => measure(side.server, gets[i]) })), context.rounds, 'calls/s', context.log);
+        const pairs = scenarioPairs(context, result, {
+          id, title: concurrency === 1 ? 'socket get, sequential' : `socket get, ${concurrency} in flight`, baseline: BARE, candidate: FRAMEWORK, target: { op: '>=', value: 0.8 }, cpu: true,
         });
-        result.comparisons.push(comparison);
-        const efficiency = cpu.comparison(comparison, bare, framework);
-        if (efficiency) result.comparisons.push(efficiency);
+        result.comparisons.push(...comparePairs(sides.map((side, i) => ({ key: side.key, name: side.names.get, values: values[i], cpuLabel: side.server.label })), pairs, 'calls/s', cpu));
       }
       if (selected(context, 'fan-out')) {
-        const bareFanOut = await FanOut.open(bare);
-        opened.push(bareFanOut);
-        const frameworkFanOut = await FanOut.open(framework);
-        opened.push(frameworkFanOut);
+        const fanOuts: FanOut[] = [];
+        for (const side of sides) {
+          const fanOut = await FanOut.open(side.server);
+          opened.push(fanOut);
+          fanOuts.push(fanOut);
+        }
         const cpu = new CpuPerRequest();
         const warm = new CpuPerRequest();
-        await bareFanOut.measure(context.warmup, warm);
-        await frameworkFanOut.measure(context.warmup, warm);
-        const comparison = await alternate({
-          id: 'fan-out-500', title: `event fan-out to ${LISTENERS} sockets`,
-          baseline: { label: 'bare socket.io io.emit', measure: () => bareFanOut.measure(context.duration, cpu) },
-          candidate: { label: 'framework channels', measure: () => frameworkFanOut.measure(context.duration, cpu) },
-          unit: 'events/s', rounds: context.rounds, target: { op: '>=', value: 0.8 }, log: context.log,
-        });
-        result.comparisons.push(comparison);
-        const efficiency = cpu.comparison(comparison, bare, framework, 'server CPU per delivered event');
-        if (efficiency) result.comparisons.push({ ...efficiency, unit: 'CPU µs/event' });
+        for (const fanOut of fanOuts) await fanOut.measure(context.warmup, warm);
+        const id = 'fan-out-500';
+        const values = await alternateRounds(id, sides.map((side, i) => ({ label: side.names.fanOut, measure: () => fanOuts[i].measure(context.duration, cpu) })), context.rounds, 'events/s', context.log);
+        const pairs = scenarioPairs(context, result, { id, title: `event fan-out to ${LISTENERS} sockets`, baseline: BARE, candidate: FRAMEWORK, target: { op: '>=', value: 0.8 }, cpu: true });
+        result.comparisons.push(...comparePairs(
+          sides.map((side, i) => ({ key: side.key, name: side.names.fanOut, values: values[i], cpuLabel: side.server.label })),
+          pairs, 'events/s', cpu, { what: 'server CPU per delivered event', unit: 'CPU µs/event' },
+        ));
       }
     } finally {
       for (const item of opened) item.close();
-      await Promise.all([bare.stop(), framework.stop()]);
+      await Promise.all(sides.map((side) => side.server.stop()));
     }
     return result;
   },
