@@ -78,6 +78,7 @@ export async function composeApplication(config: AppConfig, options: Composition
       await realtime.close();
       await app.teardown();
       await database?.close();
+      await Promise.all([...container.get(Tokens.services.remoteBindings).values()].map((remote) => remote.close()));
       await sharedLimiter?.close();
     },
   };

@@ -20,6 +20,8 @@ export interface RemoteBinding {
   readonly store: ServiceMethods;
   /** Resolves when the remote answers with this server's credential accepted; rejects with a 503 naming the service. */
   check(): Promise<void>;
+  /** Closes the binding's idle connections to the remote (calls still running finish first). */
+  close(): Promise<void>;
 }
 
 /**
@@ -57,7 +59,8 @@ function acceptsTheCredential(error: unknown): boolean {
  */
 export function bindRemote(definition: ServiceDefinition, remote: AppConfig['remotes'][string], logger: LoggerPort, pool: RemotePoolSettings): RemoteBinding {
   // No default headers: the credential goes only with calls made for a signed-in user (remoteParams).
-  const client = rest(remote.url).fetch(createRemoteConnectionPool(pool).fetch).service(definition.path) as RemoteService;
+  const connections = createRemoteConnectionPool(pool);
+  const client = rest(remote.url).fetch(connections.fetch).service(definition.path) as RemoteService;
   client.methods(...definition.methods.filter((name) => typeof client[name] !== 'function'));
   let down = false;
   /** `withCredential`: the call carried this server's credential, so a 401 or a scope refusal is about the credential, not the caller. */
@@ -100,6 +103,7 @@ export function bindRemote(definition: ServiceDefinition, remote: AppConfig['rem
     path: definition.path,
     readiness: remote.readiness,
     store: store as unknown as ServiceMethods,
+    close: () => connections.close(),
     /**
      * A call with the credential and no user: the storing server verifies the credential and its
      * scope for `find`, then refuses it for want of a user to act for, which is the answer that
