@@ -107,9 +107,7 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
   /** The token's user; a user that no longer exists makes the token invalid. */
   private async userOf(payload: AccessTokenPayload): Promise<UserRecord | NotAuthenticated> {
     try {
-      // Made for the token's own subject: where users are bound to another server, that server
-      // then reads the account as its owner may (a call for nobody would be anonymous there).
-      return (await this.options.users().get!(payload.sub, { user: { _id: payload.sub } })) as UserRecord;
+      return (await this.options.users().get!(payload.sub, {})) as UserRecord;
     } catch (error) {
       if (error instanceof NotFound) return new NotAuthenticated('Invalid access token');
       throw error;

@@ -15,8 +15,10 @@ import { REQUEST_RATE_LIMITER, SIGN_UP } from '../../application/authentication/
 import { MemoryRequestRateLimiter } from '../../application/authentication/request-rate-limiter';
 import type { LoginRateLimiterPort } from '../../ports/login-rate-limiter.port';
 import type { RequestLimit, RequestRateLimiterPort } from '../../ports/request-rate-limiter.port';
+import type { ServicePort } from '../../ports/service.port';
 import type { AppConfig } from '../app-config';
 import { resolveAuthSecret } from '../auth-secret';
+import { remoteOf } from '../remote-name';
 import { serviceCredentialChecks } from '../revoked-credentials';
 import { Tokens } from '../tokens';
 
@@ -51,6 +53,15 @@ export function requestLimits(config: AppConfig, options: AuthenticationOptions 
 }
 
 /**
+ * Where users are bound to another server, a token's user is loaded there for the token's own
+ * subject (`params.user`), so that server reads the account as its owner may; a call for nobody
+ * would be anonymous there. Local users are read as before, with no user in the params.
+ */
+function tokenOwnersThrough(users: () => Pick<ServicePort, 'get'>): () => Pick<ServicePort, 'get'> {
+  return () => ({ get: (id, params) => users().get!(id, { ...params, user: { _id: id } }) });
+}
+
+/**
  * The password hasher, the token issuer and a configurer that registers the authentication
  * service (local + jwt strategies) at `authentication`. Strategies reach the users service
  * through the app at call time, so the order of registration does not matter.
@@ -77,9 +88,13 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
       .toResolvedValue(
         (settings, tokenIssuer, passwordHasher, definitions, logger) => (app: Application) => {
           const users = () => app.service('users');
+          const usersDefinition = definitions.find((definition) => definition.path === 'users');
           const credentialChecks = serviceCredentialChecks(config, logger);
           const service = new AuthenticationService({
-            strategies: [new LocalAuthenticationStrategy({ users, passwordHasher, logger }), new JwtAuthenticationStrategy({ settings, users, serviceCredentials: credentialChecks })],
+            strategies: [
+              new LocalAuthenticationStrategy({ users, passwordHasher, logger }),
+              new JwtAuthenticationStrategy({ settings, users: usersDefinition && remoteOf(config, usersDefinition) ? tokenOwnersThrough(users) : users, serviceCredentials: credentialChecks }),
+            ],
             tokenIssuer,
             authStrategies: options.authStrategies ?? ['local', 'jwt'],
             // The login answer carries the user as the users service would answer it.

@@ -1,9 +1,10 @@
-import { Agent, get, request } from 'node:http';
+import { request } from 'node:http';
 import bcrypt from 'bcryptjs';
 import { MongoClient } from 'mongodb';
 import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
 import { startApp } from '../reliability/support/app-server';
 import { killChildren } from '../reliability/support/child-process';
+import { healthDuring, percentile } from '../reliability/support/health-probe';
 import { call, isErrorBody } from '../reliability/support/http';
 import { startMainProcess, type MainProcess } from '../reliability/support/main-process';
 
@@ -12,18 +13,6 @@ const P99_LIMIT_MS = 50;
 const LOGINS = 100;
 const LEGACY_LOGINS = 40;
 const MAX_HEALTH_SAMPLES = 20_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const percentile = (sorted: number[], share: number) => sorted[Math.max(0, Math.ceil(sorted.length * share) - 1)];
-
-function getHealth(base: string, agent: Agent): Promise<number> {
-  return new Promise((resolve, reject) => {
-    get(`${base}/health`, { agent, timeout: 30_000 }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode!));
-    }).on('error', reject).on('timeout', function (this: { destroy(error: Error): void }) { this.destroy(new Error('/health timed out')); });
-  });
-}
 
 /** `POST /authentication` over its own connection from `localAddress` (any 127.x.y.z is the loopback). */
 function logInFrom(base: string, localAddress: string, email: string, password: string): Promise<number> {
@@ -39,26 +28,10 @@ function logInFrom(base: string, localAddress: string, email: string, password: 
   });
 }
 
-/** Runs `logins` while `GET /health` is polled one request at a time; the answers and the health latencies. */
-async function healthDuring(base: string, logins: Array<() => Promise<number>>): Promise<{ statuses: number[]; latencies: number[]; healthStatuses: Set<number>; ms: number }> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  for (let i = 0; i < 20; i++) await getHealth(base, agent); // connection open and code warm before timing
-  let finished = false;
-  const started = performance.now();
-  const all = Promise.all(logins.map((login) => login())).finally(() => (finished = true));
-  all.catch(() => undefined);
-  const latencies: number[] = [];
-  const healthStatuses = new Set<number>();
-  while (!finished && latencies.length < MAX_HEALTH_SAMPLES) {
-    const sent = performance.now();
-    healthStatuses.add(await getHealth(base, agent));
-    latencies.push(performance.now() - sent);
-    await sleep(5);
-  }
-  const statuses = await all;
-  const ms = performance.now() - started;
-  agent.destroy();
-  return { statuses, latencies, healthStatuses, ms };
+/** Runs `logins` at once while `GET /health` is polled one request at a time. */
+async function healthDuringLogins(base: string, logins: Array<() => Promise<number>>): Promise<{ statuses: number[]; latencies: number[]; healthStatuses: Set<number>; ms: number }> {
+  const { result, latencies, healthStatuses, ms } = await healthDuring(base, () => Promise.all(logins.map((login) => login())), { pauseMs: 5, maxSamples: MAX_HEALTH_SAMPLES, warmUp: 20 });
+  return { statuses: result, latencies, healthStatuses, ms };
 }
 
 function summarize(label: string, latencies: number[], ms: number): number {
@@ -99,7 +72,7 @@ describe('password hashing stays off the event loop', () => {
 
     // Half right passwords, half unknown accounts (compared against the dummy hash): each one full hash.
     const logins = Array.from({ length: LOGINS }, (_, i) => () => logInFrom(app.url, `127.0.0.${10 + i}`, i % 2 === 0 ? email : uniqueEmail('nobody'), PASSWORD));
-    const { statuses, latencies, healthStatuses, ms } = await healthDuring(app.url, logins);
+    const { statuses, latencies, healthStatuses, ms } = await healthDuringLogins(app.url, logins);
     const p99 = summarize(`${LOGINS} logins, scrypt N=2^17`, latencies, ms);
 
     expect(statuses.filter((status) => status === 201)).toHaveLength(LOGINS / 2);
@@ -117,7 +90,7 @@ describe('password hashing stays off the event loop', () => {
     await database.db('app').collection('users').updateOne({ email }, { $set: { password: legacy } });
 
     const logins = Array.from({ length: LEGACY_LOGINS }, (_, i) => () => logInFrom(app.url, `127.0.1.${10 + i}`, email, `not-${PASSWORD}`));
-    const { statuses, latencies, healthStatuses, ms } = await healthDuring(app.url, logins);
+    const { statuses, latencies, healthStatuses, ms } = await healthDuringLogins(app.url, logins);
     const p99 = summarize(`${LEGACY_LOGINS} wrong passwords against bcrypt cost 10`, latencies, ms);
     expect(statuses).toEqual(Array(LEGACY_LOGINS).fill(401));
     expect([...healthStatuses]).toEqual([200]);

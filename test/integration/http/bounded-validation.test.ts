@@ -1,6 +1,6 @@
-import { Agent, get } from 'node:http';
 import { signUpAndLogIn, type Account } from '../reliability/support/accounts';
 import { killChildren } from '../reliability/support/child-process';
+import { healthDuring } from '../reliability/support/health-probe';
 import { call, isErrorBody } from '../reliability/support/http';
 import { startMainProcess, type MainProcess } from '../reliability/support/main-process';
 
@@ -16,17 +16,6 @@ const MAX_REQUEST_MS = 1500;
 const MAX_HEALTH_MS = 1000;
 const MAX_HEALTH_SAMPLES = 5000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function getHealth(base: string, agent: Agent): Promise<number> {
-  return new Promise((resolve, reject) => {
-    get(`${base}/health`, { agent, timeout: 30_000 }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode!));
-    }).on('error', reject).on('timeout', function (this: { destroy(error: Error): void }) { this.destroy(new Error('/health timed out')); });
-  });
-}
-
 /** An object with `k<i>` keys beside `base` until its JSON nears `bytes`. */
 function wide(base: Record<string, unknown>, bytes: number, value: unknown = 'x'): Record<string, unknown> {
   const data: Record<string, unknown> = { ...base };
@@ -41,26 +30,8 @@ function wide(base: Record<string, unknown>, bytes: number, value: unknown = 'x'
 
 /** Sends one hostile request while `/health` is polled one request at a time from another connection. */
 async function whileHealthPolled(base: string, send: () => Promise<{ status: number; body: any; text: string }>) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  try {
-    for (let i = 0; i < 10; i++) await getHealth(base, agent); // connection open before timing
-    let finished = false;
-    const started = performance.now();
-    const answer = send().finally(() => (finished = true));
-    answer.catch(() => undefined);
-    const latencies: number[] = [];
-    const healthStatuses = new Set<number>();
-    while (!finished && latencies.length < MAX_HEALTH_SAMPLES) {
-      const sent = performance.now();
-      healthStatuses.add(await getHealth(base, agent));
-      latencies.push(performance.now() - sent);
-      await sleep(2);
-    }
-    const response = await answer;
-    return { response, ms: performance.now() - started, latencies, healthStatuses };
-  } finally {
-    agent.destroy();
-  }
+  const { result, ms, latencies, healthStatuses } = await healthDuring(base, send, { pauseMs: 2, maxSamples: MAX_HEALTH_SAMPLES });
+  return { response: result, ms, latencies, healthStatuses };
 }
 
 /**
