@@ -14,28 +14,42 @@
  *   git archive <commit> src | tar -x -C /tmp/before && ln -s "$PWD/node_modules" /tmp/before/
  *   node -r @swc-node/register bench/tools/count-instructions.ts get /tmp/before . fastify
  *   node -r @swc-node/register bench/tools/count-instructions.ts find . --no-security-headers
+ *   node -r @swc-node/register bench/tools/count-instructions.ts create /tmp/before . --auth
  */
 import { spawnSync } from 'node:child_process';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { Duplex } from 'node:stream';
+import jwt from 'jsonwebtoken';
 import { median } from '../lib/stats';
-import { PAGINATE, SEEDED_MESSAGES, seedMessage } from '../servers/server-protocol';
+import { BENCH_TOKEN_CLAIMS, BENCH_USER, PAGINATE, SEEDED_MESSAGES, seedMessage } from '../servers/server-protocol';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 const REQUESTS = { get: ['GET', '/messages/1'], find: ['GET', '/messages?$limit=10'], create: ['POST', '/messages'] } as const;
 type Kind = keyof typeof REQUESTS;
 const CHILD_ENV = 'COUNT_INSTRUCTIONS_CHILD';
 const FEWER = 10_000;
+const AUTH_SECRET = 'count-instructions-secret-that-is-long-enough';
 const MORE = 30_000;
 
-async function frameworkHandler(tree: string, securityHeaders: boolean): Promise<Handler> {
+/** With `--auth`: the framework's own `authenticate('jwt')` as bench/servers/framework-server.ts sets it up. */
+async function frameworkHandler(tree: string, securityHeaders: boolean, auth: boolean): Promise<Handler> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { createApp, createHttpAdapter, MemoryService } = require(path.join(tree, 'src'));
+  const framework = require(path.join(tree, 'src'));
+  const { createApp, createHttpAdapter, MemoryService } = framework;
   const service = new MemoryService({ paginate: PAGINATE });
   for (let i = 0; i < SEEDED_MESSAGES; i++) await service.create(seedMessage(i));
   const app = createApp();
   app.use('messages', service);
+  if (auth) {
+    const jwtSettings = framework.createJwtSettings({ secret: AUTH_SECRET });
+    const users = new MemoryService();
+    await users.create(BENCH_USER);
+    app.use('users', users);
+    const strategy = new framework.JwtAuthenticationStrategy({ settings: jwtSettings, users: () => app.service('users') });
+    app.use('authentication', new framework.AuthenticationService({ strategies: [strategy], tokenIssuer: new framework.JsonWebTokenIssuer(jwtSettings) }), { methods: ['create', 'remove'] });
+    app.service('messages').hooks({ before: { all: [framework.authenticate('jwt')] } });
+  }
   await app.setup();
   return createHttpAdapter(app, securityHeaders ? {} : { securityHeaders: false });
 }
@@ -52,8 +66,12 @@ async function fastifyHandler(): Promise<Handler> {
 }
 
 /** The child: `count` requests of one kind, nothing printed. */
-async function serve(target: string, kind: Kind, count: number, securityHeaders: boolean): Promise<void> {
-  const handler = target === 'fastify' ? await fastifyHandler() : await frameworkHandler(path.resolve(target), securityHeaders);
+async function serve(target: string, kind: Kind, count: number, securityHeaders: boolean, auth: boolean): Promise<void> {
+  const handler = target === 'fastify' ? await fastifyHandler() : await frameworkHandler(path.resolve(target), securityHeaders, auth);
+  const token = jwt.sign({}, AUTH_SECRET, {
+    algorithm: 'HS256', expiresIn: '2h', subject: BENCH_TOKEN_CLAIMS.subject, audience: BENCH_TOKEN_CLAIMS.audience,
+    issuer: BENCH_TOKEN_CLAIMS.issuer, header: { alg: 'HS256', typ: BENCH_TOKEN_CLAIMS.typ },
+  });
   const socket = new Duplex({ write: (_chunk, _encoding, done) => done(), writev: (_chunks, done) => done(), read: () => undefined });
   const [method, url] = REQUESTS[kind];
   const body = Buffer.from(JSON.stringify({ text: 'A benchmark message', userId: 7 }));
@@ -62,6 +80,7 @@ async function serve(target: string, kind: Kind, count: number, securityHeaders:
     req.method = method;
     req.url = url;
     req.headers = { host: '127.0.0.1', connection: 'keep-alive' };
+    if (auth) req.headers.authorization = `Bearer ${token}`;
     if (method === 'POST') {
       req.headers['content-type'] = 'application/json';
       req.headers['content-length'] = String(body.length);
@@ -81,9 +100,10 @@ async function serve(target: string, kind: Kind, count: number, securityHeaders:
 }
 
 /** Instructions of a whole child process, as callgrind counts them. */
-function instructions(target: string, kind: Kind, count: number, securityHeaders: boolean): number {
+function instructions(target: string, kind: Kind, count: number, securityHeaders: boolean, auth: boolean): number {
   const args = ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--predictable', '--predictable-gc-schedule', '-r', '@swc-node/register', __filename, kind, target];
   if (!securityHeaders) args.push('--no-security-headers');
+  if (auth) args.push('--auth');
   // valgrind reports on stderr; the child prints nothing unless it fails.
   const run = spawnSync('valgrind', args, { env: { ...process.env, [CHILD_ENV]: String(count) }, encoding: 'utf8' });
   const counted = /I\s+refs:\s+([\d,]+)/.exec(run.stderr ?? '');
@@ -94,23 +114,24 @@ function instructions(target: string, kind: Kind, count: number, securityHeaders
 async function main(): Promise<void> {
   const [kind, ...rest] = process.argv.slice(2);
   const securityHeaders = !rest.includes('--no-security-headers');
+  const auth = rest.includes('--auth');
   const repeatAt = rest.indexOf('--repeat');
   const repeat = repeatAt === -1 ? 3 : Number(rest[repeatAt + 1]);
-  const isOption = (argument: string, index: number) => argument === '--no-security-headers' || (repeatAt !== -1 && (index === repeatAt || index === repeatAt + 1));
+  const isOption = (argument: string, index: number) => argument === '--no-security-headers' || argument === '--auth' || (repeatAt !== -1 && (index === repeatAt || index === repeatAt + 1));
   const targets = rest.filter((argument, index) => !isOption(argument, index));
-  if (!(kind in REQUESTS) || targets.length === 0 || !Number.isSafeInteger(repeat) || repeat < 1) {
-    console.error('usage: node -r @swc-node/register bench/tools/count-instructions.ts get|find|create <tree with src/ | fastify>... [--no-security-headers] [--repeat N]');
+  if (!(kind in REQUESTS) || targets.length === 0 || !Number.isSafeInteger(repeat) || repeat < 1 || (auth && targets.includes('fastify'))) {
+    console.error('usage: node -r @swc-node/register bench/tools/count-instructions.ts get|find|create <tree with src/ | fastify>... [--no-security-headers] [--auth (framework trees only)] [--repeat N]');
     process.exit(1);
   }
   const childCount = process.env[CHILD_ENV];
-  if (childCount !== undefined) return serve(targets[0], kind as Kind, Number(childCount), securityHeaders);
+  if (childCount !== undefined) return serve(targets[0], kind as Kind, Number(childCount), securityHeaders, auth);
   for (const target of targets) {
     const counts: number[] = [];
     for (let run = 0; run < repeat; run++) {
-      const more = instructions(target, kind as Kind, MORE, securityHeaders);
-      counts.push(Math.round((more - instructions(target, kind as Kind, FEWER, securityHeaders)) / (MORE - FEWER)));
+      const more = instructions(target, kind as Kind, MORE, securityHeaders, auth);
+      counts.push(Math.round((more - instructions(target, kind as Kind, FEWER, securityHeaders, auth)) / (MORE - FEWER)));
     }
-    const label = `${kind} ${target}${securityHeaders || target === 'fastify' ? '' : ' (no security headers)'}`;
+    const label = `${kind} ${target}${securityHeaders || target === 'fastify' ? '' : ' (no security headers)'}${auth ? ' (authentication on)' : ''}`;
     console.log(`${label}: ${Math.round(median(counts))} instructions per request (median; runs: ${counts.join(', ')})`);
   }
 }
