@@ -1,5 +1,6 @@
 import type { FetchFunction, FetchResponseLike } from '../adapters/rest-client';
-import { WaitingSlots } from './waiting-slots';
+import { ConcurrencyLimit } from '../application/concurrency/concurrency-limit';
+import { Unavailable } from '../domain/errors';
 
 export interface RemotePoolSettings {
   /** Keep-alive connections to the remote at most. */
@@ -29,7 +30,11 @@ export function createRemoteConnectionPool(settings: RemotePoolSettings): Remote
   // undici loads with the first remote binding: an application without remotes never pays for it.
   const { Agent, fetch: undiciFetch } = require('undici') as typeof import('undici');
   const agent = new Agent({ connections: settings.connections, pipelining: 1 });
-  const slots = new WaitingSlots(settings.connections, settings.queueTimeoutMs);
+  const slots = new ConcurrencyLimit({
+    size: settings.connections,
+    waitTimeoutMs: settings.queueTimeoutMs,
+    refusal: () => new Unavailable(`No connection to the remote server came free within ${settings.queueTimeoutMs} ms (all ${settings.connections} in use)`),
+  });
   const fetch: FetchFunction = async (url, init = {}) => {
     const release = await slots.acquire(init.signal as AbortSignal | undefined);
     try {

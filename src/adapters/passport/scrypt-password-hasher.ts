@@ -1,7 +1,8 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { ConcurrencyLimit } from '../../application/concurrency/concurrency-limit';
+import { Unavailable } from '../../domain/errors';
 import type { PasswordHasherPort } from '../../ports/password-hasher.port';
 import { BcryptVerifierPool } from './bcrypt-verifier-pool';
-import { HashingLimiter } from './hashing-limiter';
 import { formatScryptHash, parseScryptHash, scryptMemoryBytes, type ScryptParameters } from './scrypt-hash-format';
 
 /** log2 of scrypt's N by default: N = 2^17 with r = 8, p = 1 (128 MiB per hash), OWASP's minimum. */
@@ -32,7 +33,7 @@ const BCRYPT_HASH = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
  */
 export class ScryptPasswordHasher implements PasswordHasherPort {
   readonly parameters: ScryptParameters;
-  private readonly limiter: HashingLimiter;
+  private readonly limiter: ConcurrencyLimit;
   private readonly bcrypt: BcryptVerifierPool;
 
   constructor(options: ScryptPasswordHasherOptions = {}) {
@@ -41,13 +42,19 @@ export class ScryptPasswordHasher implements PasswordHasherPort {
     if (!Number.isInteger(cost) || cost < min || cost > max) throw new Error(`The password hash cost must be an integer from ${min} to ${max}, got ${cost}`);
     this.parameters = { ln: cost, r: BLOCK_SIZE, p: PARALLELIZATION };
     const concurrency = options.concurrency ?? 2;
-    this.limiter = new HashingLimiter({ concurrency, queueLimit: options.queueLimit ?? 100 });
+    // Capped so that file and DNS work keep threads of libuv's pool; the bounded queue makes a login
+    // burst cost a 503, never unbounded memory and waiting.
+    this.limiter = new ConcurrencyLimit({
+      size: concurrency,
+      maxWaiting: options.queueLimit ?? 100,
+      refusal: () => new Unavailable('The server is busy checking passwords, try again shortly'),
+    });
     this.bcrypt = new BcryptVerifierPool({ size: concurrency });
   }
 
   /** Hashes and compares running and waiting now. */
   get load(): { running: number; waiting: number } {
-    return this.limiter.load;
+    return this.limiter.usage;
   }
 
   async hash(password: string): Promise<string> {
