@@ -3,6 +3,7 @@ import type { NullableId } from '../../domain/id';
 import type { AuthenticationRequest, AuthenticationResult, AuthenticationStrategyPort } from '../../ports/authentication-strategy.port';
 import type { Params } from '../../ports/service-params';
 import type { TokenIssuerPort } from '../../ports/token-issuer.port';
+import { normalizeEmailAddress } from '../services/users/email-address';
 import { clientAddressOf } from './client-address';
 import type { GrantedLoginAttempt, LoginAttemptKeys, LoginRateLimiterPort } from '../../ports/login-rate-limiter.port';
 import { LoginRateLimiter, type LoginRateLimitOptions } from './login-rate-limiter';
@@ -107,9 +108,9 @@ export class AuthenticationService {
     throw new TooManyRequests('Too many failed login attempts, try again later', { retryAfter: Math.ceil(reservation.retryAfterMs / 1000) });
   }
 
-  /** The account is keyed as the users service spells addresses (NFKC, trimmed, lower case), so look-alike spellings share one allowance. */
+  /** The account is keyed as the users service spells addresses, so look-alike spellings share one allowance. */
   private attemptKeys(data: unknown, params: Params): LoginAttemptKeys {
-    const email = isRecord(data) && typeof data.email === 'string' ? data.email.normalize('NFKC').trim().toLowerCase() : undefined;
+    const email = isRecord(data) && typeof data.email === 'string' ? (normalizeEmailAddress(data.email) as string) : undefined;
     return { client: clientAddressOf(params), email: email || undefined };
   }
 
