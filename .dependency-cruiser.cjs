@@ -1,7 +1,7 @@
 // The dependency rule of DESIGN.md section 2: dependencies point inwards only.
 // Paths match "src/<layer>/" anywhere so the rule's own test can cruise a fixture tree.
 const layer = (name) => `(^|/)src/${name}/`;
-const browserSafe = ['domain', 'ports', 'application', 'adapters/rest-client', 'adapters/socketio-client'].map(layer).join('|');
+const browserSafe = ['domain', 'ports', 'application', 'adapters/rest-client', 'adapters/socketio-client', 'examples/[^/]+/browser'].map(layer).join('|');
 
 module.exports = {
   forbidden: [
@@ -47,6 +47,20 @@ module.exports = {
       severity: 'error',
       from: { path: '(^|/)src/', pathNot: `${layer('embedded-mongo')}|${layer('composition')}|(^|/)src/(composition-root|main|index)\\.ts$` },
       to: { path: layer('embedded-mongo') },
+    },
+    {
+      name: 'examples-import-ports-domain-and-client',
+      comment: 'an example (the demo chat page) uses the types and the browser client, not the layers behind them',
+      severity: 'error',
+      from: { path: layer('examples') },
+      to: { path: '(^|/)src/', pathNot: `${layer('examples')}|${layer('ports')}|${layer('domain')}|(^|/)src/client\\.ts$` },
+    },
+    {
+      name: 'examples-mounted-by-composition-only',
+      comment: 'the composition mounts an example; adapters and the package entry points never import one',
+      severity: 'error',
+      from: { path: '(^|/)src/', pathNot: `${layer('examples')}|${layer('composition')}|(^|/)src/composition-root\\.ts$` },
+      to: { path: layer('examples') },
     },
     {
       name: 'inversify-only-in-composition',

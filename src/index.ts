@@ -20,7 +20,7 @@ export { authenticate } from './application/authentication/authenticate.hook';
 export { hashPassword } from './application/authentication/hash-password.hook';
 export { restrictToSelf } from './application/authentication/restrict-to-self.hook';
 export { AuthenticationService } from './application/authentication/authentication.service';
-export { buildOpenApiDocument, type OpenApiDocumentInput } from './application/openapi/build-openapi-document';
+export { buildOpenApiDocument, type OpenApiDocumentInput } from './adapters/http/openapi/build-openapi-document';
 export { startEmbeddedMongo } from './embedded-mongo';
 export type { EmbeddedMongo, EmbeddedMongoLogger, HostedEmbeddedMongoOptions } from './embedded-mongo';
 export { composeApplication } from './composition-root';

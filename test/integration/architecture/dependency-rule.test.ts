@@ -22,5 +22,7 @@ describe('dependency rule (DESIGN.md section 2)', () => {
     expect(output).toMatch(/adapters-never-import-each-other/);
     expect(output).toMatch(/domain-is-pure/);
     expect(output).toMatch(/browser-safe-layers-use-no-node-builtins/);
+    expect(output).toMatch(/examples-import-ports-domain-and-client/);
+    expect(output).toMatch(/examples-mounted-by-composition-only/);
   });
 });

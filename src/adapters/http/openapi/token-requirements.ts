@@ -1,5 +1,5 @@
-import type { Application } from '../app/application';
-import { isAuthenticateHook } from '../authentication/authenticate.hook';
+import type { Application } from '../../../application/app/application';
+import { isAuthenticateHook } from '../../../application/authentication/authenticate.hook';
 
 /**
  * Which calls need a bearer token, read from the hooks registered on `app` (not restated in the

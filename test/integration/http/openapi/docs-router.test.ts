@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import { createHttpAdapter } from '../../../src/adapters/http';
-import { createApp } from '../../../src/application/app/application';
+import { createHttpAdapter } from '../../../../src/adapters/http';
+import { createApp } from '../../../../src/application/app/application';
 
 const swaggerUi = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 

@@ -1,6 +1,6 @@
-import { STANDARD_METHODS } from '../../ports/service.port';
-import { isPaginating } from '../query/pagination';
-import { idOf, type ServiceDefinition } from '../services/service-definition';
+import { STANDARD_METHODS } from '../../../ports/service.port';
+import { isPaginating } from '../../../application/query/pagination';
+import { idOf, type ServiceDefinition } from '../../../application/services/service-definition';
 import type { DtoSchemas } from './dto-schemas';
 import { addComponent, jsonContent, refTo, type JsonSchema, type OpenApiDocument, type OperationObject, type PathItemObject, type Reference } from './openapi-types';
 import { serviceQueryParameters } from './query-parameters';

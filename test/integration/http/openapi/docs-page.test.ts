@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import request from 'supertest';
-import { listenHttp, type ListeningHttpServer } from '../../../src/adapters/http';
-import { composeApplication, type ComposedApplication } from '../../../src/composition-root';
-import { loadConfig } from '../../../src/composition/load-config';
-import { describeIf } from '../../helpers/skip-with-reason';
+import { listenHttp, type ListeningHttpServer } from '../../../../src/adapters/http';
+import { composeApplication, type ComposedApplication } from '../../../../src/composition-root';
+import { loadConfig } from '../../../../src/composition/load-config';
+import { describeIf } from '../../../helpers/skip-with-reason';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** A host name other than localhost, resolved to loopback by the browser itself (browsers exempt localhost from upgrades). */

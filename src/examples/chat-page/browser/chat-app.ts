@@ -1,5 +1,5 @@
 /**
- * The live chat page's script (bundled for the browser by the chat page adapter): sign up, log
+ * The live chat page's script (bundled for the browser by the chat page router): sign up, log
  * in, post, and see everyone's messages as they arrive, over our own socket client.
  */
 import { io } from 'socket.io-client';

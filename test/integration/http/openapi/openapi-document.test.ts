@@ -1,11 +1,11 @@
 import { dereference, validate, compileErrors } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020';
 import request from 'supertest';
-import { captureSecurityHeaders, plainHttpSecurityHeaders } from '../../../src/adapters/http/security-headers';
-import { composeApplication, type ComposedApplication } from '../../../src/composition-root';
-import { loadConfig } from '../../../src/composition/load-config';
-import { SERVICES } from '../../../src/application/services/service-list';
-import { STANDARD_METHODS } from '../../../src/ports/service.port';
+import { captureSecurityHeaders, plainHttpSecurityHeaders } from '../../../../src/adapters/http/security-headers';
+import { composeApplication, type ComposedApplication } from '../../../../src/composition-root';
+import { loadConfig } from '../../../../src/composition/load-config';
+import { SERVICES } from '../../../../src/application/services/service-list';
+import { STANDARD_METHODS } from '../../../../src/ports/service.port';
 
 const TEST_SECRET = 'a-test-secret-that-is-long-enough-0123456789';
 

@@ -2,11 +2,11 @@ import 'reflect-metadata';
 import { dereference, validate, compileErrors } from '@readme/openapi-parser';
 import { IsInt, IsOptional, IsString } from 'class-validator';
 import request from 'supertest';
-import { authenticate } from '../../../src/application/authentication/authenticate.hook';
-import { defineService, type ServiceDefinition } from '../../../src/application/services/service-definition';
-import { usersService } from '../../../src/application/services/users/users.definition';
-import { composeApplication, type ComposedApplication } from '../../../src/composition-root';
-import { loadConfig } from '../../../src/composition/load-config';
+import { authenticate } from '../../../../src/application/authentication/authenticate.hook';
+import { defineService, type ServiceDefinition } from '../../../../src/application/services/service-definition';
+import { usersService } from '../../../../src/application/services/users/users.definition';
+import { composeApplication, type ComposedApplication } from '../../../../src/composition-root';
+import { loadConfig } from '../../../../src/composition/load-config';
 
 class WidgetDto {
   @IsString()
@@ -39,7 +39,7 @@ const widgets = defineService({
   id: { field: 'id', type: 'uuid' },
   multi: ['create', 'patch', 'remove'],
   operators: ['$regex', '$options'],
-  hooks: () => ({ before: { ping: [authenticate('jwt')] } }),
+  hooks: { always: () => ({ before: { ping: [authenticate('jwt')] } }) },
 });
 
 /** No create: POST is the custom method alone, so the header is required; find answers a plain array. */
@@ -49,7 +49,6 @@ const beacons = defineService({
   customMethods: { signal: async () => ({ signalled: true }) },
   dto: { create: WidgetDto, patch: WidgetPatchDto, query: WidgetQueryDto },
   paginate: false,
-  hooks: () => ({}),
 });
 
 function compose(services: readonly ServiceDefinition[]): Promise<ComposedApplication> {

@@ -1,6 +1,6 @@
-import type { Application } from '../app/application';
-import { normalizePath } from '../app/normalize-path';
-import type { ServiceDefinition } from '../services/service-definition';
+import type { Application } from '../../../application/app/application';
+import { normalizePath } from '../../../application/app/normalize-path';
+import type { ServiceDefinition } from '../../../application/services/service-definition';
 import { AUTHENTICATION_TAG, authenticationPaths } from './authentication-paths';
 import { DtoSchemas, schemaReferencesIn } from './dto-schemas';
 import { refTo, type OpenApiDocument } from './openapi-types';

@@ -1,6 +1,6 @@
-import { STANDARD_OPERATORS } from '../../domain/query';
-import { isPaginating } from '../query/pagination';
-import type { ServiceDefinition } from '../services/service-definition';
+import { STANDARD_OPERATORS } from '../../../domain/query';
+import { isPaginating } from '../../../application/query/pagination';
+import type { ServiceDefinition } from '../../../application/services/service-definition';
 import type { DtoSchemas } from './dto-schemas';
 import { addComponent, refTo, type JsonSchema, type ParameterObject, type Reference } from './openapi-types';
 

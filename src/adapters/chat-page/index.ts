@@ -1,1 +1,0 @@
-export { serveChatPage } from './chat-page';
