@@ -1,6 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { errorAnswer } from '../../application/transport/error-answer';
 import { bodyStillArriving, endAfterDiscardingBody } from './answer-before-body-read';
-import { errorResponse } from './error-response';
 import type { HttpAdapterSettings } from './http-adapter-options';
 import { isBodyless } from './response-status';
 
@@ -38,7 +38,7 @@ export class HttpExchange {
 
   /** The error shape of section 2 of the wire contract, never a stack. */
   sendError(error: unknown): void {
-    const { status, body, unexpected } = errorResponse(error, this.settings.production);
+    const { status, body, unexpected } = errorAnswer(error, this.settings.production);
     if (this.res.headersSent) {
       // Nothing more can be said to the client; end the exchange and keep the reason in the logs.
       this.res.destroy();

@@ -41,24 +41,3 @@ export function allowedHttpMethods(methods: readonly string[], hasId: boolean): 
   if (has('remove')) allowed.push('DELETE');
   return allowed.join(', ');
 }
-
-/** The argument list of a call: custom methods take `(data, params)` like `create`. */
-export function serviceArguments(method: string, id: string | null, data: unknown, params: object): unknown[] {
-  switch (method) {
-    case 'find':
-      return [params];
-    case 'get':
-    case 'remove':
-      return [id, params];
-    case 'update':
-    case 'patch':
-      return [id, data, params];
-    default:
-      return [data, params];
-  }
-}
-
-/** Only these verbs carry a body the service sees. */
-export function hasRequestBody(method: string): boolean {
-  return method !== 'find' && method !== 'get' && method !== 'remove';
-}

@@ -1,18 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Application } from '../../application/app/application';
+import { takesData } from '../../application/app/service-call';
 import type { HookContext } from '../../application/hooks/hook-context';
+import { bearerAuthentication } from '../../application/transport/bearer-token';
+import { currentRoutes, type RouteMatch } from '../../application/transport/route-table';
+import { answerOf, callThroughTransport } from '../../application/transport/transport-call';
 import { MethodNotAllowed, NotFound } from '../../domain/errors';
-import type { Params } from '../../ports/service-params';
 import { encodeLocation } from './encode-location';
 import { answerHealth, answerReady, HEALTH_PATH, READY_PATH } from './health-check';
 import type { HttpAdapterSettings } from './http-adapter-options';
 import { HttpExchange } from './http-exchange';
-import { hasRequestBody, isCallable, serviceArguments, serviceMethodFor } from './http-method-mapping';
-import { parseBearerToken } from './parse-bearer-token';
+import { allowedHttpMethods, isCallable, serviceMethodFor } from './http-method-mapping';
 import { parseQueryString } from './parse-query-string';
 import { readRequestBody } from './read-request-body';
 import { responseStatus } from './response-status';
-import { RouteTable, type RouteMatch } from './route-table';
 import { createRequestIdSource } from './request-id';
 
 export interface ServiceRouter {
@@ -40,15 +41,7 @@ type Target = typeof HEALTH_PATH | typeof READY_PATH | RouteMatch;
  */
 export function createServiceRouter(app: Application, settings: HttpAdapterSettings): ServiceRouter {
   const nextRequestId = createRequestIdSource();
-  let table: RouteTable | undefined;
-  let tableVersion = -1;
-  const routes = (): RouteTable => {
-    if (!table || tableVersion !== app.version) {
-      table = new RouteTable(app.entries());
-      tableVersion = app.version;
-    }
-    return table;
-  };
+  const routes = currentRoutes(app);
   const targetOf = (verb: string, pathname: string): Target | undefined => {
     if ((verb === 'GET' || verb === 'HEAD') && (pathname === HEALTH_PATH || pathname === READY_PATH)) return pathname;
     return routes().match(pathname);
@@ -79,20 +72,19 @@ export function createServiceRouter(app: Application, settings: HttpAdapterSetti
       if (target === HEALTH_PATH) return answerHealth(exchange);
       if (target === READY_PATH) return await answerReady(exchange, settings.readiness);
       if (!target) throw new NotFound('Page not found', { url: pathname.slice(0, 200) });
-      const { entry, id, route } = target;
+      const { entry, id } = target;
       const hasId = id !== undefined;
       const header = verb === 'POST' ? headerValue(req.headers['x-service-method']) || undefined : undefined;
       const method = serviceMethodFor(verb, hasId, header);
       if (method === undefined || !isCallable(method, entry.service.methods, header !== undefined)) {
-        exchange.headers.allow = hasId ? entry.itemAllow : entry.collectionAllow;
+        exchange.headers.allow = allowedHttpMethods(entry.service.methods, hasId);
         throw new MethodNotAllowed(method === undefined ? `Method ${verb.slice(0, 20)} not allowed` : `Method \`${method.slice(0, 100)}\` is not supported by this endpoint.`);
       }
       const query = parseQueryString(queryAt === -1 ? '' : url.slice(queryAt + 1));
-      const data = hasRequestBody(method) ? await readRequestBody(req, settings.bodyLimit) : undefined;
-      const params: Params = { provider: 'rest', query, headers: req.headers, route, ip: exchange.clientAddress() };
-      const authentication = parseBearerToken(req.headers.authorization);
-      if (authentication) params.authentication = authentication;
-      const context = await app.execute(entry.service.path, method, serviceArguments(method, hasId ? id : null, data, params));
+      const data = takesData(method) ? await readRequestBody(req, settings.bodyLimit) : undefined;
+      const context = await callThroughTransport(app, target, method, { id: hasId ? id : null, data, query }, {
+        provider: 'rest', headers: req.headers, ip: exchange.clientAddress(), authentication: bearerAuthentication(req.headers.authorization),
+      });
       sendResult(exchange, method, context);
     } catch (error: unknown) {
       exchange.sendError(error);
@@ -126,7 +118,7 @@ export function createServiceRouter(app: Application, settings: HttpAdapterSetti
 }
 
 function sendResult(exchange: HttpExchange, method: string, context: HookContext): void {
-  const body = context.dispatch !== undefined ? context.dispatch : context.result;
+  const body = answerOf(context);
   const http = context.http;
   if (http?.headers) for (const [name, value] of Object.entries(http.headers)) exchange.headers[name.toLowerCase()] = value;
   if (http?.location !== undefined) exchange.headers.location = encodeLocation(http.location);

@@ -110,7 +110,8 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
   async _update(id: Id, data: D, params: P = {} as P): Promise<T> {
     // Read, build and store with no await in between, so a concurrent patch of a kept field
     // (a like) lands either before this replacement, which keeps it, or after it.
-    const [existing] = this.targets(id, params);
+    const { filters, query } = this.filterQuery(params);
+    const [existing] = this.targets(id, query);
     const record: AnyRecord = cloneRecord(data as unknown as AnyRecord);
     for (const field of this.option(params, 'keepOnReplace') ?? []) {
       if (existing[field] !== undefined) record[field] = cloneRecord(existing[field]);
@@ -118,7 +119,6 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
     record[this.id] = existing[this.id];
     assertUniqueFields([record as T], this.store, this.id, this.options.unique ?? []);
     this.store.set(String(existing[this.id]), record as T);
-    const { filters } = this.filterQuery(params);
     return copyStoredRecord(selectFields(record as T, filters.$select, this.id));
   }
 
@@ -127,18 +127,18 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
     const patch = compileMemoryPatch(data as AnyRecord, this.id, updateOperators);
     // Read, compute and store with no await in between, so concurrent `$inc`s all count; every
     // record is computed before any is stored, so a 400 on one changes none.
-    const updated = this.targets(id, params).map((record) => applyMemoryPatch(record, patch, this.id));
+    const { filters, query } = this.filterQuery(params);
+    const updated = this.targets(id, query).map((record) => applyMemoryPatch(record, patch, this.id));
     assertUniqueFields(updated, this.store, this.id, this.options.unique ?? []);
     for (const record of updated) this.store.set(String(record[this.id]), record);
-    const { filters } = this.filterQuery({ ...params, paginate: false });
     const result = updated.map((record) => copyStoredRecord(selectFields(record, filters.$select, this.id)));
     return id === null ? result : result[0];
   }
 
   async _remove(id: NullableId, params: P = {} as P): Promise<T | T[]> {
-    const targets = this.targets(id, params);
+    const { filters, query } = this.filterQuery(params);
+    const targets = this.targets(id, query);
     for (const record of targets) this.store.delete(String(record[this.id]));
-    const { filters } = this.filterQuery({ ...params, paginate: false });
     const result = targets.map((record) => selectFields(record, filters.$select, this.id));
     return id === null ? result : result[0];
   }
@@ -154,9 +154,8 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
     return page;
   }
 
-  /** The stored records a patch/remove addresses: one by id (404 if absent or not matching) or all matching. */
-  private targets(id: NullableId, params: P): T[] {
-    const { query } = this.filterQuery({ ...params, paginate: false });
+  /** The stored records a write addresses: one by id (404 if absent or not matching) or all matching. */
+  private targets(id: NullableId, query: ServiceQuery): T[] {
     if (id === null) return this.matching(query);
     const record = this.store.get(String(id));
     if (!record || !matchesQuery(record, query)) throw new NotFound(`No record found for id '${echo(id)}'`);

@@ -1,43 +1,26 @@
 import type { Application } from '../../application/app/application';
+import { argumentNames } from '../../application/app/service-call';
 import type { RealTimeConnection } from '../../application/channels/connection';
 import type { HookContext } from '../../application/hooks/hook-context';
+import type { RouteTable } from '../../application/transport/route-table';
+import { callThroughTransport, type DecodedCall } from '../../application/transport/transport-call';
 import { BadRequest, MethodNotAllowed, NotFound } from '../../domain/errors';
-import type { Params } from '../../ports/service-params';
+import type { NullableId } from '../../domain/id';
 import { checkSocketData, checkSocketQuery } from './json-argument-limits';
-import type { PathMatch } from './service-path-matcher';
 
 /** The provider of calls that come over this transport (`params.provider`). */
 export const SOCKET_PROVIDER = 'socketio';
 
-type Layout = 'query' | 'id-query' | 'data-query' | 'id-data-query';
-
-/** Positional arguments after the path, per method (the Feathers socket protocol); custom methods take data and query. */
-function layoutOf(method: string): Layout {
-  switch (method) {
-    case 'find':
-      return 'query';
-    case 'get':
-    case 'remove':
-      return 'id-query';
-    case 'update':
-    case 'patch':
-      return 'id-data-query';
-    default:
-      return 'data-query';
-  }
-}
-
-const ARITY: Record<Layout, number> = { query: 1, 'id-query': 2, 'data-query': 2, 'id-data-query': 3 };
-
 export interface SocketCallSettings {
   app: Application;
-  match(path: string): PathMatch | undefined;
+  routes(): RouteTable;
 }
 
 /**
  * Runs one call frame `[method, path, ...args]` for a connection and returns its whole context.
- * Every mistake is an error (and so an ack): an unknown method name too, where Feathers stays
- * silent and leaves the client waiting.
+ * The arguments after the path follow the method's argument table, with the query in the place
+ * of the params. Every mistake is an error (and so an ack): an unknown method name too, where
+ * Feathers stays silent and leaves the client waiting.
  */
 export function runSocketCall(settings: SocketCallSettings, connection: RealTimeConnection, method: unknown, path: unknown, args: unknown[]): Promise<HookContext> {
   try {
@@ -50,33 +33,23 @@ export function runSocketCall(settings: SocketCallSettings, connection: RealTime
 function prepareAndRun(settings: SocketCallSettings, connection: RealTimeConnection, method: unknown, path: unknown, args: unknown[]): Promise<HookContext> {
   if (typeof method !== 'string' || method === '') throw new BadRequest('The method name must be a non-empty string');
   if (typeof path !== 'string') throw new NotFound('Invalid service path');
-  const match = settings.match(path);
-  if (!match) throw new NotFound(`Service '${path.slice(0, 200)}' not found`);
-  const { entry, route } = match;
-  if (!entry.methods.includes(method)) throw new MethodNotAllowed(`Method '${method.slice(0, 100)}' not allowed on service '${entry.path}'`);
-  const layout = layoutOf(method);
-  if (args.length > ARITY[layout]) throw new BadRequest(`Too many arguments for '${method}' method`);
-  const query = checkSocketQuery(args[ARITY[layout] - 1]);
-  const params: Params = { provider: SOCKET_PROVIDER, query, route, headers: connection.headers, connection, ip: connection.ip };
-  if (connection.authentication) params.authentication = connection.authentication;
-  return settings.app.execute(entry.path, method, callArguments(layout, method, args, params));
-}
-
-function callArguments(layout: Layout, method: string, args: unknown[], params: Params): unknown[] {
-  switch (layout) {
-    case 'query':
-      return [params];
-    case 'id-query':
-      return [idArgument(method, args[0]), params];
-    case 'data-query':
-      return [dataArgument(args[0]), params];
-    case 'id-data-query':
-      return [idArgument(method, args[0]), dataArgument(args[1]), params];
-  }
+  const match = settings.routes().match(path);
+  // A socket call names the service itself; a trailing id segment is not a service.
+  if (!match || match.id !== undefined) throw new NotFound(`Service '${path.slice(0, 200)}' not found`);
+  const { service } = match.entry;
+  if (!service.methods.includes(method)) throw new MethodNotAllowed(`Method '${method.slice(0, 100)}' not allowed on service '${service.path}'`);
+  const names = argumentNames(method);
+  if (args.length > names.length) throw new BadRequest(`Too many arguments for '${method}' method`);
+  const decoded: { -readonly [K in keyof DecodedCall]: DecodedCall[K] } = { query: checkSocketQuery(args[names.length - 1]) };
+  if (names[0] === 'id') decoded.id = idArgument(method, args[0]);
+  if (names.includes('data')) decoded.data = dataArgument(args[names.indexOf('data')]);
+  return callThroughTransport(settings.app, match, method, decoded, {
+    provider: SOCKET_PROVIDER, headers: connection.headers, ip: connection.ip, authentication: connection.authentication, connection,
+  });
 }
 
 /** Ids keep their JSON type; `null` addresses many records (where the service allows it). */
-function idArgument(method: string, id: unknown): string | number | null {
+function idArgument(method: string, id: unknown): NullableId {
   if (typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))) return id;
   if (id === null && method !== 'get') return null;
   throw new BadRequest(`'${method}' needs an id (a string or a number)`);

@@ -3,13 +3,15 @@ import type { Server, Socket } from 'socket.io';
 import type { Application } from '../../application/app/application';
 import type { ConnectionTransport, RealTimeConnection } from '../../application/channels/connection';
 import type { RealTimeHub } from '../../application/channels/real-time-hub';
+import { bearerToken } from '../../application/transport/bearer-token';
+import { errorAnswer } from '../../application/transport/error-answer';
+import { currentRoutes } from '../../application/transport/route-table';
+import { answerOf } from '../../application/transport/transport-call';
 import { TooManyRequests } from '../../domain/errors';
 import { bufferedBytes } from './buffered-bytes';
 import { CallBudget, type Admission } from './call-budget';
 import { runSocketCall, SOCKET_PROVIDER } from './socket-call';
-import { socketErrorJson } from './socket-error';
 import { SOCKET_DEFAULTS, type SocketTransportOptions } from './socket-transport-options';
-import { createServicePathMatcher } from './service-path-matcher';
 
 export interface SocketTransport {
   readonly io: Server;
@@ -40,7 +42,7 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   });
   const sockets = new WeakMap<RealTimeConnection, Socket>();
   const addressOf = (socket: Socket): string => options.clientAddress?.(socket.request) ?? socket.handshake.address;
-  const callSettings = { app, match: createServicePathMatcher(app) };
+  const callSettings = { app, routes: currentRoutes(app) };
   const callLimits = {
     maxCallsInFlight: options.maxCallsInFlight ?? SOCKET_DEFAULTS.maxCallsInFlight,
     maxRefusedCalls: options.maxRefusedCalls ?? SOCKET_DEFAULTS.maxRefusedCalls,
@@ -97,8 +99,8 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
           next();
         },
         (error: unknown) => {
-          const { json } = socketErrorJson(error, options.production === true);
-          next(Object.assign(new Error(json.message), { data: json }));
+          const { body } = errorAnswer(error, options.production === true);
+          next(Object.assign(new Error(body.message), { data: body }));
         },
       );
   });
@@ -128,14 +130,14 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
       (context) => {
         budget.settle();
         realtime.afterCall(context);
-        ack?.(null, context.dispatch !== undefined ? context.dispatch : context.result);
+        ack?.(null, answerOf(context));
         checkBacklog(socket);
       },
       (error: unknown) => {
         budget.settle();
-        const { json, unexpected } = socketErrorJson(error, options.production === true);
+        const { body, unexpected } = errorAnswer(error, options.production === true);
         if (unexpected) logger.error({ err: error, method: String(method).slice(0, 100), path: String(path).slice(0, 200) }, 'socket call failed');
-        ack?.(json);
+        ack?.(body);
       },
     );
   };
@@ -167,7 +169,5 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
 function handshakeToken(socket: Socket): string | undefined {
   const fromAuth = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
   if (typeof fromAuth === 'string' && fromAuth !== '') return fromAuth;
-  const header = socket.handshake.headers.authorization;
-  const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-  return match ? match[1] : undefined;
+  return bearerToken(socket.handshake.headers.authorization);
 }

@@ -7,7 +7,6 @@ import type { Params } from '../../ports/service-params';
 import { filterQuery, type FilteredQuery, type FilterQueryOptions } from '../query/filter-query';
 import { allowsMulti, optionForCall, optionsForCall, type ResolvedServiceOptions } from './adapter-options';
 import { assertKeepOnReplace } from './keep-on-replace';
-import { ValidatedQueries } from './validated-queries';
 
 /**
  * The shared half of every store adapter: public methods sanitize the query, check `multi` and
@@ -16,8 +15,6 @@ import { ValidatedQueries } from './validated-queries';
  */
 export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Params, O extends ServiceOptions = ServiceOptions> {
   options: ResolvedServiceOptions<O>;
-  /** Queries `sanitizeQuery` produced, so `_find`/`_get` do not validate them again. */
-  private readonly validatedQueries = new ValidatedQueries();
 
   constructor(options: O, defaultId = 'id') {
     assertKeepOnReplace(options?.keepOnReplace);
@@ -40,16 +37,35 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
     return allowsMulti(method, this.option(params, 'multi'));
   }
 
-  /** Validates `params.query` and splits it; `$limit` resolved against the call's pagination. */
+  /**
+   * Validates `params.query` and splits it; `$limit` resolved against the call's pagination. The
+   * params a public method hands its store carry what it validated, so this is done once per call.
+   */
   filterQuery(params: P = {} as P): FilteredQuery {
-    const options = this.filterOptions(params);
-    return this.validatedQueries.lookup(params.query, options) ?? filterQuery(params.query, options);
+    const validated = (params as Partial<Record<typeof VALIDATED, ValidatedQuery>>)[VALIDATED];
+    if (validated !== undefined && validated.query === params.query) return { filters: { ...validated.filtered.filters }, query: { ...validated.filtered.query } };
+    return filterQuery(params.query, this.filterOptions(params));
   }
 
   /** The validated query as one object (filters and conditions). */
   sanitizeQuery(params: P = {} as P): Query {
-    const options = this.filterOptions(params);
-    return this.validatedQueries.sanitized(filterQuery(params.query, options), options);
+    const filtered = filterQuery(params.query, this.filterOptions(params));
+    return { ...filtered.filters, ...filtered.query };
+  }
+
+  /**
+   * The params a public method passes to its store: `query` validated (without `$limit` for a write
+   * to many, which addresses every match), and the validation kept on them for `filterQuery`, under
+   * a key that no copy of the params takes along (a changed query is validated again).
+   */
+  private validatedParams(params: P, forWrite = false): P {
+    const callParams = forWrite ? ({ ...params, paginate: false } as P) : params;
+    const filtered = filterQuery(callParams.query, this.filterOptions(callParams));
+    if (forWrite) delete filtered.filters.$limit;
+    const query: Query = { ...filtered.filters, ...filtered.query };
+    const validated = { ...params, query } as P;
+    Object.defineProperty(validated, VALIDATED, { value: { query, filtered } satisfies ValidatedQuery });
+    return validated;
   }
 
   /** The three options `getOptions(params)` would give, without copying every option per call. */
@@ -65,13 +81,13 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
   // The public methods are not async functions: each would add a promise and two ticks per call
   // around the store's own promise. `settle` still turns a synchronous throw into a rejection.
   find(params: P = {} as P): Promise<T[] | Paginated<T>> {
-    return settle(() => this._find({ ...params, query: this.sanitizeQuery(params) }));
+    return settle(() => this._find(this.validatedParams(params)));
   }
 
   get(id: Id, params: P = {} as P): Promise<T> {
     return settle(() => {
       this.assertId(id);
-      return this._get(id, { ...params, query: this.sanitizeQuery(params) });
+      return this._get(id, this.validatedParams(params));
     });
   }
 
@@ -80,7 +96,7 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
       if (Array.isArray(data) && !this.allowsMulti('create', params)) throw new MethodNotAllowed('Can not create multiple entries');
       if (!isCreatable(data)) throw new BadRequest('The data must be an object or an array of objects');
       // Validate the query (for `$select`) before anything is stored.
-      return this._create(data, { ...params, query: this.sanitizeQuery(params) });
+      return this._create(data, this.validatedParams(params));
     });
   }
 
@@ -89,7 +105,7 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
       if (id === null || Array.isArray(data)) throw new BadRequest("You can not replace multiple instances. Did you mean 'patch'?");
       this.assertId(id);
       assertRecord(data);
-      return this._update(id, data, { ...params, query: this.sanitizeQuery(params) });
+      return this._update(id, data, this.validatedParams(params));
     });
   }
 
@@ -98,8 +114,7 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
       if (id === null && !this.allowsMulti('patch', params)) throw new MethodNotAllowed('Can not patch multiple entries');
       if (id !== null) this.assertId(id);
       assertRecord(data);
-      const { $limit: _limit, ...query } = this.sanitizeQuery({ ...params, paginate: false });
-      return this._patch(id, data, { ...params, query });
+      return this._patch(id, data, this.validatedParams(params, true));
     });
   }
 
@@ -107,8 +122,7 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
     return settle(() => {
       if (id === null && !this.allowsMulti('remove', params)) throw new MethodNotAllowed('Can not remove multiple entries');
       if (id !== null) this.assertId(id);
-      const { $limit: _limit, ...query } = this.sanitizeQuery({ ...params, paginate: false });
-      return this._remove(id, { ...params, query });
+      return this._remove(id, this.validatedParams(params, true));
     });
   }
 
@@ -125,6 +139,14 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
       throw new BadRequest('The id must be a string or a number');
     }
   }
+}
+
+const VALIDATED: unique symbol = Symbol('validatedQuery');
+
+/** What a public method validated: the query it passed on, and its parts. */
+interface ValidatedQuery {
+  readonly query: Query;
+  readonly filtered: FilteredQuery;
 }
 
 /** `call`'s promise, or its synchronous throw as a rejection; a non-promise result is wrapped. */

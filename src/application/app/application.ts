@@ -2,12 +2,13 @@ import { NotFound } from '../../domain/errors';
 import { echo } from '../../domain/echo';
 import type { ServiceRegistrationOptions } from '../../ports/service-options';
 import type { ServicePort } from '../../ports/service.port';
-import { contextArguments, createContext, type HookContext } from '../hooks/hook-context';
+import { createContext, type HookContext } from '../hooks/hook-context';
 import { HookRegistry } from '../hooks/hook-registry';
 import type { AroundHook, HookMap } from '../hooks/hook-types';
 import { composeAround, levelChain } from '../hooks/run-hooks';
 import { normalizePath } from './normalize-path';
 import { createHookRegistry, mixInEmitter, resolveMethods, type RegisteredService } from './registered-service';
+import { argumentsOfCall, callFromArguments, type ServiceCall } from './service-call';
 
 /** Creates a service for a path the app does not know (the REST client installs one). */
 export type DefaultServiceFactory = (path: string) => any;
@@ -49,7 +50,7 @@ export class Application {
     mixInEmitter(wrapper);
     for (const method of hookedMethods) {
       Object.defineProperty(wrapper, method, {
-        value: (...args: unknown[]) => this.execute(location, method, args).then((context) => context.result),
+        value: (...args: unknown[]) => this.execute(location, method, callFromArguments(method, args)).then((context) => context.result),
         configurable: true, writable: true,
       });
     }
@@ -149,15 +150,16 @@ export class Application {
 
   /**
    * Runs one call through app hooks, service hooks and the method, then emits its event.
-   * Returns the final context; the error, if any, is thrown.
+   * Returns the final context; the error, if any, is thrown. Transports call this with the call
+   * they built (its `params` becomes the context's own); a service object's methods call it too.
    */
-  async execute(path: string, method: string, args: unknown[]): Promise<HookContext> {
+  async execute(path: string, method: string, call: ServiceCall): Promise<HookContext> {
     const location = normalizePath(path);
     const entry = this.registered.get(location);
     if (!entry) throw new NotFound(`Can not find service '${echo(location)}'`);
     if (!entry.hookedMethods.includes(method)) throw new NotFound(`Method '${echo(method)}' is not available on service '${echo(location)}'`);
     if (entry.pendingSetup) await entry.pendingSetup;
-    const context = createContext(this, entry.wrapper, location, method, args);
+    const context = createContext(this, entry.wrapper, location, method, call);
     await this.chainFor(entry, method)(context);
     this.emitEvent(entry, context);
     return context;
@@ -172,7 +174,7 @@ export class Application {
       const implementation = entry.original[method] as (...args: unknown[]) => Promise<unknown>;
       chain = composeAround(hooks, async (context) => {
         // A before hook that set a result skips the method.
-        if (context.result === undefined) context.result = await implementation.apply(entry.original, contextArguments(context));
+        if (context.result === undefined) context.result = await implementation.apply(entry.original, argumentsOfCall(method, context));
       });
       byMethod.set(method, chain);
     }

@@ -1,5 +1,6 @@
 import type { Id, NullableId } from '../../domain/id';
 import type { Params } from '../../ports/service-params';
+import { argumentsOfCall, type ServiceCall } from '../app/service-call';
 
 export type HookType = 'around' | 'before' | 'after' | 'error';
 
@@ -17,7 +18,8 @@ export interface HookContext<A = any, S = any> {
   readonly path: string;
   readonly method: string;
   type: HookType;
-  arguments: unknown[];
+  /** The call's positional arguments, read-only (change `id`, `data` or `params` instead). */
+  readonly arguments: unknown[];
   id?: NullableId | Id;
   data?: any;
   params: Params;
@@ -34,47 +36,39 @@ export interface HookContext<A = any, S = any> {
 
 export const DEFAULT_EVENTS: Readonly<Record<string, string>> = { create: 'created', update: 'updated', patch: 'patched', remove: 'removed' };
 
-type ArgumentName = 'id' | 'data' | 'params';
-const ID_PARAMS: readonly ArgumentName[] = Object.freeze(['id', 'params']);
-const ID_DATA_PARAMS: readonly ArgumentName[] = Object.freeze(['id', 'data', 'params']);
-const DATA_PARAMS: readonly ArgumentName[] = Object.freeze(['data', 'params']);
-const PARAMS: readonly ArgumentName[] = Object.freeze(['params']);
-
-/** The argument layout of each standard method; custom methods are `(data, params)`. */
-export function argumentNames(method: string): readonly ArgumentName[] {
-  switch (method) {
-    case 'find':
-      return PARAMS;
-    case 'get':
-    case 'remove':
-      return ID_PARAMS;
-    case 'update':
-    case 'patch':
-      return ID_DATA_PARAMS;
-    default:
-      return DATA_PARAMS;
-  }
-}
-
-export function createContext(app: unknown, service: unknown, path: string, method: string, args: unknown[]): HookContext {
-  const names = argumentNames(method);
-  const params = (args[names.length - 1] as Params | undefined) ?? {};
-  const context: HookContext = { app, service, path, method, type: 'around', arguments: args, params, event: DEFAULT_EVENTS[method] ?? null };
-  // Named stores rather than `context[name]`: this runs on every call.
-  if (names === ID_PARAMS) context.id = args[0] as NullableId;
-  else if (names === ID_DATA_PARAMS) {
-    context.id = args[0] as NullableId;
-    context.data = args[1];
-  } else if (names === DATA_PARAMS) context.data = args[0];
-  if (params.provider) context.http = {};
+/** The context of one call, made from the call itself: its `params` object is the call's own. */
+export function createContext(app: unknown, service: unknown, path: string, method: string, call: ServiceCall): HookContext {
+  const context = new CallContext(app, service, path, method, call.params);
+  context.id = call.id;
+  context.data = call.data;
+  if (call.params.provider) context.http = {};
   return context;
 }
 
-/** Rebuilds the call arguments from the (possibly changed) context. */
-export function contextArguments(context: HookContext): unknown[] {
-  const names = argumentNames(context.method);
-  if (names === PARAMS) return [context.params];
-  if (names === ID_PARAMS) return [context.id, context.params];
-  if (names === ID_DATA_PARAMS) return [context.id, context.data, context.params];
-  return [context.data, context.params];
+/** A class rather than a literal: one shape for every call, and `arguments` made only when read. */
+class CallContext implements HookContext {
+  type: HookType = 'around';
+  id?: NullableId | Id;
+  data?: any;
+  result?: any;
+  dispatch?: any;
+  error?: any;
+  http?: HttpContext;
+  event: string | null;
+  [key: string]: any;
+
+  constructor(
+    readonly app: unknown,
+    readonly service: unknown,
+    readonly path: string,
+    readonly method: string,
+    public params: Params,
+  ) {
+    this.event = DEFAULT_EVENTS[method] ?? null;
+  }
+
+  /** The call's positional arguments as they stand now (Feathers' `context.arguments`). */
+  get arguments(): unknown[] {
+    return argumentsOfCall(this.method, this);
+  }
 }

@@ -1,11 +1,8 @@
 import { apiSecurityHeaders, captureSecurityHeaders } from '../../../../src/adapters/http/security-headers';
 import { encodeLocation } from '../../../../src/adapters/http/encode-location';
-import { errorResponse } from '../../../../src/adapters/http/error-response';
-import { parseBearerToken } from '../../../../src/adapters/http/parse-bearer-token';
 import { parseByteSize } from '../../../../src/adapters/http/parse-byte-size';
 import { createRequestIdSource } from '../../../../src/adapters/http/request-id';
 import { responseStatus } from '../../../../src/adapters/http/response-status';
-import { GeneralError, NotFound } from '../../../../src/domain/errors';
 
 describe('responseStatus', () => {
   it('follows the Feathers order, with only null/undefined as empty', () => {
@@ -29,16 +26,6 @@ describe('encodeLocation', () => {
   });
 });
 
-describe('parseBearerToken', () => {
-  it('reads Bearer tokens only', () => {
-    expect(parseBearerToken('Bearer a.b.c')).toEqual({ strategy: 'jwt', accessToken: 'a.b.c' });
-    expect(parseBearerToken('bearer   tok ')).toEqual({ strategy: 'jwt', accessToken: 'tok' });
-    expect(parseBearerToken('Basic abc')).toBeUndefined();
-    expect(parseBearerToken('Bearer')).toBeUndefined();
-    expect(parseBearerToken(undefined)).toBeUndefined();
-  });
-});
-
 describe('parseByteSize', () => {
   it('reads sizes and refuses nonsense', () => {
     expect(parseByteSize('1mb')).toBe(1024 * 1024);
@@ -57,15 +44,6 @@ describe('createRequestIdSource', () => {
     const generated = new Set(Array.from({ length: 100 }, () => next(undefined)));
     expect(generated.size).toBe(100);
     for (const unsafe of ['a b', 'x'.repeat(65), '', ['a', 'b']]) expect(next(unsafe)).not.toEqual(unsafe);
-  });
-});
-
-describe('errorResponse', () => {
-  it('keeps service errors and hides unknown ones in production', () => {
-    expect(errorResponse(new NotFound('gone'), true)).toEqual({ status: 404, unexpected: false, body: new NotFound('gone').toJSON() });
-    expect(errorResponse(new Error('secret'), false).body).toEqual(new GeneralError('secret').toJSON());
-    expect(errorResponse(new Error('secret'), true)).toMatchObject({ status: 500, unexpected: true, body: { message: 'Internal server error' } });
-    expect(errorResponse('a string', false).body.message).toBe('Internal server error');
   });
 });
 

@@ -1,4 +1,4 @@
-import { allowedHttpMethods, hasRequestBody, isCallable, serviceArguments, serviceMethodFor } from '../../../../src/adapters/http/http-method-mapping';
+import { allowedHttpMethods, isCallable, serviceMethodFor } from '../../../../src/adapters/http/http-method-mapping';
 
 describe('http-method-mapping', () => {
   it.each([
@@ -38,21 +38,5 @@ describe('http-method-mapping', () => {
     expect(allowedHttpMethods(['get'], false)).toBe('');
     expect(allowedHttpMethods(['get'], true)).toBe('GET, HEAD');
     expect(allowedHttpMethods(['markRead'], false)).toBe('POST');
-  });
-
-  it('builds the argument list of each method', () => {
-    const params = { provider: 'rest' };
-    expect(serviceArguments('find', null, undefined, params)).toEqual([params]);
-    expect(serviceArguments('get', '1', undefined, params)).toEqual(['1', params]);
-    expect(serviceArguments('remove', null, undefined, params)).toEqual([null, params]);
-    expect(serviceArguments('create', null, { a: 1 }, params)).toEqual([{ a: 1 }, params]);
-    expect(serviceArguments('update', '1', { a: 1 }, params)).toEqual(['1', { a: 1 }, params]);
-    expect(serviceArguments('patch', null, { a: 1 }, params)).toEqual([null, { a: 1 }, params]);
-    expect(serviceArguments('markRead', '1', { a: 1 }, params)).toEqual([{ a: 1 }, params]);
-  });
-
-  it('reads a body only for methods that take data', () => {
-    expect(['find', 'get', 'remove'].map(hasRequestBody)).toEqual([false, false, false]);
-    expect(['create', 'update', 'patch', 'markRead'].map(hasRequestBody)).toEqual([true, true, true, true]);
   });
 });

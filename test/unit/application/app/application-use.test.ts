@@ -39,7 +39,7 @@ describe('app.use', () => {
     expect(app.lookup('svc')?.methods).not.toContain('helper');
     await app.service('svc').helper('x');
     expect(hook).not.toHaveBeenCalled();
-    await expect(app.execute('svc', 'helper', ['x'])).rejects.toMatchObject({ name: 'NotFound' });
+    await expect(app.execute('svc', 'helper', { data: 'x', params: {} })).rejects.toMatchObject({ name: 'NotFound' });
   });
 
   it('a listed custom method is hooked and called with (data, params)', async () => {
@@ -110,7 +110,7 @@ describe('unknown paths', () => {
     } catch (error: any) {
       expect({ name: error.name, code: error.code }).toEqual({ name: 'NotFound', code: 404 });
     }
-    await expect(app.execute('nope', 'find', [])).rejects.toMatchObject({ name: 'NotFound' });
+    await expect(app.execute('nope', 'find', { params: {} })).rejects.toMatchObject({ name: 'NotFound' });
     await expect(app.unuse('nope')).rejects.toMatchObject({ name: 'NotFound' });
     expect(app.lookup('nope')).toBeUndefined();
   });

@@ -1,5 +1,6 @@
 import { HookRegistry } from '../../../../src/application/hooks/hook-registry';
-import { argumentNames, contextArguments, createContext } from '../../../../src/application/hooks/hook-context';
+import { argumentNames, argumentsOfCall, callFromArguments } from '../../../../src/application/app/service-call';
+import { createContext } from '../../../../src/application/hooks/hook-context';
 
 const hook = (name: string) => Object.assign(() => undefined, { label: name });
 const labels = (hooks: unknown[]) => hooks.map((fn) => (fn as { label: string }).label);
@@ -55,17 +56,19 @@ describe('hook context', () => {
   });
 
   it('creates a context with default params, the default event and http only for providers', () => {
-    const context = createContext('app', 'service', 'svc', 'patch', [1, { a: 1 }]);
+    const context = createContext('app', 'service', 'svc', 'patch', callFromArguments('patch', [1, { a: 1 }]));
     expect(context).toMatchObject({ id: 1, data: { a: 1 }, params: {}, event: 'patched', type: 'around', path: 'svc' });
     expect(context.http).toBeUndefined();
-    expect(createContext('app', 'service', 'svc', 'find', [{ provider: 'rest' }]).http).toEqual({});
-    expect(createContext('app', 'service', 'svc', 'get', [1]).event).toBeNull();
+    expect(createContext('app', 'service', 'svc', 'find', callFromArguments('find', [{ provider: 'rest' }])).http).toEqual({});
+    expect(createContext('app', 'service', 'svc', 'get', callFromArguments('get', [1])).event).toBeNull();
   });
 
   it('rebuilds the arguments from a changed context', () => {
-    const context = createContext('app', 'service', 'svc', 'update', [1, { a: 1 }, { query: {} }]);
+    const context = createContext('app', 'service', 'svc', 'update', callFromArguments('update', [1, { a: 1 }, { query: {} }]));
     context.id = 2;
     context.data = { b: 2 };
-    expect(contextArguments(context)).toEqual([2, { b: 2 }, { query: {} }]);
+    expect(argumentsOfCall('update', context)).toEqual([2, { b: 2 }, { query: {} }]);
+    expect(context.arguments).toEqual([2, { b: 2 }, { query: {} }]);
+    expect(callFromArguments('custom', ['x'])).toEqual({ data: 'x', params: {} });
   });
 });

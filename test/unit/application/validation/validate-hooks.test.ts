@@ -114,7 +114,7 @@ describe('custom method markRead', () => {
 describe('users hide the password from external calls', () => {
   it('keeps it for internal calls and strips it for external ones', async () => {
     const app = givenApp();
-    const external = await app.execute('users', 'create', [{ email: 'a@example.com', password: 'long enough' }, { provider: 'rest' }]);
+    const external = await app.execute('users', 'create', { data: { email: 'a@example.com', password: 'long enough' }, params: { provider: 'rest' } });
     expect(external.dispatch).not.toHaveProperty('password');
     const internal = await app.service('users').get(external.result._id);
     expect(internal).toHaveProperty('password');

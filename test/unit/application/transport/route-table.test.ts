@@ -1,4 +1,4 @@
-import { RouteTable } from '../../../../src/adapters/http/route-table';
+import { RouteTable } from '../../../../src/application/transport/route-table';
 import { BadRequest } from '../../../../src/domain/errors';
 import type { RegisteredService } from '../../../../src/application/app/registered-service';
 
@@ -55,13 +55,6 @@ describe('RouteTable', () => {
 
   it('refuses invalid percent-encoding with a 400', () => {
     expect(() => table.match('/messages/%E0%A4%A')).toThrow(BadRequest);
-  });
-
-  it('precomputes the Allow headers', () => {
-    const found = table.match('/api/v1/things')!;
-    expect(found.entry.collectionAllow).toBe('POST');
-    expect(found.entry.itemAllow).toBe('POST');
-    expect(table.match('/messages')!.entry.itemAllow).toBe('GET, HEAD');
   });
 
   it('serves a service registered at the root', () => {

@@ -1,13 +1,11 @@
-import type { RegisteredService } from '../../application/app/registered-service';
+import type { Application } from '../app/application';
+import type { RegisteredService } from '../app/registered-service';
 import { BadRequest } from '../../domain/errors';
-import { allowedHttpMethods } from './http-method-mapping';
 
-/** A service as the router sees it; the `Allow` values are computed once, at build time. */
+/** A service as the router sees it. */
 export interface RouteEntry {
   readonly service: RegisteredService;
   readonly placeholders: readonly string[];
-  readonly collectionAllow: string;
-  readonly itemAllow: string;
 }
 
 export interface RouteMatch {
@@ -27,7 +25,8 @@ interface RouteNode {
 const newNode = (): RouteNode => ({ literals: new Map() });
 
 /**
- * A segment tree of every service path. Matching prefers, at each level, a literal segment,
+ * A segment tree of every service path, shared by the transports: a URL path over HTTP, a call's
+ * path over a socket (`rooms/7/echo` for `rooms/:roomId/echo`). Matching prefers, at each level, a literal segment,
  * then a placeholder, then the segment as the id of the service so far:
  * so `messages/archive` beats `get('archive')` on `messages`.
  */
@@ -70,12 +69,24 @@ export class RouteTable {
         node = next;
       }
     }
-    node.entry = {
-      service, placeholders,
-      collectionAllow: allowedHttpMethods(service.methods, false),
-      itemAllow: allowedHttpMethods(service.methods, true),
-    };
+    node.entry = { service, placeholders };
   }
+}
+
+/**
+ * The routes of `app` as they are now: one table for every transport, rebuilt only when services
+ * are added or removed (`app.version`), so services registered later are reachable at once.
+ */
+export function currentRoutes(app: Application): () => RouteTable {
+  let table: RouteTable | undefined;
+  let version = -1;
+  return () => {
+    if (!table || version !== app.version) {
+      table = new RouteTable(app.entries());
+      version = app.version;
+    }
+    return table;
+  };
 }
 
 export function splitServicePath(path: string): string[] {
