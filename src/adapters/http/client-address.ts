@@ -20,6 +20,21 @@ export function clientAddressSource(trustProxy: TrustProxy | undefined): (req: I
   return (req) => proxyAddr(req, trust);
 }
 
+/**
+ * Whether a request came over HTTPS, as Express documents `req.secure` for the same `trust proxy`
+ * value: a TLS socket, or `X-Forwarded-Proto: https` sent by a trusted proxy.
+ */
+export function secureRequestSource(trustProxy: TrustProxy | undefined): (req: IncomingMessage) => boolean {
+  const trust = trustProxy === undefined ? undefined : compileTrust(trustProxy);
+  return (req) => {
+    if ((req.socket as { encrypted?: boolean }).encrypted) return true;
+    if (!trust || !trust(req.socket.remoteAddress ?? '', 0)) return false;
+    const forwarded = req.headers['x-forwarded-proto'];
+    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0].trim().toLowerCase();
+    return first === 'https';
+  };
+}
+
 function compileTrust(value: TrustProxy): TrustFunction | undefined {
   if (value === false) return undefined;
   if (value === true) return () => true;

@@ -1,12 +1,11 @@
-import type { IncomingMessage } from 'node:http';
 import type { HelmetOptions } from 'helmet';
 import pino from 'pino';
 import type { LoggerPort } from '../../ports/logger.port';
-import { clientAddressSource, type TrustProxy } from './client-address';
+import { AnswerHeaders } from './answer-headers';
+import type { TrustProxy } from './client-address';
 import { CorsPolicy, type CorsOptions } from './cors-policy';
-import type { ApiDocsOptions } from './docs/api-docs-router';
+import type { ApiDocsOptions } from './docs/api-docs-pages';
 import { parseByteSize } from './parse-byte-size';
-import { apiSecurityHeaders, captureSecurityHeaders, plainHttpSecurityHeaders } from './security-headers';
 
 export interface HttpAdapterOptions {
   /** Where the one-line-per-request logs go (a pino logger fits). Default: silent. */
@@ -46,30 +45,17 @@ export interface HttpAdapterSettings {
   readonly production: boolean;
   readonly trustProxy?: TrustProxy;
   readonly readiness?: () => Promise<unknown> | unknown;
-  readonly cors?: CorsPolicy;
-  /** Helmet's full set, for what `adapter.express` serves (pages, the docs) over HTTPS. */
-  readonly securityHeaders: Readonly<Record<string, string>>;
-  /** The same over plain HTTP: without `upgrade-insecure-requests`. */
-  readonly plainHttpSecurityHeaders: Readonly<Record<string, string>>;
-  /** The API set, for every JSON answer of the service router. */
-  readonly apiSecurityHeaders: Readonly<Record<string, string>>;
-  /** `params.ip` and the logged address, honouring `trustProxy`. */
-  readonly clientAddress: (req: IncomingMessage) => string | undefined;
+  /** The headers of each kind of answer (JSON, page), CORS included, and the client's address. */
+  readonly headers: AnswerHeaders;
 }
 
 export function resolveHttpAdapterOptions(options: HttpAdapterOptions): HttpAdapterSettings {
-  const helmetOptions = options.securityHeaders ?? true;
-  const securityHeaders = helmetOptions === false ? {} : captureSecurityHeaders(helmetOptions === true ? {} : helmetOptions);
   return {
     logger: options.logger ?? pino({ level: 'silent' }),
     bodyLimit: parseByteSize(options.bodyLimit ?? '1mb'),
     production: options.production ?? false,
     trustProxy: options.trustProxy,
     readiness: options.readiness,
-    cors: options.cors ? new CorsPolicy(options.cors) : undefined,
-    securityHeaders,
-    plainHttpSecurityHeaders: plainHttpSecurityHeaders(securityHeaders),
-    apiSecurityHeaders: helmetOptions === false ? {} : apiSecurityHeaders(securityHeaders),
-    clientAddress: clientAddressSource(options.trustProxy),
+    headers: new AnswerHeaders(options.securityHeaders ?? true, options.trustProxy, options.cors ? new CorsPolicy(options.cors) : undefined),
   };
 }

@@ -20,19 +20,38 @@ export class HttpExchange {
     readonly requestId: string,
     private readonly settings: HttpAdapterSettings,
   ) {
-    this.headers = { ...settings.apiSecurityHeaders, 'x-request-id': requestId };
+    this.headers = settings.headers.json(req);
+    this.headers['x-request-id'] = requestId;
     this.startedAt = performance.now();
   }
 
   /** The client's address as `req.ip` gives it (honouring `trust proxy`), also when Express never saw the request. */
   clientAddress(): string | undefined {
-    return this.settings.clientAddress(this.req);
+    return this.settings.headers.clientAddress(this.req);
+  }
+
+  /**
+   * A JSON answer carries its own headers only: what a page middleware of the Express app set
+   * before nothing there answered is dropped.
+   */
+  discardEarlierHeaders(): void {
+    if (this.res.headersSent) return;
+    for (const name of this.res.getHeaderNames()) this.res.removeHeader(name);
   }
 
   /** Sends `body` as JSON (nothing for `undefined` or a bodyless status). */
   send(status: number, body?: unknown): void {
     const payload = body === undefined || isBodyless(status) ? undefined : JSON.stringify(body);
     this.write(status, payload);
+    this.log(status);
+  }
+
+  /** Sends a page: `headers` are the page's own (the exchange's JSON set does not apply), plus the request id. */
+  sendPage(status: number, headers: OutgoingHttpHeaders, body: string | Buffer): void {
+    headers['x-request-id'] = this.requestId;
+    headers['content-length'] = Buffer.byteLength(body);
+    this.res.writeHead(status, headers);
+    this.res.end(body);
     this.log(status);
   }
 

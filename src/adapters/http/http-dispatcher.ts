@@ -8,7 +8,9 @@ import { answerOf, callThroughTransport } from '../../application/transport/tran
 import { MethodNotAllowed, NotFound } from '../../domain/errors';
 import { encodeLocation } from './encode-location';
 import { answerHealth, answerReady, HEALTH_PATH, READY_PATH } from './health-check';
+import type { StaticPage } from './docs/api-docs-pages';
 import type { HttpAdapterSettings } from './http-adapter-options';
+import { answerPage } from './page-answer';
 import { HttpExchange } from './http-exchange';
 import { allowedHttpMethods, isCallable, serviceMethodFor } from './http-method-mapping';
 import { parseQueryString } from './parse-query-string';
@@ -16,64 +18,43 @@ import { readRequestBody } from './read-request-body';
 import { responseStatus } from './response-status';
 import { createRequestIdSource } from './request-id';
 
-export interface ServiceRouter {
-  /**
-   * Answers a request for a service, `/health` or `/ready` and returns true; returns false, having
-   * done nothing, for any other path (or one that does not decode).
-   */
-  tryServe(req: IncomingMessage, res: ServerResponse): boolean;
-  /**
-   * Answers a request nothing else served: with `error` as JSON when one is given, otherwise as
-   * `tryServe` would (CORS preflights included), which for an unknown path is the JSON 404.
-   */
-  answerUnrouted(req: IncomingMessage, res: ServerResponse, error?: unknown): void;
-}
+/** What the Express app calls when none of its routes answered: with an error passed to `next`, or none. */
+export type Unanswered = (req: IncomingMessage, res: ServerResponse, error?: unknown) => void;
 
-/** What a path addresses: a probe or a service route. */
-type Target = typeof HEALTH_PATH | typeof READY_PATH | RouteMatch;
+/** What a path addresses: a probe, a fixed page (the API docs) or a service route. */
+type Target = typeof HEALTH_PATH | typeof READY_PATH | StaticPage | RouteMatch;
 
 /**
- * The router serving every service of `app` (no per-resource routes): it matches the
- * path in a route table rebuilt only when `app.version` changes, maps the verb to a service
- * method, parses the query string once, reads the body only for methods that take data, runs
- * `app.execute` and writes the result. It works on Node's own request and response, so it
- * answers without Express's dispatch; every answer, 404 included, is JSON.
+ * The one dispatcher of the HTTP adapter. Every request gets its CORS decision here (a preflight is
+ * answered at once), then its target: `/health`, `/ready`, the API docs' pages, or a service route
+ * (matched in the route table every transport shares, the verb mapped to a service method, the
+ * query string parsed once, the body read only for methods that take data). Anything else goes to
+ * `otherRoutes` (the application's Express app), whose unanswered requests come back to
+ * `unanswered` for the JSON 404. It works on Node's own request and response: services answer
+ * without Express's dispatch.
  */
-export function createServiceRouter(app: Application, settings: HttpAdapterSettings): ServiceRouter {
+export function createHttpDispatcher(app: Application, settings: HttpAdapterSettings, pages: ReadonlyMap<string, StaticPage>) {
   const nextRequestId = createRequestIdSource();
   const routes = currentRoutes(app);
   const targetOf = (verb: string, pathname: string): Target | undefined => {
-    if ((verb === 'GET' || verb === 'HEAD') && (pathname === HEALTH_PATH || pathname === READY_PATH)) return pathname;
+    if (verb === 'GET' || verb === 'HEAD') {
+      if (pathname === HEALTH_PATH || pathname === READY_PATH) return pathname;
+      const page = pages.get(pathname);
+      if (page) return page;
+    }
     return routes().match(pathname);
   };
+  const exchangeFor = (req: IncomingMessage, res: ServerResponse): HttpExchange => new HttpExchange(req, res, nextRequestId(req.headers['x-request-id']), settings);
 
-  /**
-   * Serves one request; `known` is the path's target when the caller resolved it already,
-   * otherwise it is resolved here, after CORS. One async function per request, exchange included.
-   */
-  const run = async (req: IncomingMessage, res: ServerResponse, known?: Target): Promise<void> => {
-    const exchange = new HttpExchange(req, res, nextRequestId(req.headers['x-request-id']), settings);
+  /** Serves a request that has a target; one async function per request, exchange included. */
+  const serve = async (exchange: HttpExchange, verb: string, url: string, queryAt: number, target: Target): Promise<void> => {
     try {
-      const url = req.url ?? '/';
-      const queryAt = url.indexOf('?');
-      const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
-      const verb = req.method ?? 'GET';
-      if (settings.cors) {
-        const corsHeaders = settings.cors.headersFor(req.headers);
-        if (corsHeaders) {
-          Object.assign(exchange.headers, corsHeaders);
-          if (settings.cors.isPreflight(verb, req.headers)) {
-            Object.assign(exchange.headers, settings.cors.preflightHeaders());
-            return exchange.send(204);
-          }
-        }
-      }
-      const target = known ?? targetOf(verb, pathname);
       if (target === HEALTH_PATH) return answerHealth(exchange);
       if (target === READY_PATH) return await answerReady(exchange, settings.readiness);
-      if (!target) throw new NotFound('Page not found', { url: pathname.slice(0, 200) });
+      if (!('entry' in target)) return await answerPage(exchange, settings, target);
       const { entry, id } = target;
       const hasId = id !== undefined;
+      const { req } = exchange;
       const header = verb === 'POST' ? headerValue(req.headers['x-service-method']) || undefined : undefined;
       const method = serviceMethodFor(verb, hasId, header);
       if (method === undefined || !isCallable(method, entry.service.methods, header !== undefined)) {
@@ -90,29 +71,37 @@ export function createServiceRouter(app: Application, settings: HttpAdapterSetti
       exchange.sendError(error);
     }
   };
-  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
-    new HttpExchange(req, res, nextRequestId(req.headers['x-request-id']), settings).sendError(error);
+
+  /** The JSON 404 (or the error an Express route passed on), for what nothing answered. */
+  const unanswered: Unanswered = (req, res, error) => {
+    const exchange = exchangeFor(req, res);
+    exchange.discardEarlierHeaders();
+    if (error != null) return exchange.sendError(error);
+    const url = req.url ?? '/';
+    const queryAt = url.indexOf('?');
+    exchange.sendError(new NotFound('Page not found', { url: (queryAt === -1 ? url : url.slice(0, queryAt)).slice(0, 200) }));
   };
 
   return {
-    tryServe(req, res) {
+    unanswered,
+    dispatch(req: IncomingMessage, res: ServerResponse, otherRoutes: (req: IncomingMessage, res: ServerResponse) => void): void {
       const url = req.url ?? '/';
       const queryAt = url.indexOf('?');
+      const verb = req.method ?? 'GET';
+      const cors = settings.headers.cors;
+      if (cors?.isPreflight(verb, req.headers) && cors.headersFor(req.headers)) {
+        const exchange = exchangeFor(req, res);
+        Object.assign(exchange.headers, cors.preflightHeaders());
+        return exchange.send(204);
+      }
       let target: Target | undefined;
       try {
-        target = targetOf(req.method ?? 'GET', queryAt === -1 ? url : url.slice(0, queryAt));
-      } catch {
-        return false;
+        target = targetOf(verb, queryAt === -1 ? url : url.slice(0, queryAt));
+      } catch (error) {
+        return exchangeFor(req, res).sendError(error);
       }
-      if (target === undefined) return false;
-      void run(req, res, target);
-      return true;
-    },
-    answerUnrouted(req, res, error) {
-      // The Express app set the pages' headers first; a JSON answer carries the API set instead.
-      if (!res.headersSent) for (const name of Object.keys(settings.securityHeaders)) res.removeHeader(name);
-      if (error == null) void run(req, res);
-      else fail(req, res, error);
+      if (target === undefined) return otherRoutes(req, res);
+      void serve(exchangeFor(req, res), verb, url, queryAt, target);
     },
   };
 }
