@@ -18,33 +18,30 @@ function decoratorNames(fields: readonly FieldSpec[]): string[] {
   return [...names].sort();
 }
 
-function property(field: FieldSpec, optional: boolean, initializer: boolean): string {
-  const lines = [...(optional ? ['IsOptional()'] : []), ...FIELD_TYPES[field.type].validators].map((validator) => `  @${validator}`);
-  const type = FIELD_TYPES[field.type].ts;
-  lines.push(`  ${field.name}${optional ? '?' : '!'}: ${type}${initializer ? ' = undefined' : ''};`);
+function property(field: FieldSpec): string {
+  const lines = [...(field.optional ? ['IsOptional()'] : []), ...FIELD_TYPES[field.type].validators].map((validator) => `  @${validator}`);
+  lines.push(`  ${field.name}${field.optional ? '?' : '!'}: ${FIELD_TYPES[field.type].ts};`);
   return lines.join('\n');
 }
 
+/** The create DTO holds each field once; patch and query are derived from it. */
 export function dtoFile(names: ServiceNames, fields: readonly FieldSpec[]): string {
   return `import { ${decoratorNames(fields).join(', ')} } from 'class-validator';
+import { partialOf, queryOf } from '../../validation/derived-dto';
 
 /** Data of a new record (and of a replacement with \`PUT\`); the owner is set by the server. */
 export class Create${names.pascal}Dto {
-${fields.map((field) => property(field, field.optional, false)).join('\n\n')}
+${fields.map(property).join('\n\n')}
 }
 
 /** Data of \`PATCH\`: the same fields, each optional. */
-export class Patch${names.pascal}Dto {
-${fields.map((field) => property(field, true, false)).join('\n\n')}
-}
+export const Patch${names.pascal}Dto = partialOf(Create${names.pascal}Dto, 'Patch${names.pascal}Dto');
 
-/** Fields a client may filter and sort by; URL strings become these types. Initializers let the query hook list them. */
-export class ${names.pascal}QueryDto {
-${fields.map((field) => property(field, true, true)).join('\n\n')}
-
+/** Fields a client may filter and sort by (each optional); URL strings become these types. */
+export class ${names.pascal}QueryDto extends queryOf(Create${names.pascal}Dto, [${fields.map((field) => `'${field.name}'`).join(', ')}]) {
   @IsOptional()
   @IsString()
-  userId?: string = undefined;
+  userId?: string;
 }
 `;
 }
@@ -53,20 +50,21 @@ export function hooksFile(names: ServiceNames): string {
   return `import { authenticate } from '../../authentication/authenticate.hook';
 import { restrictToOwner, setOwner } from '../../authentication/owner.hooks';
 import type { HookMap } from '../../hooks/hook-types';
-import type { ServiceDependencies } from '../service-definition';
+
+/** Every external call needs a valid token, wherever the records are stored. */
+export function ${names.camel}Hooks(): HookMap {
+  return { around: { all: [authenticate('jwt')] } };
+}
 
 /**
- * Every external call needs a valid token; a record belongs to the user who created it
- * (\`userId\`), and each user reads and changes only their own records. Data and queries are
- * validated by the definition's DTOs before these run. A store on another server applies its own
- * owner rules, so they run here only for a local store.
+ * Where the records are stored: a record belongs to the user who created it (\`userId\`), and
+ * each user reads and changes only their own records. Data and queries are validated by the
+ * definition's DTOs before these run.
  */
-export function ${names.camel}Hooks({ storesLocally }: ServiceDependencies): HookMap {
-  if (!storesLocally) return { around: { all: [authenticate('jwt')] } };
+export function stored${names.pascal}Hooks(): HookMap {
   const ownerOnly = restrictToOwner('userId');
   const owner = setOwner('userId');
   return {
-    around: { all: [authenticate('jwt')] },
     before: {
       find: [ownerOnly],
       get: [ownerOnly],
@@ -84,7 +82,7 @@ export function definitionFile(names: ServiceNames): string {
   return `import { userChannel } from '../realtime-policy';
 import { defineService } from '../service-definition';
 import { Create${names.pascal}Dto, Patch${names.pascal}Dto, ${names.pascal}QueryDto } from './${names.path}.dto';
-import { ${names.camel}Hooks } from './${names.path}.hooks';
+import { ${names.camel}Hooks, stored${names.pascal}Hooks } from './${names.path}.hooks';
 
 export const ${names.camel}Service = defineService({
   path: '${names.path}',
@@ -93,7 +91,8 @@ export const ${names.camel}Service = defineService({
   dto: { create: Create${names.pascal}Dto, patch: Patch${names.pascal}Dto, query: ${names.pascal}QueryDto },
   paginate: { default: 10, max: 50 },
   indexes: [{ fields: { userId: 1 } }],
-  hooks: ${names.camel}Hooks,
+  ownerField: 'userId',
+  hooks: { always: ${names.camel}Hooks, storedHere: stored${names.pascal}Hooks },
   // Only the owner's own real-time connections hear about a record.
   publish: (app) => (record: { userId?: unknown }) => (record.userId === undefined ? null : app.channel(userChannel(record.userId))),
 });

@@ -1,10 +1,6 @@
 import { STANDARD_METHODS } from '../../ports/service.port';
 import type { HookContext } from '../hooks/hook-context';
-
-/** A record's id, whatever the store's id field (`id` or `_id`). */
-export function recordIdOf(record: Record<string, any> | undefined): unknown {
-  return record?.id ?? record?._id;
-}
+import { recordIdOf } from '../services/record-id';
 
 /** How a user is named in an owner field: the id as a string, whatever the store's id field. */
 export function userIdOf(user: Record<string, any>): string {

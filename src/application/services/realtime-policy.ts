@@ -1,6 +1,6 @@
-import { recordIdOf } from '../authentication/owner.hooks';
 import type { Application } from '../app/application';
 import type { RealTimeConnection } from '../channels/connection';
+import { recordIdOf } from './record-id';
 import type { ServiceDefinition } from './service-definition';
 
 /** The channel of one user's own connections. */

@@ -13,23 +13,28 @@ const QUERYING_METHODS = ['find', 'get', 'update', 'patch', 'remove'] as const;
  * Registers a definition's service on `app` over its store: the custom methods (local stores
  * only: a remote store forwards them to the server that owns them), then the hooks every
  * definition implies (hidden fields stripped from what leaves, data and queries validated by the
- * DTOs), then the definition's own hooks, which therefore see validated input.
+ * DTOs), then the definition's own hooks, which therefore see validated input: its `always`
+ * hooks, and its `storedHere` hooks where the store is local (the server a remote store
+ * forwards to runs its own).
  */
-export function registerService(app: Application, definition: ServiceDefinition, store: ServiceMethods, dependencies: ServiceDependencies): void {
-  const service = dependencies.storesLocally ? withCustomMethods(store, definition) : store;
+export function registerService(app: Application, definition: ServiceDefinition, store: ServiceMethods, { storesLocally, ...dependencies }: ServiceDependencies): void {
+  const service = storesLocally ? withCustomMethods(store, definition) : store;
   app.use(definition.path, service, { methods: [...definition.methods], events: definition.events ? [...definition.events] : undefined });
   app.service(definition.path).hooks(definitionHooks(definition));
-  app.service(definition.path).hooks(definition.hooks(dependencies));
+  const { always, storedHere } = definition.hooks ?? {};
+  if (always) app.service(definition.path).hooks(always(dependencies));
+  if (storedHere && storesLocally) app.service(definition.path).hooks(storedHere(dependencies));
 }
 
 /** The hooks a definition implies, before the service's own. */
 export function definitionHooks(definition: ServiceDefinition): HookMap {
   const { dto, methods } = definition;
   const checkQuery = validateQuery(dto.query);
+  const setByServer = definition.ownerField === undefined ? [] : [definition.ownerField];
   const before: Record<string, ((context: any) => Promise<void>)[]> = {};
   for (const method of QUERYING_METHODS) if (methods.includes(method)) before[method] = [checkQuery];
-  if (methods.includes('create')) before.create = [validateData(dto.create)];
-  if (methods.includes('update')) before.update.push(validateData(dto.update ?? dto.create));
+  if (methods.includes('create')) before.create = [validateData(dto.create, { setByServer })];
+  if (methods.includes('update')) before.update.push(validateData(dto.update ?? dto.create, { setByServer }));
   if (methods.includes('patch')) before.patch.push(validateData(dto.patch, { partial: true }));
   for (const [method, methodDto] of Object.entries(dto.methods ?? {})) before[method] = [validateData(methodDto)];
   const hidden = definition.hiddenFields ?? [];

@@ -21,14 +21,29 @@ export interface IndexDefinition {
   unique?: boolean;
 }
 
-/** What a definition's hooks may use: shared collaborators and where the service is stored. */
-export interface ServiceDependencies {
+/** What a definition's hooks may use: shared collaborators. */
+export interface HookDependencies {
   passwordHasher: PasswordHasherPort;
+}
+
+/** What registering a definition needs: the hooks' collaborators and where the service is stored. */
+export interface ServiceDependencies extends HookDependencies {
   /**
-   * False when the service is bound to another server: that server applies its own stamps and
-   * hashing, so the local hooks must not apply them twice.
+   * False when the service is bound to another server: that server applies its own stamps,
+   * owner rules and hashing, so the definition's `storedHere` hooks do not run here.
    */
   storesLocally: boolean;
+}
+
+/** A definition's own hooks, by where they run. */
+export interface ServiceHooks {
+  /** Hooks of every binding (authentication, checks of what callers send): they run before `storedHere`. */
+  always?(dependencies: HookDependencies): HookMap;
+  /**
+   * Hooks of the server that stores the records (stamps, owner rules, hashing): skipped where the
+   * service is bound to another server, which runs its own.
+   */
+  storedHere?(dependencies: HookDependencies): HookMap;
 }
 
 /** A custom method implemented over the service's local store (not used for a remote binding). */
@@ -80,8 +95,14 @@ export interface ServiceDefinition {
    * keeps them in the replacing write itself (its `keepOnReplace` option).
    */
   serverOwnedFields?: readonly string[];
+  /**
+   * The field naming a record's owner, which the service's hooks set from the authenticated user.
+   * It is in no DTO, so clients are not told of it: a client's value in create or update data is
+   * dropped, an internal caller's (no `provider`) is kept, so server code may write for a user.
+   */
+  ownerField?: string;
   /** The service's own hooks, after the validation the definition's DTOs imply. */
-  hooks(dependencies: ServiceDependencies): HookMap;
+  hooks?: ServiceHooks;
   /** Custom event names the service emits. */
   events?: readonly string[];
   /**

@@ -12,30 +12,48 @@ const OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValu
  * and replaces it with the validated plain copy. Unknown fields and bad values give 400 with
  * per-field `errors` (at most `MAX_FIELD_ERRORS` of them). `partial` (for patch) skips missing
  * fields. The shape (declared keys, sizes: `DATA_LIMITS`) is checked first, in one bounded pass,
- * so the libraries only ever see data whose size the DTO bounds.
+ * so the libraries only ever see data whose size the DTO bounds. `setByServer` fields (the owner)
+ * are in no DTO: a client's value is dropped (the service's hooks set the server's), an internal
+ * caller's is kept as it is.
  */
-export function validateData<T extends object>(dto: ClassConstructor<T>, options: { partial?: boolean } = {}) {
+export function validateData<T extends object>(dto: ClassConstructor<T>, options: { partial?: boolean; setByServer?: readonly string[] } = {}) {
   const { plainToInstance } = classTransformer();
   const { validate } = classValidator();
+  const setByServer = options.setByServer ?? [];
   return async (context: HookContext): Promise<void> => {
-    const items: unknown[] = Array.isArray(context.data) ? context.data : [context.data];
-    if (items.length > DATA_LIMITS.items) throw new BadRequest(`At most ${DATA_LIMITS.items} items can be sent in one call`);
+    const sent: unknown[] = Array.isArray(context.data) ? context.data : [context.data];
+    if (sent.length > DATA_LIMITS.items) throw new BadRequest(`At most ${DATA_LIMITS.items} items can be sent in one call`);
+    const items = sent.map((item) => withoutFields(item, setByServer));
     const errors = new FieldErrors();
     const budget = { values: DATA_LIMITS.values };
     for (const item of items) {
-      if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new BadRequest('The data must be an object');
       checkDataShape(item, dto, errors, budget);
       if (!errors.empty) throw errors.toBadRequest('Invalid data');
     }
+    const internal = context.params.provider === undefined;
     const validated: object[] = [];
     // One item after the other: the first invalid item ends the call.
-    for (const item of items as object[]) {
+    for (const [index, item] of items.entries()) {
       const instance = plainToInstance(dto, item, { excludeExtraneousValues: false });
       const failures = await validate(instance, { ...OPTIONS, skipMissingProperties: options.partial === true });
       if (failures.length > 0) throw toBadRequest('Invalid data', failures);
       // Class fields exist on every instance (ES2022 semantics); keep only what the caller sent.
-      validated.push(Object.fromEntries(Object.entries(instance).filter(([key]) => Object.hasOwn(item, key))));
+      const fields = Object.fromEntries(Object.entries(instance).filter(([key]) => Object.hasOwn(item, key)));
+      validated.push(internal ? { ...fields, ...onlyFields(sent[index] as object, setByServer) } : fields);
     }
     context.data = Array.isArray(context.data) ? validated : validated[0];
   };
+}
+
+/** The item without `fields` (a copy only when it has one of them); refuses what is not an object. */
+function withoutFields(item: unknown, fields: readonly string[]): object {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new BadRequest('The data must be an object');
+  if (!fields.some((field) => Object.hasOwn(item, field))) return item;
+  const copy: Record<string, unknown> = { ...item };
+  for (const field of fields) delete copy[field];
+  return copy;
+}
+
+function onlyFields(item: object, fields: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(fields.filter((field) => Object.hasOwn(item, field)).map((field) => [field, (item as Record<string, unknown>)[field]]));
 }

@@ -1,4 +1,5 @@
 import type * as ClassTransformer from 'class-transformer';
+import type * as ClassTransformerStorage from 'class-transformer/types/storage';
 import type * as ClassValidator from 'class-validator';
 
 /*
@@ -8,6 +9,7 @@ import type * as ClassValidator from 'class-validator';
  */
 let validatorLibrary: typeof ClassValidator | undefined;
 let transformerLibrary: typeof ClassTransformer | undefined;
+let transformerStorage: typeof ClassTransformerStorage.defaultMetadataStorage | undefined;
 
 export function classValidator(): typeof ClassValidator {
   return (validatorLibrary ??= require('class-validator') as typeof ClassValidator);
@@ -15,4 +17,9 @@ export function classValidator(): typeof ClassValidator {
 
 export function classTransformer(): typeof ClassTransformer {
   return (transformerLibrary ??= require('class-transformer') as typeof ClassTransformer);
+}
+
+/** Where class-transformer keeps `@Type`, `@Transform`, `@Expose` and `@Exclude` (the module its docs point readers of that metadata to). */
+export function classTransformerStorage(): typeof ClassTransformerStorage.defaultMetadataStorage {
+  return (transformerStorage ??= (require('class-transformer/cjs/storage') as typeof ClassTransformerStorage).defaultMetadataStorage);
 }

@@ -57,6 +57,11 @@ describe('npm run new:service', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(await readFile(path.join(copy, 'src/application/services/service-list.ts'), 'utf8')).toMatch(/\[usersService, messagesService, notesService\]/);
+    // Each field is written once, in the create DTO; the patch and query DTOs are derived from it.
+    const dto = await readFile(path.join(copy, 'src/application/services/notes/notes.dto.ts'), 'utf8');
+    for (const field of ['title', 'body', 'done']) expect(dto.match(new RegExp(`^  ${field}[?!]:`, 'gm'))).toHaveLength(1);
+    expect(dto).toContain("partialOf(CreateNotesDto, 'PatchNotesDto')");
+    expect(dto).toContain("queryOf(CreateNotesDto, ['title', 'body', 'done'])");
 
     await writeFile(path.join(copy, 'tsconfig.generated.json'), JSON.stringify({ extends: './tsconfig.json', include: [], files: ['test/integration/services/notes.test.ts', 'src/main.ts'] }));
     const typecheck = node([path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.generated.json'], copy);

@@ -1,3 +1,4 @@
+import { USER_IDENTITY } from '../../../application/services/users/user-identity';
 import { jsonContent, refTo, type JsonSchema, type OpenApiDocument, type PathItemObject } from './openapi-types';
 import { BEARER_SCHEME, errorResponses } from './shared-components';
 
@@ -9,11 +10,12 @@ export const AUTHENTICATION_TAG = 'authentication';
  * `{ accessToken, authentication, user }` with the user as the users service shows it.
  */
 export function authenticationPaths(user: JsonSchema, components: OpenApiDocument['components']): Record<string, PathItemObject> {
+  const { loginField, passwordField } = USER_IDENTITY;
   components.schemas.LocalLogin = {
     type: 'object',
-    required: ['strategy', 'email', 'password'],
-    properties: { strategy: { const: 'local' }, email: { type: 'string' }, password: { type: 'string' } },
-    examples: [{ strategy: 'local', email: 'ada@example.com', password: 'correct horse' }],
+    required: ['strategy', loginField, passwordField],
+    properties: { strategy: { const: 'local' }, [loginField]: { type: 'string' }, [passwordField]: { type: 'string' } },
+    examples: [{ strategy: 'local', [loginField]: 'ada@example.com', [passwordField]: 'correct horse' }],
   };
   components.schemas.JwtLogin = {
     type: 'object',

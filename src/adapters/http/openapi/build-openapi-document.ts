@@ -1,3 +1,4 @@
+import { USER_IDENTITY } from '../../../application/services/users/user-identity';
 import type { Application } from '../../../application/app/application';
 import { normalizePath } from '../../../application/app/normalize-path';
 import type { ServiceDefinition } from '../../../application/services/service-definition';
@@ -38,8 +39,8 @@ export function buildOpenApiDocument({ app, definitions, title = 'API', version 
 
   const registered = new Set(app.entries().map((entry) => entry.path));
   if (registered.has('authentication')) {
-    const users = definitions.find((definition) => normalizePath(definition.path) === 'users');
-    const user = users ? refTo('schemas', `${componentBase('users')}Record`) : { type: 'object' };
+    const users = definitions.find((definition) => normalizePath(definition.path) === USER_IDENTITY.path);
+    const user = users ? refTo('schemas', `${componentBase(USER_IDENTITY.path)}Record`) : { type: 'object' };
     document.tags.push({ name: AUTHENTICATION_TAG, description: 'Log in and check tokens' });
     Object.assign(document.paths, authenticationPaths(user, components));
   }

@@ -1,6 +1,6 @@
 import { defineService } from '../service-definition';
 import { CreateMessageDto, MarkReadDto, MessagesQueryDto, PatchMessageDto } from './messages.dto';
-import { messagesHooks } from './messages.hooks';
+import { messagesHooks, storedMessagesHooks } from './messages.hooks';
 
 /** Chat messages: signed-in users post, list and like them; only the owner changes or removes one. */
 export const messagesService = defineService({
@@ -17,7 +17,8 @@ export const messagesService = defineService({
   // `$inc` from clients (a like, as the patch DTO allows); `$addToSet`/`$pull` only from the like rule.
   updateOperators: ['$inc', '$addToSet', '$pull'],
   serverOwnedFields: ['userId', 'createdAt', 'read', 'likes', 'likedBy'],
-  hooks: messagesHooks,
+  ownerField: 'userId',
+  hooks: { always: messagesHooks, storedHere: storedMessagesHooks },
   // Everyone signed in hears messages events.
   publish: (app) => () => app.channel('authenticated'),
 });

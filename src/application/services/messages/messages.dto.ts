@@ -1,17 +1,13 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { partialOf, queryOf } from '../../validation/derived-dto';
 
+/** What a client writes; the owner (`userId`) and the counters are the server's (see the definition's `ownerField`). */
 export class CreateMessageDto {
   @IsString()
   @MinLength(1)
   @MaxLength(5000)
   text!: string;
-
-  /** Set from the authenticated user when there is one; internal callers may set it. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
-  userId?: string;
 }
 
 /** The one counter a client may move, by at most one per call. */
@@ -22,13 +18,8 @@ export class LikesIncrementDto {
   likes!: number;
 }
 
-export class PatchMessageDto {
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(5000)
-  text?: string;
-
+/** The text (optional), plus what only a patch sets: the read flag and a like. */
+export class PatchMessageDto extends partialOf(CreateMessageDto) {
   @IsOptional()
   @IsBoolean()
   read?: boolean;
@@ -44,28 +35,20 @@ export class PatchMessageDto {
   $inc?: LikesIncrementDto;
 }
 
-/** Queryable fields; URL strings become these types ('true', '25', ISO dates). Initializers let the query hook list them. */
-export class MessagesQueryDto {
+/** Queryable fields; URL strings become these types ('true', '25', ISO dates). */
+export class MessagesQueryDto extends queryOf(PatchMessageDto, ['text', 'read']) {
   @IsOptional()
   @IsString()
-  text?: string = undefined;
-
-  @IsOptional()
-  @IsString()
-  userId?: string = undefined;
+  userId?: string;
 
   @IsOptional()
   @IsInt()
   @Min(0)
-  createdAt?: number = undefined;
-
-  @IsOptional()
-  @IsBoolean()
-  read?: boolean = undefined;
+  createdAt?: number;
 
   @IsOptional()
   @IsInt()
-  likes?: number = undefined;
+  likes?: number;
 }
 
 /** The custom method's data. */

@@ -3,7 +3,6 @@ import { BadRequest, NotFound } from '../../../domain/errors';
 import { restrictToOwner, setOwner, userIdOf } from '../../authentication/owner.hooks';
 import type { HookContext } from '../../hooks/hook-context';
 import type { HookMap } from '../../hooks/hook-types';
-import type { ServiceDependencies } from '../service-definition';
 
 /** Server-owned fields of a new message: set here, never taken from the client. */
 function stampNewMessage(context: HookContext): void {
@@ -54,19 +53,20 @@ function restrictChangesToOwner() {
   };
 }
 
+/** Every external call needs a valid token, wherever messages are stored. */
+export function messagesHooks(): HookMap {
+  return { around: { all: [authenticate('jwt')] } };
+}
+
 /**
- * Every external call needs a valid token; new messages belong to the authenticated user, and
- * only the owner may change or remove one (anyone may like it). Data and queries are validated by
- * the definition's DTOs before these run.
- * When the store is another server (`storesLocally: false`), that server stamps its own
- * server-owned fields, so they are not set (and sent) here.
+ * Where messages are stored: new messages belong to the authenticated user and get the
+ * server-owned fields, and only the owner may change or remove one (anyone may like it). Data and
+ * queries are validated by the definition's DTOs before these run.
  */
-export function messagesHooks({ storesLocally }: ServiceDependencies): HookMap {
-  if (!storesLocally) return { around: { all: [authenticate('jwt')] } };
+export function storedMessagesHooks(): HookMap {
   const owner = setOwner('userId');
   const ownerOnly = restrictChangesToOwner();
   return {
-    around: { all: [authenticate('jwt')] },
     before: {
       create: [owner, stampNewMessage],
       // A replacement keeps the owner rule of create, so `PUT` cannot attribute a message to someone else.

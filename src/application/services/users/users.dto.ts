@@ -1,4 +1,5 @@
 import { IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { partialOf, queryOf } from '../../validation/derived-dto';
 
 /** Sign-up data: public, so every field is checked and nothing else is accepted. */
 export class CreateUserDto {
@@ -17,32 +18,15 @@ export class CreateUserDto {
   name?: string;
 }
 
-/** Patch data: the same fields, each optional. */
-export class PatchUserDto {
+/** Patch data: the sign-up fields, each optional. */
+export const PatchUserDto = partialOf(CreateUserDto, 'PatchUserDto');
+
+/**
+ * Fields a client may filter users by (never the password). The e-mail is any string here: a
+ * lookup by what someone typed (the login's is one) finds nobody rather than failing.
+ */
+export class UsersQueryDto extends queryOf(CreateUserDto, ['name']) {
   @IsOptional()
-  @IsEmail()
-  @MaxLength(254)
+  @IsString()
   email?: string;
-
-  @IsOptional()
-  @IsString()
-  @MinLength(8)
-  @MaxLength(200)
-  password?: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
-  name?: string;
-}
-
-/** Fields a client may filter users by (never the password). Initializers let the query hook list them. */
-export class UsersQueryDto {
-  @IsOptional()
-  @IsString()
-  email?: string = undefined;
-
-  @IsOptional()
-  @IsString()
-  name?: string = undefined;
 }

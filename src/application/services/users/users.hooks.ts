@@ -7,8 +7,9 @@ import { refuseFieldsFromServiceCallers } from '../../authentication/service-cal
 import type { HookContext } from '../../hooks/hook-context';
 import type { HookMap } from '../../hooks/hook-types';
 import { mapOperands } from '../../../domain/query-conditions';
-import type { ServiceDependencies } from '../service-definition';
+import type { HookDependencies } from '../service-definition';
 import { assertDistinctEmailAddress, normalizeEmailAddress as normalize } from './email-address';
+import { USER_IDENTITY } from './user-identity';
 
 /**
  * E-mail addresses are stored NFKC-normalized, trimmed and lower-cased, and looked up the same way,
@@ -34,16 +35,16 @@ function normalizeEmail(context: HookContext): void {
 /**
  * Sign-up (`create`) is public; every other external call needs a valid token. A user reads only
  * their own account (others' are 404, as if absent) and may update, patch or remove only it.
- * Passwords (validated by the DTOs first) are hashed by the server that stores them. E-mails are
- * normalized wherever they are written or looked up.
+ * E-mails are normalized wherever they are written or looked up. These run wherever users are
+ * stored; data and queries are validated by the definition's DTOs first.
  */
-export function usersHooks({ passwordHasher, storesLocally }: ServiceDependencies): HookMap {
+export function usersHooks(): HookMap {
   const requireToken = authenticate('jwt');
   const onlySelf = restrictToSelf();
   const ownAccount = restrictToOwner('_id');
-  const hash = storesLocally ? [hashPassword(passwordHasher)] : [];
+  const { loginField, passwordField, rolesField } = USER_IDENTITY;
   // Another server acting for a user never takes the account over.
-  const notFromServiceCallers = refuseFieldsFromServiceCallers('password', 'email', 'roles');
+  const notFromServiceCallers = refuseFieldsFromServiceCallers(passwordField, loginField, rolesField);
   return {
     around: {
       find: [requireToken],
@@ -55,10 +56,16 @@ export function usersHooks({ passwordHasher, storesLocally }: ServiceDependencie
     before: {
       find: [ownAccount, normalizeEmail],
       get: [ownAccount, normalizeEmail],
-      create: [limitSignUps, normalizeEmail, ...hash],
-      update: [onlySelf, notFromServiceCallers, normalizeEmail, ...hash],
-      patch: [onlySelf, notFromServiceCallers, normalizeEmail, ...hash],
+      create: [limitSignUps, normalizeEmail],
+      update: [onlySelf, notFromServiceCallers, normalizeEmail],
+      patch: [onlySelf, notFromServiceCallers, normalizeEmail],
       remove: [onlySelf],
     },
   };
+}
+
+/** Passwords (validated by the DTOs, e-mails normalized first) are hashed by the server that stores them. */
+export function storedUsersHooks({ passwordHasher }: HookDependencies): HookMap {
+  const hash = hashPassword(passwordHasher, USER_IDENTITY.passwordField);
+  return { before: { create: [hash], update: [hash], patch: [hash] } };
 }
