@@ -1,18 +1,13 @@
 import 'reflect-metadata';
-import type { Container } from 'inversify';
-import { createHttpAdapter, type HttpAdapter } from './adapters/http';
+import type { Container, ServiceIdentifier } from 'inversify';
+import type { HttpAdapter } from './adapters/http';
 import type { Application } from './application/app/application';
-import { buildOpenApiDocument } from './application/openapi/build-openapi-document';
-import type { AppConfig } from './composition/app-config';
 import type { ServiceDefinition } from './application/services/service-definition';
+import type { AppConfig } from './composition/app-config';
 import type { AuthenticationOptions } from './composition/modules/authentication.module';
-import type { DatabaseConnection } from './composition/database-connection';
-import type { RemoteBinding } from './composition/remote-binding';
-import { assertRemotesNameServices, usesLocalDatabase } from './composition/remote-name';
-import { Unavailable } from './domain/errors';
-import type { LoggerPort } from './ports/logger.port';
-import { Tokens } from './composition/tokens';
 import type { Realtime } from './composition/realtime';
+import { Tokens } from './composition/tokens';
+import type { LoggerPort } from './ports/logger.port';
 
 export interface ComposedApplication {
   app: Application;
@@ -21,7 +16,7 @@ export interface ComposedApplication {
   container: Container;
   /** The socket transport and channels: `realtime.attach(server)` once the HTTP server listens. */
   realtime: Realtime;
-  /** Tears the application down and closes the database (if one was opened). */
+  /** Closes what the composition opened, in `TEARDOWN_ORDER`; what was never opened (the database on `STORE=memory`) stays unopened. */
   close(): Promise<void>;
 }
 
@@ -34,6 +29,20 @@ export interface CompositionOptions {
   logger?: LoggerPort & { child(bindings: object): LoggerPort };
 }
 
+/**
+ * What `close()` unbinds, in this order; each binding's deactivation closes what it holds: the
+ * sockets and the bus, the app's teardown (services, the password hasher's threads), the database,
+ * the remote bindings' connections, then the Redis client of the shared limiters. Inversify
+ * deactivates only singletons that were resolved, so closing never opens anything.
+ */
+const TEARDOWN_ORDER: readonly ServiceIdentifier[] = [
+  Tokens.realtime,
+  Tokens.app,
+  Tokens.infrastructure.database,
+  Tokens.services.remoteBindings,
+  Tokens.auth.rateLimiters,
+];
+
 /** Builds the whole application from a validated configuration: the one place that wires adapters. */
 export async function composeApplication(config: AppConfig, options: CompositionOptions = {}): Promise<ComposedApplication> {
   // Inversify, the database driver and the skeleton's services (with their class-validator DTOs)
@@ -42,57 +51,33 @@ export async function composeApplication(config: AppConfig, options: Composition
   const { Container } = require('inversify') as typeof import('inversify');
   const { infrastructureModule } = require('./composition/modules/infrastructure.module') as typeof import('./composition/modules/infrastructure.module');
   const { servicesModule } = require('./composition/modules/services.module') as typeof import('./composition/modules/services.module');
+  const { rateLimitsModule } = require('./composition/modules/rate-limits.module') as typeof import('./composition/modules/rate-limits.module');
   const { authenticationModule } = require('./composition/modules/authentication.module') as typeof import('./composition/modules/authentication.module');
   const { applicationModule } = require('./composition/modules/application.module') as typeof import('./composition/modules/application.module');
+  const { transportsModule } = require('./composition/modules/transports.module') as typeof import('./composition/modules/transports.module');
   const definitions = options.services ?? (require('./application/services/service-list') as typeof import('./application/services/service-list')).SERVICES;
-  assertRemotesNameServices(config, definitions);
-  const { wireRealtime, sharedLoginRateLimiter } = require('./composition/realtime') as typeof import('./composition/realtime');
-  const sharedLimiter = sharedLoginRateLimiter(config, options.authentication);
-  const authentication = sharedLimiter ? sharedLimiter.authentication : options.authentication;
-  const container = new Container();
-  await container.load(infrastructureModule(config, options.logger), servicesModule(config, definitions), authenticationModule(config, authentication), applicationModule(config));
-  const app = await container.getAsync(Tokens.app);
-  const logger = container.get(Tokens.infrastructure.logger);
-  const realtime = wireRealtime(app, config, logger, definitions);
-  // The same rule that decided whether the stores opened it: readiness and close follow it.
-  const database = usesLocalDatabase(config, definitions) ? await container.getAsync(Tokens.infrastructure.database) : undefined;
-  await app.setup();
   const { name, version } = require('../package.json') as { name: string; version: string };
-  // Built once, here: class-validator-jsonschema and the page's files load only when docs are on.
-  const apiDocs = config.docs ? { document: buildOpenApiDocument({ app, definitions, title: name, version }), page: true } : undefined;
-  const http = createHttpAdapter(app, {
-    logger,
-    trustProxy: config.trustProxy,
-    bodyLimit: config.bodyLimitBytes,
-    production: config.nodeEnv === 'production',
-    readiness: readinessCheck(database, [...container.get(Tokens.services.remoteBindings).values()]),
-    cors: config.corsOrigins.length > 0 ? { origins: config.corsOrigins } : false,
-    apiDocs,
-  });
+  const container = new Container();
+  container.load(
+    infrastructureModule(config, options.logger),
+    servicesModule(config, definitions),
+    rateLimitsModule(config, options.authentication),
+    authenticationModule(config, options.authentication),
+    applicationModule(),
+    transportsModule(config, { title: name, version }),
+  );
+  const app = await container.getAsync(Tokens.app);
+  // Channels and the bus before setup, which starts the services; the HTTP adapter after it.
+  const realtime = container.get(Tokens.realtime);
+  await app.setup();
+  const http = await container.getAsync(Tokens.http.adapter);
   return {
     app,
     http,
     container,
     realtime,
     close: async () => {
-      await realtime.close();
-      await app.teardown();
-      await database?.close();
-      await Promise.all([...container.get(Tokens.services.remoteBindings).values()].map((remote) => remote.close()));
-      await sharedLimiter?.close();
+      for (const identifier of TEARDOWN_ORDER) await container.unbindAsync(identifier);
     },
-  };
-}
-
-/**
- * Ready when the database (if one was opened) answers a ping and every remote service that
- * counts for readiness accepts this server's credential; the first failure names what is down.
- */
-function readinessCheck(database: DatabaseConnection | undefined, remotes: readonly RemoteBinding[]): () => Promise<boolean> {
-  const counted = remotes.filter((remote) => remote.readiness);
-  return async () => {
-    const [databaseUp] = await Promise.all([database ? database.ping() : true, ...counted.map((remote) => remote.check())]);
-    if (!databaseUp) throw new Unavailable('The database is unavailable');
-    return true;
   };
 }

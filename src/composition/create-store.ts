@@ -6,20 +6,17 @@ import { DatabaseService } from '../adapters/mongo';
 import { idOf, type IdType, type ServiceDefinition } from '../application/services/service-definition';
 import type { ServiceOptions } from '../ports/service-options';
 import type { ServiceMethods } from '../ports/service.port';
-import type { AppConfig } from './app-config';
-import type { RemoteBinding } from './remote-binding';
+import type { StorePlan } from './store-plan';
 
 /** How the memory store makes ids of each type; MongoDB makes ObjectIds itself. */
 const MEMORY_IDS: Record<IdType, () => string> = { objectid: () => new ObjectId().toHexString(), uuid: randomUUID };
 
 /**
- * The store of one service, by configuration: another server's REST API when
- * `<NAME>_REMOTE_URL` is set (`remote`), else the in-memory adapter or a MongoDB collection
- * (`STORE`), each with the definition's id type, pagination, unique fields, update operators
- * and server-owned fields.
+ * The local store of one service, by its plan: the in-memory adapter or a MongoDB collection,
+ * with the definition's id type, pagination, unique fields, update operators and server-owned
+ * fields. (A service planned on another server is stored by its remote binding.)
  */
-export function createStore(definition: ServiceDefinition, config: AppConfig, db: Db | undefined, remote: RemoteBinding | undefined): ServiceMethods {
-  if (remote) return remote.store;
+export function createStore(definition: ServiceDefinition, store: Exclude<StorePlan['store'], 'remote'>, db: Db | undefined): ServiceMethods {
   const id = idOf(definition);
   const options: ServiceOptions & { updateOperators?: string[] } = {
     id: id.field,
@@ -32,7 +29,7 @@ export function createStore(definition: ServiceDefinition, config: AppConfig, db
     // `update` keeps these in the store's own single write (no read-then-replace race).
     keepOnReplace: [...(definition.serverOwnedFields ?? [])],
   };
-  if (config.store === 'memory') {
+  if (store === 'memory') {
     const unique = (definition.indexes ?? []).filter((index) => index.unique).map((index) => Object.keys(index.fields));
     return new MemoryService({ ...options, unique, generateId: MEMORY_IDS[id.type] }) as unknown as ServiceMethods;
   }

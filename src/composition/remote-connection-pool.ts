@@ -1,4 +1,5 @@
 import type { FetchFunction, FetchResponseLike } from '../adapters/rest-client';
+import type { RemoteConnection } from '../adapters/rest-client/remote-binding';
 import { ConcurrencyLimit } from '../application/concurrency/concurrency-limit';
 import { Unavailable } from '../domain/errors';
 
@@ -7,13 +8,6 @@ export interface RemotePoolSettings {
   connections: number;
   /** How long a call waits for one of them before it fails with `Unavailable`. */
   queueTimeoutMs: number;
-}
-
-export interface RemoteConnectionPool {
-  /** A fetch for `rest(url).fetch(...)` whose calls share the pool's connections. */
-  readonly fetch: FetchFunction;
-  /** Closes the idle connections; calls still running finish first. */
-  close(): Promise<void>;
 }
 
 /**
@@ -26,7 +20,7 @@ export interface RemoteConnectionPool {
  * which the binding answers as a 503 naming the service. (undici would queue the call too, but
  * without a bound on how long.)
  */
-export function createRemoteConnectionPool(settings: RemotePoolSettings): RemoteConnectionPool {
+export function createRemoteConnectionPool(settings: RemotePoolSettings): RemoteConnection {
   // undici loads with the first remote binding: an application without remotes never pays for it.
   const { Agent, fetch: undiciFetch } = require('undici') as typeof import('undici');
   const agent = new Agent({ connections: settings.connections, pipelining: 1 });

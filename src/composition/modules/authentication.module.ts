@@ -13,12 +13,12 @@ import { AUTHENTICATION_METHODS, AuthenticationService } from '../../application
 import type { LoginRateLimitOptions } from '../../application/authentication/login-rate-limiter';
 import { REQUEST_RATE_LIMITER, SIGN_UP } from '../../application/authentication/limit-per-client.hook';
 import { MemoryRequestRateLimiter } from '../../application/authentication/request-rate-limiter';
+import { USER_IDENTITY } from '../../application/services/users/user-identity';
 import type { LoginRateLimiterPort } from '../../ports/login-rate-limiter.port';
 import type { RequestLimit, RequestRateLimiterPort } from '../../ports/request-rate-limiter.port';
 import type { ServicePort } from '../../ports/service.port';
 import type { AppConfig } from '../app-config';
 import { resolveAuthSecret } from '../auth-secret';
-import { remoteOf } from '../remote-name';
 import { serviceCredentialChecks } from '../revoked-credentials';
 import { Tokens } from '../tokens';
 
@@ -34,14 +34,14 @@ export interface AuthenticationOptions {
   rateLimit?: Partial<LoginRateLimitOptions> | false;
   /** Strategies `POST /authentication` accepts. Default ['local', 'jwt']. */
   authStrategies?: string[];
-  /** A limiter shared between instances (the composition passes the Redis one when REDIS_URL is set). */
+  /** A limiter shared between instances. Unset: a Redis one when REDIS_URL is set, else counts in memory. */
   rateLimiter?: LoginRateLimiterPort;
   /**
    * Sign-ups per client address, merged over `SIGNUP_MAX_PER_CLIENT` / `SIGNUP_WINDOW_MS`; `false`
    * turns the limit off. Default: on, unless `rateLimit` is false.
    */
   signUpRateLimit?: Partial<RequestLimit> | false;
-  /** A request limiter shared between instances (the composition passes the Redis one when REDIS_URL is set). */
+  /** A request limiter shared between instances. Unset: a Redis one when REDIS_URL is set, else counts in memory. */
   requestRateLimiter?: RequestRateLimiterPort;
 }
 
@@ -86,20 +86,20 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
       .inSingletonScope();
     bind(Tokens.auth.configure)
       .toResolvedValue(
-        (settings, tokenIssuer, passwordHasher, definitions, logger) => (app: Application) => {
-          const users = () => app.service('users');
-          const usersDefinition = definitions.find((definition) => definition.path === 'users');
+        (settings, tokenIssuer, passwordHasher, definitions, logger, plans, rateLimiters) => (app: Application) => {
+          const users = () => app.service(USER_IDENTITY.path);
+          const usersDefinition = definitions.find((definition) => definition.path === USER_IDENTITY.path);
           const credentialChecks = serviceCredentialChecks(config, logger);
           const service = new AuthenticationService({
             strategies: [
-              new LocalAuthenticationStrategy({ users, passwordHasher, logger }),
-              new JwtAuthenticationStrategy({ settings, users: usersDefinition && remoteOf(config, usersDefinition) ? tokenOwnersThrough(users) : users, serviceCredentials: credentialChecks }),
+              new LocalAuthenticationStrategy({ users, passwordHasher, logger, usernameField: USER_IDENTITY.loginField, passwordField: USER_IDENTITY.passwordField }),
+              new JwtAuthenticationStrategy({ settings, users: usersDefinition && plans.of(USER_IDENTITY.path).store === 'remote' ? tokenOwnersThrough(users) : users, serviceCredentials: credentialChecks }),
             ],
             tokenIssuer,
             authStrategies: options.authStrategies ?? ['local', 'jwt'],
             // The login answer carries the user as the users service would answer it.
-            hiddenFields: definitions.find((definition) => definition.path === 'users')?.hiddenFields ?? [],
-            rateLimiter: options.rateLimiter,
+            hiddenFields: usersDefinition?.hiddenFields ?? [],
+            rateLimiter: rateLimiters.login,
             rateLimit: options.rateLimit === false ? false : {
               maxFailuresPerEmail: config.auth.maxLoginFailuresPerEmail,
               maxFailuresPerClient: config.auth.maxLoginFailuresPerClient,
@@ -109,12 +109,12 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
           });
           app.use('authentication', service, { methods: [...AUTHENTICATION_METHODS] });
           const limits = requestLimits(config, options);
-          if (limits) app.set(REQUEST_RATE_LIMITER, options.requestRateLimiter ?? new MemoryRequestRateLimiter(limits));
+          if (limits) app.set(REQUEST_RATE_LIMITER, rateLimiters.requests ?? new MemoryRequestRateLimiter(limits));
           app.service('authentication').hooks(authenticationHooks());
           // Legacy bcrypt hashes are verified in worker threads: they end with the app.
           app.hooks({ teardown: [async (_app: Application, next: () => Promise<void>) => { await next(); await scryptHasher.close(); }] });
         },
-        [Tokens.auth.jwtSettings, Tokens.auth.tokenIssuer, Tokens.auth.passwordHasher, Tokens.services.definitions, Tokens.infrastructure.logger],
+        [Tokens.auth.jwtSettings, Tokens.auth.tokenIssuer, Tokens.auth.passwordHasher, Tokens.services.definitions, Tokens.infrastructure.logger, Tokens.services.storePlans, Tokens.auth.rateLimiters],
       )
       .inSingletonScope();
   });

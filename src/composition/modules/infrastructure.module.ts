@@ -4,18 +4,19 @@ import type { AppConfig } from '../app-config';
 import type { LoggerPort } from '../../ports/logger.port';
 import { Tokens } from '../tokens';
 
-/** Configuration, logging and (when a service stores in MongoDB) the database connection. */
+/** Logging and (when a service stores in MongoDB) the database connection. */
 export function infrastructureModule(config: AppConfig, logger?: LoggerPort & { child(bindings: object): LoggerPort }): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bind(Tokens.config).toConstantValue(config);
     bind(Tokens.infrastructure.logger).toConstantValue(logger ?? pino({ level: config.logLevel }));
     // The driver (and the embedded server) load when a service first needs the database: an
-    // application on STORE=memory or on remote services never loads them.
+    // application on STORE=memory or on remote services never loads them. Unbinding closes a
+    // connection that was opened (Inversify deactivates only resolved singletons: never opens one).
     bind(Tokens.infrastructure.database)
       .toResolvedValue((logger) => {
         const { connectDatabase } = require('../database-connection') as typeof import('../database-connection');
         return connectDatabase(config, logger);
       }, [Tokens.infrastructure.logger])
-      .inSingletonScope();
+      .inSingletonScope()
+      .onDeactivation((database) => database.close());
   });
 }

@@ -1,34 +1,44 @@
 import { ContainerModule } from 'inversify';
+import { bindRemote, type RemoteBinding } from '../../adapters/rest-client/remote-binding';
 import type { ServiceDefinition } from '../../application/services/service-definition';
 import type { AppConfig } from '../app-config';
 import { createStore } from '../create-store';
-import { bindRemote, type RemoteBinding } from '../remote-binding';
-import { remoteOf, usesLocalDatabase } from '../remote-name';
+import { createRemoteConnectionPool } from '../remote-connection-pool';
+import { planStores } from '../store-plan';
 import { Tokens } from '../tokens';
 
 /**
- * The service definitions, a binding for each one stored on another server, and a store for
- * each: the database connection is resolved (and so opened) only when some definition is stored
- * locally in MongoDB.
+ * The service definitions, their store plans, a binding for each one stored on another server,
+ * and a store for each: the database connection is resolved (and so opened) only when some plan
+ * stores locally in MongoDB. Planning here stops the composition on a `<NAME>_REMOTE_URL` that
+ * names no service.
  */
 export function servicesModule(config: AppConfig, definitions: readonly ServiceDefinition[]): ContainerModule {
+  const plans = planStores(config, definitions);
   return new ContainerModule(({ bind }) => {
     bind(Tokens.services.definitions).toConstantValue(definitions);
+    bind(Tokens.services.storePlans).toConstantValue(plans);
     bind(Tokens.services.remoteBindings)
       .toResolvedValue((logger) => {
         const bindings = new Map<string, RemoteBinding>();
         for (const definition of definitions) {
-          const remote = remoteOf(config, definition);
-          if (remote) bindings.set(definition.path, bindRemote(definition, remote, logger, config.remotePool));
+          const plan = plans.of(definition.path);
+          if (plan.store === 'remote') bindings.set(definition.path, bindRemote(definition, plan.remote, logger, createRemoteConnectionPool(config.remotePool)));
         }
         return bindings as ReadonlyMap<string, RemoteBinding>;
       }, [Tokens.infrastructure.logger])
-      .inSingletonScope();
+      .inSingletonScope()
+      .onDeactivation(async (bindings) => {
+        await Promise.all([...bindings.values()].map((binding) => binding.close()));
+      });
     bind(Tokens.services.storeFor)
       .toDynamicValue(async (context) => {
-        const database = usesLocalDatabase(config, definitions) ? await context.getAsync(Tokens.infrastructure.database) : undefined;
+        const database = plans.usesDatabase ? await context.getAsync(Tokens.infrastructure.database) : undefined;
         const remotes = context.get(Tokens.services.remoteBindings);
-        return (definition: ServiceDefinition) => createStore(definition, config, database?.db, remotes.get(definition.path));
+        return (definition: ServiceDefinition) => {
+          const plan = plans.of(definition.path);
+          return plan.store === 'remote' ? remotes.get(definition.path)!.store : createStore(definition, plan.store, database?.db);
+        };
       })
       .inSingletonScope();
   });

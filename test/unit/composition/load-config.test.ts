@@ -1,6 +1,6 @@
 import type { ServiceDefinition } from '../../../src/application/services/service-definition';
 import { ConfigError, loadConfig } from '../../../src/composition/load-config';
-import { remoteOf } from '../../../src/composition/remote-name';
+import { planStores } from '../../../src/composition/store-plan';
 
 describe('loadConfig', () => {
   it('gives the documented defaults', () => {
@@ -73,11 +73,11 @@ describe('loadConfig', () => {
     expect(Object.getPrototypeOf(set.remotes)).toBeNull();
     expect(Object.keys(set.remotes).sort()).toEqual(['__proto__', 'constructor']);
     expect(set.remotes.constructor).toEqual({ url: 'http://127.0.0.1:4000', readiness: true });
-    const definition = (path: string) => ({ path }) as ServiceDefinition;
-    expect(remoteOf(unset, definition('constructor'))).toBeUndefined();
+    const services = [{ path: 'constructor' }, { path: '__proto__' }] as ServiceDefinition[];
+    expect(planStores(unset, services).of('constructor')).toEqual({ store: 'mongo' });
     // Also for a configuration built elsewhere as a plain object.
-    expect(remoteOf({ ...unset, remotes: {} }, definition('constructor'))).toBeUndefined();
-    expect(remoteOf(set, definition('constructor'))).toEqual({ url: 'http://127.0.0.1:4000', readiness: true });
+    expect(planStores({ ...unset, remotes: {} }, services).of('constructor')).toEqual({ store: 'mongo' });
+    expect(planStores(set, services).of('constructor')).toEqual({ store: 'remote', remote: { url: 'http://127.0.0.1:4000', readiness: true } });
   });
 
   it('reads revoked service credentials', () => {

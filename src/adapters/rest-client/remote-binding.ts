@@ -1,16 +1,34 @@
-import { rest } from '../adapters/rest-client';
-import { userIdOf } from '../application/authentication/owner.hooks';
-import { ON_BEHALF_OF_HEADER, SERVICE_CREDENTIAL_REFUSALS } from '../application/authentication/authenticate.hook';
-import { argumentNames } from '../application/hooks/hook-context';
-import type { ServiceDefinition } from '../application/services/service-definition';
-import { BadGateway, Forbidden, NotAuthenticated, ServiceError, Timeout, Unavailable } from '../domain/errors';
-import type { LoggerPort } from '../ports/logger.port';
-import type { Params } from '../ports/service-params';
-import type { ServiceMethods } from '../ports/service.port';
-import type { AppConfig } from './app-config';
-import { createRemoteConnectionPool, type RemotePoolSettings } from './remote-connection-pool';
+import { argumentNames } from '../../application/app/service-call';
+import { userIdOf } from '../../application/authentication/owner.hooks';
+import { ON_BEHALF_OF_HEADER, SERVICE_CREDENTIAL_REFUSALS } from '../../application/authentication/authenticate.hook';
+import type { ServiceDefinition } from '../../application/services/service-definition';
+import { BadGateway, Forbidden, NotAuthenticated, ServiceError, Timeout, Unavailable } from '../../domain/errors';
+import type { LoggerPort } from '../../ports/logger.port';
+import type { Params } from '../../ports/service-params';
+import type { ServiceMethods } from '../../ports/service.port';
+import type { FetchFunction } from './connections/fetch.connection';
+import { rest } from './rest-client';
 
 type RemoteService = Record<string, any> & { methods(...names: string[]): unknown };
+
+/** Where a service bound to another server lives (`<NAME>_REMOTE_URL`) and how this server signs in there. */
+export interface RemoteSettings {
+  readonly url: string;
+  /** This server's service credential on the other server (`<NAME>_REMOTE_TOKEN`). */
+  readonly token?: string;
+  /** Whether `/ready` waits for this remote. */
+  readonly readiness: boolean;
+}
+
+/**
+ * What a binding's calls travel through: a fetch and a way to release its connections. The
+ * composition passes a bounded keep-alive pool (Node only, so it is made there, not here).
+ */
+export interface RemoteConnection {
+  readonly fetch: FetchFunction;
+  /** Closes the idle connections; calls still running finish first. */
+  close(): Promise<void>;
+}
 
 /** A service bound to another server: the store its calls go to, and its health. */
 export interface RemoteBinding {
@@ -57,10 +75,9 @@ function acceptsTheCredential(error: unknown): boolean {
  * 503 or 502 that names the service only (never addresses, ports or network error codes), with
  * one warning in the log per outage and one line when it is back.
  */
-export function bindRemote(definition: ServiceDefinition, remote: AppConfig['remotes'][string], logger: LoggerPort, pool: RemotePoolSettings): RemoteBinding {
+export function bindRemote(definition: ServiceDefinition, remote: RemoteSettings, logger: LoggerPort, connection: RemoteConnection): RemoteBinding {
   // No default headers: the credential goes only with calls made for a signed-in user (remoteParams).
-  const connections = createRemoteConnectionPool(pool);
-  const client = rest(remote.url).fetch(connections.fetch).service(definition.path) as RemoteService;
+  const client = rest(remote.url).fetch(connection.fetch).service(definition.path) as RemoteService;
   client.methods(...definition.methods.filter((name) => typeof client[name] !== 'function'));
   let down = false;
   /** `withCredential`: the call carried this server's credential, so a 401 or a scope refusal is about the credential, not the caller. */
@@ -103,7 +120,7 @@ export function bindRemote(definition: ServiceDefinition, remote: AppConfig['rem
     path: definition.path,
     readiness: remote.readiness,
     store: store as unknown as ServiceMethods,
-    close: () => connections.close(),
+    close: () => connection.close(),
     /**
      * A call with the credential and no user: the storing server verifies the credential and its
      * scope for `find`, then refuses it for want of a user to act for, which is the answer that
