@@ -26,10 +26,10 @@ export class AnswerHeaders {
     this.clientAddress = clientAddressSource(trustProxy);
   }
 
-  /** A fresh object: the exchange adds its own (request id, location, retry-after). */
-  json(req: IncomingMessage): Record<string, string> {
+  /** A fresh object, made in one step with the request id (the exchange may add location, retry-after). */
+  json(req: IncomingMessage, requestId: string): Record<string, string> {
     const cors = this.cors?.headersFor(req.headers);
-    return cors ? { ...this.api, ...cors } : { ...this.api };
+    return cors ? { ...this.api, ...cors, 'x-request-id': requestId } : { ...this.api, 'x-request-id': requestId };
   }
 
   page(req: IncomingMessage): Record<string, string> {

@@ -20,8 +20,7 @@ export class HttpExchange {
     readonly requestId: string,
     private readonly settings: HttpAdapterSettings,
   ) {
-    this.headers = settings.headers.json(req);
-    this.headers['x-request-id'] = requestId;
+    this.headers = settings.headers.json(req, requestId);
     this.startedAt = performance.now();
   }
 

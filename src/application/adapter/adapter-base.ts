@@ -15,6 +15,8 @@ import { assertKeepOnReplace } from './keep-on-replace';
  */
 export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Params, O extends ServiceOptions = ServiceOptions> {
   options: ResolvedServiceOptions<O>;
+  /** The params objects the public methods made, with what they validated (kept no longer than the call's params). */
+  private readonly validated = new WeakMap<object, ValidatedQuery>();
 
   constructor(options: O, defaultId = 'id') {
     assertKeepOnReplace(options?.keepOnReplace);
@@ -42,7 +44,7 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
    * params a public method hands its store carry what it validated, so this is done once per call.
    */
   filterQuery(params: P = {} as P): FilteredQuery {
-    const validated = (params as Partial<Record<typeof VALIDATED, ValidatedQuery>>)[VALIDATED];
+    const validated = this.validated.get(params);
     if (validated !== undefined && validated.query === params.query) return { filters: { ...validated.filtered.filters }, query: { ...validated.filtered.query } };
     return filterQuery(params.query, this.filterOptions(params));
   }
@@ -55,8 +57,8 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
 
   /**
    * The params a public method passes to its store: `query` validated (without `$limit` for a write
-   * to many, which addresses every match), and the validation kept on them for `filterQuery`, under
-   * a key that no copy of the params takes along (a changed query is validated again).
+   * to many, which addresses every match), and what was validated remembered for `filterQuery`
+   * against that very object: a copy of the params, or a changed query, is validated again.
    */
   private validatedParams(params: P, forWrite = false): P {
     const callParams = forWrite ? ({ ...params, paginate: false } as P) : params;
@@ -64,7 +66,7 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
     if (forWrite) delete filtered.filters.$limit;
     const query: Query = { ...filtered.filters, ...filtered.query };
     const validated = { ...params, query } as P;
-    Object.defineProperty(validated, VALIDATED, { value: { query, filtered } satisfies ValidatedQuery });
+    this.validated.set(validated, { query, filtered });
     return validated;
   }
 
@@ -140,8 +142,6 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
     }
   }
 }
-
-const VALIDATED: unique symbol = Symbol('validatedQuery');
 
 /** What a public method validated: the query it passed on, and its parts. */
 interface ValidatedQuery {
