@@ -1,5 +1,5 @@
 import type { Application } from '../../application/app/application';
-import { argumentNames } from '../../application/app/service-call';
+import { argumentNames, takesData, takesId } from '../../application/app/service-call';
 import type { RealTimeConnection } from '../../application/channels/connection';
 import type { HookContext } from '../../application/hooks/hook-context';
 import type { RouteTable } from '../../application/transport/route-table';
@@ -40,9 +40,10 @@ function prepareAndRun(settings: SocketCallSettings, connection: RealTimeConnect
   if (!service.methods.includes(method)) throw new MethodNotAllowed(`Method '${method.slice(0, 100)}' not allowed on service '${service.path}'`);
   const names = argumentNames(method);
   if (args.length > names.length) throw new BadRequest(`Too many arguments for '${method}' method`);
-  const decoded: { -readonly [K in keyof DecodedCall]: DecodedCall[K] } = { query: checkSocketQuery(args[names.length - 1]) };
-  if (names[0] === 'id') decoded.id = idArgument(method, args[0]);
-  if (names.includes('data')) decoded.data = dataArgument(args[names.indexOf('data')]);
+  // The query is always last and the data just before it.
+  const query = checkSocketQuery(args[names.length - 1]);
+  const id = takesId(method) ? idArgument(method, args[0]) : undefined;
+  const decoded: DecodedCall = { id, data: takesData(method) ? dataArgument(args[names.length - 2]) : undefined, query };
   return callThroughTransport(settings.app, match, method, decoded, {
     provider: SOCKET_PROVIDER, headers: connection.headers, ip: connection.ip, authentication: connection.authentication, connection,
   });

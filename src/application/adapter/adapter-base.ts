@@ -61,8 +61,9 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
    * against that very object: a copy of the params, or a changed query, is validated again.
    */
   private validatedParams(params: P, forWrite = false): P {
-    const callParams = forWrite ? ({ ...params, paginate: false } as P) : params;
-    const filtered = filterQuery(callParams.query, this.filterOptions(callParams));
+    const options = this.filterOptions(params);
+    if (forWrite) options.paginate = false;
+    const filtered = filterQuery(params.query, options);
     if (forWrite) delete filtered.filters.$limit;
     const query: Query = { ...filtered.filters, ...filtered.query };
     const validated = { ...params, query } as P;

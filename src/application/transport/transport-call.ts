@@ -1,5 +1,5 @@
 import type { Application } from '../app/application';
-import type { ServiceCall } from '../app/service-call';
+import { takesData, takesId, type ServiceCall } from '../app/service-call';
 import type { RealTimeConnection } from '../channels/connection';
 import type { HookContext } from '../hooks/hook-context';
 import type { NullableId } from '../../domain/id';
@@ -20,7 +20,7 @@ export interface CallOrigin {
   readonly connection?: RealTimeConnection;
 }
 
-/** What a transport decoded from its input; `id` and `data` only where the method takes them. */
+/** What a transport decoded from its input; `id` and `data` are used only where the method takes them. */
 export interface DecodedCall {
   readonly id?: NullableId;
   readonly data?: unknown;
@@ -36,7 +36,10 @@ export function callThroughTransport(app: Application, match: Pick<RouteMatch, '
   const params: Params = { provider: origin.provider, query: decoded.query, route: match.route, headers: origin.headers, ip: origin.ip };
   if (origin.connection) params.connection = origin.connection;
   if (origin.authentication) params.authentication = origin.authentication;
-  const call: ServiceCall = { id: decoded.id, data: decoded.data, params };
+  // Only the arguments the method takes (the argument table), whatever the transport decoded.
+  const call: ServiceCall = { params };
+  if (takesId(method)) call.id = decoded.id ?? null;
+  if (takesData(method)) call.data = decoded.data;
   return app.execute(match.entry.service.path, method, call);
 }
 

@@ -1,6 +1,9 @@
 import { argumentNames, takesData, takesId } from '../../../../src/application/app/service-call';
 import { bearerAuthentication, bearerToken } from '../../../../src/application/transport/bearer-token';
+import { createApp } from '../../../../src/application/app/application';
+import type { HookContext } from '../../../../src/application/hooks/hook-context';
 import { errorAnswer } from '../../../../src/application/transport/error-answer';
+import { callThroughTransport } from '../../../../src/application/transport/transport-call';
 import { BadRequest, GeneralError, NotFound, ServiceError, Unavailable } from '../../../../src/domain/errors';
 
 describe('the argument table', () => {
@@ -41,5 +44,25 @@ describe('errorAnswer', () => {
     expect(errorAnswer(new Unavailable('down'), false)).toMatchObject({ status: 503, unexpected: true });
     const odd = new ServiceError('Odd', 42, 'odd', 'odd');
     expect(errorAnswer(odd, false)).toMatchObject({ status: 500, unexpected: true });
+  });
+});
+
+describe('callThroughTransport', () => {
+  it('hands a method only the arguments it takes, whatever the transport decoded', async () => {
+    const app = createApp();
+    const seen: Record<string, unknown>[] = [];
+    const record = async (context: HookContext) => void seen.push({ method: context.method, hasId: context.id !== undefined, hasData: context.data !== undefined });
+    app.use('things', { async find() { return []; }, async get(id: unknown) { return { id }; }, async create(data: unknown) { return data; } });
+    app.service('things').hooks({ before: { all: [record] } });
+    const match = { entry: { service: app.lookup('things')!, placeholders: [] }, route: {} };
+    const origin = { provider: 'rest', headers: {}, ip: undefined, authentication: undefined };
+    await callThroughTransport(app, match, 'find', { id: null, data: { x: 1 }, query: {} }, origin);
+    await callThroughTransport(app, match, 'get', { id: '7', query: {} }, origin);
+    await callThroughTransport(app, match, 'create', { id: null, data: { x: 1 }, query: {} }, origin);
+    expect(seen).toEqual([
+      { method: 'find', hasId: false, hasData: false },
+      { method: 'get', hasId: true, hasData: false },
+      { method: 'create', hasId: false, hasData: true },
+    ]);
   });
 });
