@@ -116,8 +116,8 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
   }
 
   async _create(data: D | D[], params: P = {} as P): Promise<T | T[]> {
-    const model = await this.getModel(params);
     const { projection } = this.plan(params);
+    const model = await this.getModel(params);
     const records = (Array.isArray(data) ? data : [data]).map((item) => this.prepareCreate(item as AnyRecord, params));
     const options = { ...params.database };
     if (!Array.isArray(data)) {
@@ -136,8 +136,8 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
   }
 
   async _update(id: Id, data: D, params: P = {} as P): Promise<T> {
-    const model = await this.getModel(params);
     const plan = this.plan(params, id);
+    const model = await this.getModel(params);
     const replacement: AnyRecord = { ...(data as AnyRecord) };
     const dollarKey = Object.keys(replacement).find((key) => key.startsWith('$'));
     if (dollarKey) throw new BadRequest(`update replaces the record and takes no update operators (${echo(dollarKey)}); use patch`);
@@ -155,8 +155,8 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
   }
 
   async _patch(id: NullableId, data: Partial<D>, params: P = {} as P): Promise<T | T[]> {
-    const model = await this.getModel(params);
     const plan = this.plan(params, id ?? undefined);
+    const model = await this.getModel(params);
     const updateOperators = this.option(params, 'updateOperators') ?? [];
     const update = patchToUpdate(data as AnyRecord, { protectedFields: [this.id, '_id'], allowedOperators: updateOperators });
     const hasUpdate = Object.keys(update).length > 0;
@@ -176,8 +176,8 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
   }
 
   async _remove(id: NullableId, params: P = {} as P): Promise<T | T[]> {
-    const model = await this.getModel(params);
     const plan = this.plan(params, id ?? undefined);
+    const model = await this.getModel(params);
     const options = { ...params.database, ...this.collation(params) };
     if (id !== null) {
       const record = await withMongoErrors(() => model.findOneAndDelete(plan.filter, { ...this.projectionOption(plan), ...options }));

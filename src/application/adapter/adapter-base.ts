@@ -15,8 +15,12 @@ import { assertKeepOnReplace } from './keep-on-replace';
  */
 export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Params, O extends ServiceOptions = ServiceOptions> {
   options: ResolvedServiceOptions<O>;
-  /** The params objects the public methods made, with what they validated (kept no longer than the call's params). */
-  private readonly validated = new WeakMap<object, ValidatedQuery>();
+  /**
+   * The params the latest public call handed its store, with what it validated: one slot rather
+   * than a table keyed by params (a WeakMap kept every call's params alive through young-generation
+   * collections, promoting them). A store reads it synchronously, before its first await.
+   */
+  private handedOver?: ValidatedQuery;
 
   constructor(options: O, defaultId = 'id') {
     assertKeepOnReplace(options?.keepOnReplace);
@@ -44,8 +48,8 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
    * params a public method hands its store carry what it validated, so this is done once per call.
    */
   filterQuery(params: P = {} as P): FilteredQuery {
-    const validated = this.validated.get(params);
-    if (validated !== undefined && validated.query === params.query) return { filters: { ...validated.filtered.filters }, query: { ...validated.filtered.query } };
+    const handed = this.handedOver;
+    if (handed !== undefined && handed.params === params && handed.query === params.query) return { filters: { ...handed.filtered.filters }, query: { ...handed.filtered.query } };
     return filterQuery(params.query, this.filterOptions(params));
   }
 
@@ -57,8 +61,8 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
 
   /**
    * The params a public method passes to its store: `query` validated (without `$limit` for a write
-   * to many, which addresses every match), and what was validated remembered for `filterQuery`
-   * against that very object: a copy of the params, or a changed query, is validated again.
+   * to many, which addresses every match), and what was validated handed over to `filterQuery` for
+   * that very object: a copy of the params, a changed query or a later call's params are validated again.
    */
   private validatedParams(params: P, forWrite = false): P {
     const options = this.filterOptions(params);
@@ -67,7 +71,7 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
     if (forWrite) delete filtered.filters.$limit;
     const query: Query = { ...filtered.filters, ...filtered.query };
     const validated = { ...params, query } as P;
-    this.validated.set(validated, { query, filtered });
+    this.handedOver = { params: validated, query, filtered };
     return validated;
   }
 
@@ -144,8 +148,9 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
   }
 }
 
-/** What a public method validated: the query it passed on, and its parts. */
+/** What a public method validated: the params and query it passed on, and the query's parts. */
 interface ValidatedQuery {
+  readonly params: object;
   readonly query: Query;
   readonly filtered: FilteredQuery;
 }

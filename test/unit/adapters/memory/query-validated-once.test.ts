@@ -37,4 +37,18 @@ describe('a public method validates its query once', () => {
     expect(validations).toHaveBeenCalledTimes(1);
     await expect(service._find({ query: { text: { $where: 'x' } } })).rejects.toMatchObject({ name: 'BadRequest' });
   });
+
+  it('gives each of two interleaved calls its own query when a store reads it after an await', async () => {
+    class DeferredStore extends MemoryService {
+      override async _find(params?: Parameters<MemoryService['_find']>[0]) {
+        await new Promise((resolve) => setImmediate(resolve));
+        return super._find(params);
+      }
+    }
+    const deferred = new DeferredStore({ paginate: false, multi: true });
+    await deferred.create([{ text: 'a' }, { text: 'b' }]);
+    const [a, b] = await Promise.all([deferred.find({ query: { text: 'a' } }), deferred.find({ query: { text: 'b' } })]);
+    expect([a, b]).toEqual([[expect.objectContaining({ text: 'a' })], [expect.objectContaining({ text: 'b' })]]);
+    await expect(Promise.all([deferred.find({ query: { text: 'a' } }), deferred.find({ query: { text: { $where: 'x' } } })])).rejects.toMatchObject({ name: 'BadRequest' });
+  });
 });
