@@ -1,7 +1,7 @@
 import { encodeQuery } from '../../../src/adapters/rest-client/encode-query';
 import { argumentNames } from '../../../src/application/app/service-call';
 import { PASSWORD, signUpAndLogIn, uniqueEmail, type Account } from '../reliability/support/accounts';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
+import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
 import { call } from '../reliability/support/http';
 import { RecordingSocket } from '../realtime/support/socket-clients';
 
@@ -62,7 +62,7 @@ const CASES: Case[] = [
   { name: 'an unknown service', as: 'owner', call: () => ({ method: 'find', path: 'no-such-service' }), messagesDiffer: true },
 ];
 
-describe('the same calls over HTTP and over a socket', () => {
+describe.each(BOTH_STORES)('the same calls over HTTP and over a socket, on %s', (_store, env) => {
   let app: RunningApp;
   let owner: Account;
   let other: Account;
@@ -71,7 +71,7 @@ describe('the same calls over HTTP and over a socket', () => {
   let shared: string;
 
   beforeAll(async () => {
-    app = await startApp({ STORE: 'memory' });
+    app = await startApp(env);
     [owner, other] = await Promise.all([signUpAndLogIn(app.url, uniqueEmail('owner')), signUpAndLogIn(app.url, uniqueEmail('other'))]);
     shared = await newMessage(sharedText);
     for (const [who, account] of [['owner', owner], ['other', other], ['anonymous', undefined]] as const) {
