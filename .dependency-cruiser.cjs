@@ -43,6 +43,20 @@ module.exports = {
       to: { path: '(^|/)src/', pathNot: layer('embedded-mongo') },
     },
     {
+      name: 'embedded-mongo-base-imports-nothing-of-ours',
+      comment: 'the base (command error, server identity, logger) is what every other part of the embedded server builds on',
+      severity: 'error',
+      from: { path: `${layer('embedded-mongo')}base/` },
+      to: { path: '(^|/)src/', pathNot: `${layer('embedded-mongo')}base/` },
+    },
+    {
+      name: 'embedded-mongo-engine-below-commands',
+      comment: 'query, update, storage, indexes, geo, transactions and wire are the engine; commands and the server use it, never the other way',
+      severity: 'error',
+      from: { path: `${layer('embedded-mongo')}(base|query|update|storage|indexes|geo|transactions|wire)/` },
+      to: { path: layer('embedded-mongo'), pathNot: `${layer('embedded-mongo')}(base|query|update|storage|indexes|geo|transactions|wire)/` },
+    },
+    {
       name: 'embedded-mongo-used-by-composition-only',
       severity: 'error',
       from: { path: '(^|/)src/', pathNot: `${layer('embedded-mongo')}|${layer('composition')}|(^|/)src/(composition-root|main|index)\\.ts$` },

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { startEmbeddedMongo } from './start-embedded-mongo';
-import type { EmbeddedMongoLogger } from './logger';
+import type { EmbeddedMongoLogger } from './base/logger';
 
 /**
  * `npm run embedded-mongo -- --port 27017 --dbpath ./embedded-data [--bind_ip 127.0.0.1] [--socket /tmp/m.sock]`

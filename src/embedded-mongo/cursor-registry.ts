@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Long, type Document } from 'bson';
-import { CommandError } from './commands/command-error';
+import { CommandError } from './base/command-error';
 import { streamOf, type ResultStream } from './query/result-stream';
 import { BatchReader } from './query/take-batch';
 

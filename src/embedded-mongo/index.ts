@@ -1,7 +1,7 @@
 import type { EmbeddedMongo, EmbeddedMongoOptions } from './start-embedded-mongo';
 
 export type { EmbeddedMongo, EmbeddedMongoOptions } from './start-embedded-mongo';
-export type { EmbeddedMongoLogger } from './logger';
+export type { EmbeddedMongoLogger } from './base/logger';
 export type { StorageEngine, WriteEvent, PersistedCollection } from './storage/storage-engine';
 
 export interface HostedEmbeddedMongoOptions extends EmbeddedMongoOptions {

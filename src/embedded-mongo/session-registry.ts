@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Binary, type Document } from 'bson';
-import { LOGICAL_SESSION_TIMEOUT_MINUTES } from './commands/server-identity';
+import { LOGICAL_SESSION_TIMEOUT_MINUTES } from './base/server-identity';
 import type { TransactionManager } from './transactions/transaction-manager';
 
 /** Without authentication every session belongs to the same user: the hash of the empty name. */

@@ -1,4 +1,4 @@
-import { consoleWarningsLogger, type EmbeddedMongoLogger } from './logger';
+import { consoleWarningsLogger, type EmbeddedMongoLogger } from './base/logger';
 import { preparePrivateSocket, type PrivateSocket } from './private-socket';
 import { WireServer } from './server';
 import { Catalog } from './storage/catalog';

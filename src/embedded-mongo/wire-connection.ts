@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { Document } from 'bson';
-import { CommandError, errorReply } from './commands/command-error';
-import type { EmbeddedMongoLogger } from './logger';
+import { CommandError, errorReply } from './base/command-error';
+import type { EmbeddedMongoLogger } from './base/logger';
 import { MessageReader, type RawMessage } from './wire/message-reader';
 import { encodeOpMsgReply, parseOpMsg } from './wire/op-msg';
 import { encodeOpReply, parseOpQuery } from './wire/op-query';

@@ -3,7 +3,7 @@ import { evaluateLet } from '../query/evaluate-let';
 import { streamPipeline } from '../query/run-pipeline';
 import { optionalCount, optionalDocument } from './command-args';
 import type { CommandHandler } from './command-context';
-import { CommandError } from './command-error';
+import { CommandError } from '../base/command-error';
 import { cursorReply } from './cursor-reply';
 
 /** `aggregate` on a collection, or on the database with `aggregate: 1`. */

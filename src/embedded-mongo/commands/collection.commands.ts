@@ -2,7 +2,7 @@ import type { Document } from 'bson';
 import { compileFilter } from '../query/match';
 import { collectionName, optionalDocument } from './command-args';
 import type { CommandHandler } from './command-context';
-import { CommandError } from './command-error';
+import { CommandError } from '../base/command-error';
 import { cursorReply } from './cursor-reply';
 
 /** Options `create` may carry besides the name and generic command fields. */

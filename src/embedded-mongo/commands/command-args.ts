@@ -1,5 +1,5 @@
 import { Long, type Document } from 'bson';
-import { CommandError } from './command-error';
+import { CommandError } from '../base/command-error';
 
 /** The collection named by the command's first field (`{ find: 'users' }`). */
 export function collectionName(command: Document, commandName: string): string {

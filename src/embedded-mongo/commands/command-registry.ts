@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import { aggregateCommand } from './aggregate.command';
 import type { CommandContext, CommandHandler } from './command-context';
-import { CommandError, errorReply, toCommandError } from './command-error';
+import { CommandError, errorReply, toCommandError } from '../base/command-error';
 import { createCommand, dropCommand, listCollectionsCommand } from './collection.commands';
 import { countCommand } from './count.command';
 import { dropDatabaseCommand, listDatabasesCommand } from './database.commands';

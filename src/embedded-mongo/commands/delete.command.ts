@@ -1,7 +1,7 @@
 import { findDocuments } from '../query/find-documents';
 import { collectionName, optionalArray } from './command-args';
 import type { CommandHandler } from './command-context';
-import { CommandError } from './command-error';
+import { CommandError } from '../base/command-error';
 import { assertKnownStatementFields, parseWriteStatement } from './write-statement';
 import { runWriteStatements, writeReply } from './write-errors';
 

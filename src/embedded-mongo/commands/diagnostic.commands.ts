@@ -1,8 +1,8 @@
 import type { Document } from 'bson';
 import { MAX_BSON_OBJECT_SIZE } from '../wire/wire-constants';
 import type { CommandHandler } from './command-context';
-import { CommandError } from './command-error';
-import { FEATURE_COMPATIBILITY_VERSION, MAX_WIRE_VERSION, SERVER_VERSION, VERSION_ARRAY } from './server-identity';
+import { CommandError } from '../base/command-error';
+import { FEATURE_COMPATIBILITY_VERSION, MAX_WIRE_VERSION, SERVER_VERSION, VERSION_ARRAY } from '../base/server-identity';
 
 export const pingCommand: CommandHandler = () => ({ ok: 1 });
 

@@ -7,7 +7,7 @@ import { pathValues } from '../storage/path-values';
 import { valueKey } from '../storage/value-key';
 import { collectionName, optionalDocument } from './command-args';
 import type { CommandHandler } from './command-context';
-import { CommandError } from './command-error';
+import { CommandError } from '../base/command-error';
 
 /** `distinct`: array fields contribute their elements; under a folding collation 'A' and 'a' are one value. */
 export const distinctCommand: CommandHandler = (command, context) => {

@@ -9,8 +9,8 @@ import { readSource } from '../query/run-pipeline';
 import { parseSort } from '../query/sort-documents';
 import { optionalCount } from './command-args';
 import type { CommandHandler } from './command-context';
-import { CommandError } from './command-error';
-import { SERVER_VERSION } from './server-identity';
+import { CommandError } from '../base/command-error';
+import { SERVER_VERSION } from '../base/server-identity';
 
 const EXPLAINABLE = new Set(['find', 'aggregate', 'count', 'distinct', 'update', 'delete', 'findAndModify']);
 

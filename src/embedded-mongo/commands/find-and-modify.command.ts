@@ -9,7 +9,7 @@ import { applyUpdate } from '../update/apply-update';
 import { buildUpsert } from '../update/build-upsert';
 import { collectionName, optionalArray } from './command-args';
 import type { CommandHandler } from './command-context';
-import { CommandError } from './command-error';
+import { CommandError } from '../base/command-error';
 
 /**
  * `findAndModify` (findOneAndUpdate / Replace / Delete). Errors, duplicate keys included,

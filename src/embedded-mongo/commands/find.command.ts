@@ -5,7 +5,7 @@ import { readSource } from '../query/run-pipeline';
 import { parseSort } from '../query/sort-documents';
 import { collectionName, optionalCount, optionalDocument } from './command-args';
 import type { CommandHandler } from './command-context';
-import { CommandError } from './command-error';
+import { CommandError } from '../base/command-error';
 import { cursorReply } from './cursor-reply';
 
 /** `find`: a negative limit means "one batch of that many", as legacy clients send it. */

@@ -1,6 +1,6 @@
 import { cursorId, optionalCount } from './command-args';
 import type { CommandHandler } from './command-context';
-import { CommandError } from './command-error';
+import { CommandError } from '../base/command-error';
 import { cursorReply } from './cursor-reply';
 
 export const getMoreCommand: CommandHandler = (command, context) => {

@@ -1,6 +1,6 @@
 import { MAX_BSON_OBJECT_SIZE, MAX_MESSAGE_SIZE, MAX_WRITE_BATCH_SIZE } from '../wire/wire-constants';
 import type { CommandHandler } from './command-context';
-import { LOGICAL_SESSION_TIMEOUT_MINUTES, MAX_WIRE_VERSION, MIN_WIRE_VERSION } from './server-identity';
+import { LOGICAL_SESSION_TIMEOUT_MINUTES, MAX_WIRE_VERSION, MIN_WIRE_VERSION } from '../base/server-identity';
 
 /**
  * `hello` / `isMaster` / `ismaster`. No `setName` or `topologyVersion`: the driver then treats the

@@ -3,7 +3,7 @@ import { normalizeTextSpec } from '../indexes/text-spec';
 import { defaultIndexName, normalizeIndexSpec, sameKey } from '../storage/index-spec';
 import { collectionName, optionalArray } from './command-args';
 import type { CommandHandler } from './command-context';
-import { CommandError } from './command-error';
+import { CommandError } from '../base/command-error';
 import { cursorReply } from './cursor-reply';
 
 export const createIndexesCommand: CommandHandler = (command, context) => {

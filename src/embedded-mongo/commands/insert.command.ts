@@ -1,6 +1,6 @@
 import { collectionName, optionalArray } from './command-args';
 import type { CommandHandler } from './command-context';
-import { CommandError } from './command-error';
+import { CommandError } from '../base/command-error';
 import { runWriteStatements, writeReply } from './write-errors';
 import { prepareForStorage } from '../update/validate-document';
 

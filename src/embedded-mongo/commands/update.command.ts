@@ -4,7 +4,7 @@ import { applyUpdate, isOperatorUpdate } from '../update/apply-update';
 import { buildUpsert } from '../update/build-upsert';
 import { collectionName, optionalArray } from './command-args';
 import type { CommandHandler } from './command-context';
-import { CommandError } from './command-error';
+import { CommandError } from '../base/command-error';
 import { assertKnownStatementFields, parseWriteStatement } from './write-statement';
 import { runWriteStatements, writeReply } from './write-errors';
 

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { toCommandError } from './command-error';
+import { toCommandError } from '../base/command-error';
 
 /**
  * Runs the statements of a write command, collecting failures as `writeErrors` entries

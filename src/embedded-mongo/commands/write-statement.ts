@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import { parseCollation, type Collation } from '../query/collation';
 import { evaluateLet } from '../query/evaluate-let';
-import { CommandError } from './command-error';
+import { CommandError } from '../base/command-error';
 
 /** One entry of `updates` / `deletes`, validated. */
 export interface WriteStatement {

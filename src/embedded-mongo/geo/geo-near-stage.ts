@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import { isBsonNumber, numberValue } from '../query/bson-numbers';
 import type { Collation } from '../query/collation';
 import { compileFilter } from '../query/match';

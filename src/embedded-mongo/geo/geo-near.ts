@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 import type { Position } from 'geojson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import { isBsonNumber, numberValue } from '../query/bson-numbers';
 import { pathValuesOf } from '../query/bson-type';
 import type { ReadSource } from '../query/read-source';

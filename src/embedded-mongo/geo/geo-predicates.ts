@@ -2,7 +2,7 @@ import type { Document } from 'bson';
 import { booleanIntersects } from '@turf/boolean-intersects';
 import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
 import type { Geometry, Position } from 'geojson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import { isBsonNumber, numberValue } from '../query/bson-numbers';
 import { pathValuesOf } from '../query/bson-type';
 import { sphericalDistance } from './distance';

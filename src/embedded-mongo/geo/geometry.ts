@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 import type { Geometry, Point, Position } from 'geojson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import { isBsonNumber, numberValue } from '../query/bson-numbers';
 
 const GEOMETRY_TYPES = new Set(['Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon', 'GeometryCollection']);

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import type { QueryPlan } from '../indexes/query-plan';
 import type { ReadSource } from '../query/read-source';
 import { queryPoint } from './geometry';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { consoleWarningsLogger, type EmbeddedMongoLogger } from '../logger';
+import { consoleWarningsLogger, type EmbeddedMongoLogger } from '../base/logger';
 import type { EmbeddedMongo, EmbeddedMongoOptions } from '../start-embedded-mongo';
 import type { WorkerMessage, WorkerServerOptions } from './worker-messages';
 

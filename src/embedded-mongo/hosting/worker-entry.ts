@@ -1,6 +1,6 @@
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { EmbeddedMongoLogger } from '../logger';
+import type { EmbeddedMongoLogger } from '../base/logger';
 import { startEmbeddedMongo } from '../start-embedded-mongo';
 import type { HostMessage, LogLevel, WorkerMessage, WorkerServerOptions } from './worker-messages';
 

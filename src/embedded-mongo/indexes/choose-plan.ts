@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import { typeRank } from '../query/bson-compare';
 import { sameCollation, type Collation } from '../query/collation';
 import { isIdKey, sameKey } from '../storage/index-spec';

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import type { IndexSpec } from '../storage/index-spec';
 
 /** A key pattern with a 'text' field (`{ title: 'text', body: 'text' }` or `{ '$**': 'text' }`). */

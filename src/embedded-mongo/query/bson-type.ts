@@ -1,5 +1,5 @@
 import { Binary, BSONRegExp, Code, MaxKey, MinKey, ObjectId, Timestamp, type Document } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import { bsonNumberType } from './bson-numbers';
 import { rawOf } from './match-view';
 

@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 import type { Query } from 'mingo';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 
 /** mingo's collation option type, reached through its public constructor. */
 export type CollationSpec = NonNullable<NonNullable<ConstructorParameters<typeof Query>[1]>['collation']>;

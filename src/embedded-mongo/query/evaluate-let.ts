@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 import { Aggregator } from 'mingo';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import { mingoOptions } from './mingo-options';
 
 /**

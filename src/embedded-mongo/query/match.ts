@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 import { Query } from 'mingo';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import { isBeyondDoublePrecision } from './bson-numbers';
 import { renameTypeOperator } from './bson-type';
 import { rewriteExactComparisons } from './exact-number-filter';

@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 import { Query } from 'mingo';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import { fieldOrder } from './field-order';
 import { matchView } from './match-view';
 import { mingoOptions, type EvaluationSettings } from './mingo-options';

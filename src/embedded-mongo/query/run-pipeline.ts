@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 import { Aggregator, ProcessingMode } from 'mingo';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import { geoNearStage } from '../geo/geo-near-stage';
 import { nearField } from '../geo/near-query';
 import type { Catalog } from '../storage/catalog';

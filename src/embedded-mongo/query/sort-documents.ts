@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import { pathValues } from '../storage/path-values';
 import { compareBson } from './bson-compare';
 import { isBsonNumber, numberValue } from './bson-numbers';

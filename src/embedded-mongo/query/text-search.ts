@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import { normalizeText, terms, type TextOptions } from '../indexes/text-tokens';
 import type { ReadSource } from './read-source';
 

@@ -1,5 +1,5 @@
 import { Long } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import { arithmetic, divideNumbers, isBsonNumber, isZero, makeDouble, numberValue, widerType } from './bson-numbers';
 import { bsonTypeName } from './bson-type';
 import { decimalArithmetic } from './decimal-math';

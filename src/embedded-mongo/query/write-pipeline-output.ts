@@ -1,6 +1,6 @@
 import { ObjectId, type Document } from 'bson';
 import { Aggregator } from 'mingo';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import type { Catalog } from '../storage/catalog';
 import type { CollectionStore } from '../storage/collection-store';
 import { duplicateKeyError } from '../storage/duplicate-key';

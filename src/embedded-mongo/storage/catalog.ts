@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import { CollectionStore } from './collection-store';
 import type { CatalogView, PersistedCollection, StorageEngine, WriteEvent } from './storage-engine';
 

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import { duplicateKeyError } from './duplicate-key';
 import { ID_INDEX, isIdKey, sameKey, type IndexSpec } from './index-spec';
 import type { PersistedCollection, WriteEvent } from './storage-engine';

@@ -1,5 +1,5 @@
 import { ObjectId, type Document } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 
 /** Builds the E11000 error exactly as mongod words it, with keyPattern and keyValue for drivers. */
 export function duplicateKeyError(namespace: string, indexName: string, keyPattern: Document, keyValue: Document): CommandError {

@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs';
-import type { EmbeddedMongoLogger } from '../logger';
+import type { EmbeddedMongoLogger } from '../base/logger';
 import { encodeEvent } from './journal-codec';
 import { listJournals } from './journal-files';
 import { frameRecord } from './journal-record';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { EmbeddedMongoLogger } from '../logger';
+import type { EmbeddedMongoLogger } from '../base/logger';
 import { LOCK_FILE } from './journal-files';
 import { currentProcessIdentity, isProcessAlive, type ProcessIdentity } from './process-identity';
 

@@ -1,6 +1,6 @@
 import type { Catalog } from '../storage/catalog';
 import type { WriteEvent } from '../storage/storage-engine';
-import { toCommandError } from '../commands/command-error';
+import { toCommandError } from '../base/command-error';
 import { writeConflict } from './transaction-errors';
 
 type Undo = () => void;

@@ -1,5 +1,5 @@
 import { Long, type Document } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 
 /** `txnNumber` of a transaction command; the driver sends an Int64. */
 export function transactionNumber(command: Document): number {

@@ -1,4 +1,4 @@
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 
 /** The label that makes the driver's `withTransaction` run the whole transaction again. */
 const TRANSIENT = { errorLabels: ['TransientTransactionError'] };

@@ -1,5 +1,5 @@
-import { CommandError } from '../commands/command-error';
-import { LOGICAL_SESSION_TIMEOUT_MINUTES } from '../commands/server-identity';
+import { CommandError } from '../base/command-error';
+import { LOGICAL_SESSION_TIMEOUT_MINUTES } from '../base/server-identity';
 import type { Catalog } from '../storage/catalog';
 import { applyTransaction } from './apply-transaction';
 import { CommitHistory } from './commit-history';

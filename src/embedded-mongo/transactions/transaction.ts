@@ -1,4 +1,4 @@
-import type { CommandError } from '../commands/command-error';
+import type { CommandError } from '../base/command-error';
 import type { Catalog } from '../storage/catalog';
 import type { WriteEvent } from '../storage/storage-engine';
 import type { CommitHistory } from './commit-history';

@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 import { Aggregator, update as mingoUpdate } from 'mingo';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import { isBsonNumber } from '../query/bson-numbers';
 import { idFirst } from '../query/id-first';
 import { mingoOptions } from '../query/mingo-options';

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import { compileFilter } from '../query/match';
 import { cloneDocument } from '../storage/clone-document';
 import { applyNumericOperator, assertNumericTarget } from './simple-update';

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import { compareBson } from '../query/bson-compare';
 import { bsonTypeName } from '../query/bson-type';
 import { addNumbers, isBsonNumber, zeroLike } from '../query/bson-numbers';

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 
 /**
  * The document an upsert starts from: the query's equality conditions (`{a: 1}`, `{a: {$eq: 1}}`,

@@ -1,5 +1,5 @@
 import { ObjectId, type Document } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../base/command-error';
 import { idFirst } from '../query/id-first';
 
 /** Checks a document about to be stored and returns it with `_id` first (generated when absent). */

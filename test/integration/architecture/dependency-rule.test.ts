@@ -24,5 +24,7 @@ describe('dependency rule (DESIGN.md section 2)', () => {
     expect(output).toMatch(/browser-safe-layers-use-no-node-builtins/);
     expect(output).toMatch(/examples-import-ports-domain-and-client/);
     expect(output).toMatch(/examples-mounted-by-composition-only/);
+    expect(output).toMatch(/embedded-mongo-base-imports-nothing-of-ours/);
+    expect(output).toMatch(/embedded-mongo-engine-below-commands/);
   });
 });

@@ -1,10 +1,10 @@
 import type { Document } from 'bson';
-import type { CommandContext } from '../commands/command-context';
-import { errorReply, toCommandError } from '../commands/command-error';
-import { commandName, runCommand } from '../commands/command-registry';
+import type { CommandContext } from './command-context';
+import { errorReply, toCommandError } from '../base/command-error';
+import { commandName, runCommand } from './command-registry';
 import { sessionKey } from '../session-registry';
-import { requireSession, transactionNumber } from './transaction-arguments';
-import { operationNotSupported } from './transaction-errors';
+import { requireSession, transactionNumber } from '../transactions/transaction-arguments';
+import { operationNotSupported } from '../transactions/transaction-errors';
 
 /** What mongod lets a multi-document transaction run (DDL is refused here for simplicity). */
 const ALLOWED_IN_TRANSACTION = new Set(['find', 'getMore', 'killCursors', 'aggregate', 'distinct', 'insert', 'update', 'delete', 'findAndModify', 'findandmodify']);
