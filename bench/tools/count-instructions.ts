@@ -3,7 +3,7 @@
  * of a microsecond on a machine whose neighbours move wall time by more than that. Each request
  * runs through Node's real `IncomingMessage` and `ServerResponse` (on a socket that discards what
  * is written), into the framework's HTTP adapter on `MemoryService`, built from the `src/` of the
- * given tree, or into the bench's bare Fastify app. The process runs under callgrind with V8's
+ * given tree, or into the bench's bare Fastify app, or into the bare `node:http` floor (`node`). The process runs under callgrind with V8's
  * `--predictable` and `--predictable-gc-schedule` (compilation and collection on a fixed
  * schedule), at two request counts; the difference per request cancels start-up and warm-up.
  * That is repeated (`--repeat`, default 3) and the median kept: most runs agree within a few per
@@ -65,9 +65,16 @@ async function fastifyHandler(): Promise<Handler> {
   return app.routing;
 }
 
+/** The bare `node:http` floor of the `http` suite (`servers/node-floor-handler.ts`). */
+async function floorHandler(): Promise<Handler> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createFloorHandler } = require('../servers/node-floor-handler') as typeof import('../servers/node-floor-handler');
+  return createFloorHandler();
+}
+
 /** The child: `count` requests of one kind, nothing printed. */
 async function serve(target: string, kind: Kind, count: number, securityHeaders: boolean, auth: boolean): Promise<void> {
-  const handler = target === 'fastify' ? await fastifyHandler() : await frameworkHandler(path.resolve(target), securityHeaders, auth);
+  const handler = target === 'fastify' ? await fastifyHandler() : target === 'node' ? await floorHandler() : await frameworkHandler(path.resolve(target), securityHeaders, auth);
   const token = jwt.sign({}, AUTH_SECRET, {
     algorithm: 'HS256', expiresIn: '2h', subject: BENCH_TOKEN_CLAIMS.subject, audience: BENCH_TOKEN_CLAIMS.audience,
     issuer: BENCH_TOKEN_CLAIMS.issuer, header: { alg: 'HS256', typ: BENCH_TOKEN_CLAIMS.typ },
@@ -119,8 +126,8 @@ async function main(): Promise<void> {
   const repeat = repeatAt === -1 ? 3 : Number(rest[repeatAt + 1]);
   const isOption = (argument: string, index: number) => argument === '--no-security-headers' || argument === '--auth' || (repeatAt !== -1 && (index === repeatAt || index === repeatAt + 1));
   const targets = rest.filter((argument, index) => !isOption(argument, index));
-  if (!(kind in REQUESTS) || targets.length === 0 || !Number.isSafeInteger(repeat) || repeat < 1 || (auth && targets.includes('fastify'))) {
-    console.error('usage: node -r @swc-node/register bench/tools/count-instructions.ts get|find|create <tree with src/ | fastify>... [--no-security-headers] [--auth (framework trees only)] [--repeat N]');
+  if (!(kind in REQUESTS) || targets.length === 0 || !Number.isSafeInteger(repeat) || repeat < 1 || (auth && (targets.includes('fastify') || targets.includes('node')))) {
+    console.error('usage: node -r @swc-node/register bench/tools/count-instructions.ts get|find|create <tree with src/ | fastify | node>... [--no-security-headers] [--auth (framework trees only)] [--repeat N]');
     process.exit(1);
   }
   const childCount = process.env[CHILD_ENV];
@@ -131,7 +138,7 @@ async function main(): Promise<void> {
       const more = instructions(target, kind as Kind, MORE, securityHeaders, auth);
       counts.push(Math.round((more - instructions(target, kind as Kind, FEWER, securityHeaders, auth)) / (MORE - FEWER)));
     }
-    const label = `${kind} ${target}${securityHeaders || target === 'fastify' ? '' : ' (no security headers)'}${auth ? ' (authentication on)' : ''}`;
+    const label = `${kind} ${target}${securityHeaders || target === 'fastify' || target === 'node' ? '' : ' (no security headers)'}${auth ? ' (authentication on)' : ''}`;
     console.log(`${label}: ${Math.round(median(counts))} instructions per request (median; runs: ${counts.join(', ')})`);
   }
 }
