@@ -51,10 +51,10 @@ module.exports = {
     },
     {
       name: 'embedded-mongo-engine-below-commands',
-      comment: 'query, update, storage, indexes, geo, transactions and wire are the engine; commands and the server use it, never the other way',
+      comment: 'query, update, storage, indexes, geo, transactions, validation, change-streams and wire are the engine; commands and the server use it, never the other way',
       severity: 'error',
-      from: { path: `${layer('embedded-mongo')}(base|query|update|storage|indexes|geo|transactions|wire)/` },
-      to: { path: layer('embedded-mongo'), pathNot: `${layer('embedded-mongo')}(base|query|update|storage|indexes|geo|transactions|wire)/` },
+      from: { path: `${layer('embedded-mongo')}(base|query|update|storage|indexes|geo|transactions|validation|wire|change-streams)/` },
+      to: { path: layer('embedded-mongo'), pathNot: `${layer('embedded-mongo')}(base|query|update|storage|indexes|geo|transactions|validation|wire|change-streams)/` },
     },
     {
       name: 'embedded-mongo-used-by-composition-only',

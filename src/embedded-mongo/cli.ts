@@ -4,7 +4,8 @@ import type { EmbeddedMongoLogger } from './base/logger';
 
 /**
  * `npm run embedded-mongo -- --port 27017 --dbpath ./embedded-data [--bind_ip 127.0.0.1] [--socket /tmp/m.sock]`
- * [--snapshot-interval-ms 60000] [--snapshot-journal-bytes 67108864] [--transaction-timeout-ms 60000]`
+ * [--snapshot-interval-ms 60000] [--snapshot-journal-bytes 67108864] [--transaction-timeout-ms 60000]
+ * [--replSet rs0 | --standalone] [--change-stream-history-bytes 33554432] [--change-stream-history-events 100000]`
  *
  * A development tool for any client: it listens on TCP without authentication (its help says so).
  * The stand-alone server keeps its own folder: `./data` belongs to `npm start` (its embedded
@@ -22,6 +23,10 @@ async function main(): Promise<void> {
       'snapshot-interval-ms': { type: 'string' },
       'snapshot-journal-bytes': { type: 'string' },
       'transaction-timeout-ms': { type: 'string' },
+      replSet: { type: 'string' },
+      standalone: { type: 'boolean', default: false },
+      'change-stream-history-bytes': { type: 'string' },
+      'change-stream-history-events': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -29,6 +34,9 @@ async function main(): Promise<void> {
     console.log(
       `usage: embedded-mongo [--port 27017] [--bind_ip 127.0.0.1] [--dbpath ${DEFAULT_DBPATH} | :memory:] [--socket path]\n` +
         '       [--snapshot-interval-ms 60000] [--snapshot-journal-bytes 67108864] [--transaction-timeout-ms 60000]\n' +
+        '       [--replSet rs0 | --standalone] [--change-stream-history-bytes 33554432] [--change-stream-history-events 100000]\n' +
+        'It is a one-member replica set named rs0 (--replSet names it), with transactions and change streams;\n' +
+        '--standalone reports a standalone and then refuses both, as mongod does.\n' +
         `--dbpath defaults to ${DEFAULT_DBPATH}, a folder of its own: ./data is the application's (npm start), and a\n` +
         'folder serves one server at a time.\n' +
         'This server has NO authentication: any process that reaches its port (or socket) reads and writes every\n' +
@@ -53,6 +61,10 @@ async function main(): Promise<void> {
     snapshotIntervalMs: optionalInteger(values['snapshot-interval-ms'], '--snapshot-interval-ms'),
     snapshotJournalBytes: optionalInteger(values['snapshot-journal-bytes'], '--snapshot-journal-bytes'),
     transactionTimeoutMs: optionalInteger(values['transaction-timeout-ms'], '--transaction-timeout-ms'),
+    replicaSetName: values.replSet,
+    standalone: values.standalone,
+    changeStreamHistoryBytes: optionalInteger(values['change-stream-history-bytes'], '--change-stream-history-bytes'),
+    changeStreamHistoryEvents: optionalInteger(values['change-stream-history-events'], '--change-stream-history-events'),
   });
   const shutdown = (signal: string): void => {
     console.log(`${signal}: flushing and stopping`);

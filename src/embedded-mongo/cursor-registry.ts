@@ -8,15 +8,26 @@ import { BatchReader } from './query/take-batch';
 const DEFAULT_FIRST_BATCH = 101;
 const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 
+/** What a cursor reads its batches from: a query's result, or a change stream. */
+export interface CursorSource {
+  take(maxCount: number): Document[];
+  readonly exhausted: boolean;
+  /** A change stream's place after the batch just taken (sent with every batch). */
+  readonly postBatchResumeToken?: Document;
+  /** Tailable, awaitData: an empty batch means "nothing yet", and getMore may wait for more. */
+  readonly awaitData?: boolean;
+}
+
 interface OpenCursor {
   readonly namespace: string;
-  readonly reader: BatchReader;
+  readonly reader: CursorSource;
   lastUsed: number;
 }
 
 export interface BatchResult {
   readonly id: Long;
   readonly batch: Document[];
+  readonly postBatchResumeToken?: Document;
 }
 
 export interface BatchOptions {
@@ -54,6 +65,21 @@ export class CursorRegistry {
     return { id, batch };
   }
 
+  /** A change stream's cursor: registered even when the first batch is empty, until the stream ends. */
+  openStream(namespace: string, stream: CursorSource, batchSize?: number): BatchResult {
+    const batch = batchSize === 0 ? [] : stream.take(batchSize ?? DEFAULT_FIRST_BATCH);
+    const postBatchResumeToken = stream.postBatchResumeToken;
+    if (stream.exhausted) return { id: Long.ZERO, batch, postBatchResumeToken };
+    const id = this.newId();
+    this.cursors.set(id.toString(), { namespace, reader: stream, lastUsed: Date.now() });
+    return { id, batch, postBatchResumeToken };
+  }
+
+  /** Whether getMore on this cursor may wait for data (a live change stream). */
+  awaitsData(id: Long): boolean {
+    return this.cursors.get(id.toString())?.reader.awaitData === true;
+  }
+
   getMore(id: Long, namespace: string, batchSize?: number): BatchResult {
     const key = id.toString();
     const cursor = this.cursors.get(key);
@@ -64,9 +90,10 @@ export class CursorRegistry {
     cursor.lastUsed = Date.now();
     try {
       const batch = cursor.reader.take(batchSize && batchSize > 0 ? batchSize : Infinity);
-      if (!cursor.reader.exhausted) return { id, batch };
+      const postBatchResumeToken = cursor.reader.postBatchResumeToken;
+      if (!cursor.reader.exhausted) return { id, batch, postBatchResumeToken };
       this.cursors.delete(key);
-      return { id: Long.ZERO, batch };
+      return { id: Long.ZERO, batch, postBatchResumeToken };
     } catch (error) {
       // A walk that failed cannot resume: the cursor dies with the error, as in mongod.
       this.cursors.delete(key);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,13 +38,35 @@ export async function preparePrivateSocket(dataDir: string | undefined): Promise
       return privateSocket(folder, socketPath);
     }
   }
-  const folder = await fs.mkdtemp(path.join(tmpdir(), 'embedded-mongo-')); // mkdtemp creates it 0700
+  const folder = await lowerCaseTemporaryFolder();
   const socketPath = path.join(folder, SOCKET_FILE);
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
     await fs.rm(folder, { recursive: true, force: true });
     throw new Error(`the embedded database's socket path ${socketPath} is longer than ${MAX_SOCKET_PATH_BYTES} bytes: set TMPDIR to a shorter folder`);
   }
   return privateSocket(folder, socketPath);
+}
+
+/**
+ * The driver lower-cases replica-set member names but not the socket path it connects to, so a
+ * path with capitals never matches `hosts`: such a server is reached with `directConnection=true`.
+ * The temporary folder is therefore named in lower-case hex rather than mkdtemp's mixed case.
+ */
+export function isLowerCase(socketPath: string): boolean {
+  return socketPath === socketPath.toLowerCase();
+}
+
+/** Like mkdtemp (a fresh 0700 folder no one else made) but with a lower-case name. */
+async function lowerCaseTemporaryFolder(): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    const folder = path.join(tmpdir(), `embedded-mongo-${randomBytes(6).toString('hex')}`);
+    try {
+      await fs.mkdir(folder, { mode: 0o700 });
+      return folder;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 10) throw error;
+    }
+  }
 }
 
 function privateSocket(folder: string, socketPath: string): PrivateSocket {

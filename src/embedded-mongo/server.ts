@@ -1,9 +1,17 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import type { Document } from 'bson';
-import type { ServerInfo } from './commands/command-context';
+import { ObjectId, type Document } from 'bson';
+import { errorReply } from './base/command-error';
+import { awaitingReply } from './await-data';
+import type { ChangeStreamHub } from './change-streams/change-stream-hub';
+import { withClusterTime } from './commands/cluster-time';
+import type { CommandContext, ServerInfo } from './commands/command-context';
+import { publishChanges } from './commands/publish-changes';
+import { standaloneRefusal } from './commands/standalone-refusals';
+import { tcpMemberAddress, unixMemberAddress, type MemberAddress } from './member-address';
 import { CursorRegistry } from './cursor-registry';
 import { SessionRegistry } from './session-registry';
 import { runSessionCommand } from './commands/run-in-session';
+import { ServerParameters } from './commands/server-parameters';
 import { TransactionManager } from './transactions/transaction-manager';
 import type { EmbeddedMongoLogger } from './base/logger';
 import type { Catalog } from './storage/catalog';
@@ -17,12 +25,19 @@ export interface WireServerOptions {
   readonly cursorTimeoutMs?: number;
   /** Open transactions idle longer than this are aborted. */
   readonly transactionTimeoutMs?: number;
+  /** The one-member replica set this server is, with its clock and change streams; absent: a standalone. */
+  readonly replicaSet?: { readonly name: string; readonly changeStreams: ChangeStreamHub };
 }
+
+/** A one-member set never holds another election: term 1, as mongod encodes it (0x7fffffff then the term). */
+const ELECTION_ID = new ObjectId('7fffffff0000000000000001');
 
 /** Accepts connections (TCP, a unix socket, or both) and routes their commands to the catalog. */
 export class WireServer {
   private readonly servers: Server[] = [];
   private readonly connections = new Map<number, WireConnection>();
+  /** Each connection's member name (see member-address.ts). */
+  private readonly memberAddresses = new Map<number, string>();
   private readonly cursors: CursorRegistry;
   private readonly sessions: SessionRegistry;
   private readonly info: ServerInfo;
@@ -37,12 +52,14 @@ export class WireServer {
       host: () => this.hostLabel ?? 'localhost',
       currentConnections: () => this.connections.size,
       totalConnections: () => this.connectionCount,
+      parameters: new ServerParameters(),
+      ...(options.replicaSet ? { replicaSet: { name: options.replicaSet.name, electionId: ELECTION_ID } } : {}),
     };
   }
 
   /** Listens on TCP; returns the bound port (useful with port 0). */
   async listenTcp(host: string, port: number): Promise<number> {
-    const server = await this.listen((s, done) => s.listen(port, host, done));
+    const server = await this.listen((s, done) => s.listen(port, host, done), tcpMemberAddress(host));
     const address = server.address();
     const bound = typeof address === 'object' && address ? address.port : port;
     this.hostLabel = `${host}:${bound}`;
@@ -50,7 +67,7 @@ export class WireServer {
   }
 
   async listenUnix(socketPath: string): Promise<void> {
-    await this.listen((s, done) => s.listen(socketPath, done));
+    await this.listen((s, done) => s.listen(socketPath, done), unixMemberAddress(socketPath));
     this.hostLabel ??= socketPath; // as mongod, a TCP address names the server first
   }
 
@@ -61,8 +78,8 @@ export class WireServer {
     this.sessions.close();
   }
 
-  private listen(start: (server: Server, done: () => void) => void): Promise<Server> {
-    const server = createServer((socket) => this.accept(socket));
+  private listen(start: (server: Server, done: () => void) => void, memberAddress: MemberAddress): Promise<Server> {
+    const server = createServer((socket) => this.accept(socket, memberAddress(socket)));
     this.servers.push(server);
     return new Promise((resolve, reject) => {
       server.once('error', reject);
@@ -74,16 +91,45 @@ export class WireServer {
     });
   }
 
-  private accept(socket: Socket): void {
+  private accept(socket: Socket, memberAddress: string): void {
     const id = ++this.connectionCount;
     const connection = new WireConnection(socket, id, (command, db, connectionId) => this.run(command, db, connectionId), this.options.logger);
     this.connections.set(id, connection);
-    socket.on('close', () => this.connections.delete(id));
+    this.memberAddresses.set(id, memberAddress);
+    socket.on('close', () => {
+      this.connections.delete(id);
+      this.memberAddresses.delete(id);
+    });
   }
 
-  private run(command: Document, db: string, connectionId: number): { reply: Document; durable?: Promise<void> } {
-    const context = { db, catalog: this.options.catalog, cursors: this.cursors, sessions: this.sessions, connectionId, server: this.info };
+  /**
+   * One command: a standalone refuses transaction numbers; a replica set publishes the command's
+   * writes as changes (the reply waits until they are durable, with the journal), lets a getMore
+   * on a change stream wait for data, and stamps the cluster time on the reply.
+   */
+  private run(command: Document, db: string, connectionId: number): { reply: Document | Promise<Document>; durable?: Promise<void> } {
+    const changeStreams = this.options.replicaSet?.changeStreams;
+    const context: CommandContext = {
+      db,
+      catalog: this.options.catalog,
+      cursors: this.cursors,
+      sessions: this.sessions,
+      connectionId,
+      server: this.info,
+      logger: this.options.logger,
+      memberAddress: this.memberAddresses.get(connectionId) ?? this.info.host(),
+      changeStreams,
+    };
+    if (!changeStreams) {
+      const refusal = standaloneRefusal(command);
+      return { reply: refusal ? errorReply(refusal) : runSessionCommand(command, context), durable: this.options.engine.commit() };
+    }
     const reply = runSessionCommand(command, context);
-    return { reply, durable: this.options.engine.commit() };
+    const changesDurable = publishChanges(changeStreams, command, reply);
+    const storageDurable = this.options.engine.commit();
+    const durable = changesDurable && storageDurable ? Promise.all([storageDurable, changesDurable]).then(() => undefined) : (storageDurable ?? changesDurable);
+    const final = awaitingReply(command, reply, this.cursors, changeStreams, () => runSessionCommand(command, context));
+    const stamped = final instanceof Promise ? final.then((latest) => withClusterTime(latest, changeStreams)) : withClusterTime(final, changeStreams);
+    return { reply: stamped, durable };
   }
 }

@@ -1,5 +1,7 @@
 import { consoleWarningsLogger, type EmbeddedMongoLogger } from './base/logger';
-import { preparePrivateSocket, type PrivateSocket } from './private-socket';
+import { DEFAULT_REPLICA_SET_NAME } from './base/server-identity';
+import { ChangeStreamHub } from './change-streams/change-stream-hub';
+import { isLowerCase, preparePrivateSocket, type PrivateSocket } from './private-socket';
 import { WireServer } from './server';
 import { Catalog } from './storage/catalog';
 import { JournalStorageEngine } from './storage/journal-storage-engine';
@@ -35,10 +37,26 @@ export interface EmbeddedMongoOptions {
   readonly snapshotIntervalMs?: number;
   /** With a dataDir: ...and whenever the journal grows past this many bytes (default 64 MiB). */
   readonly snapshotJournalBytes?: number;
+  /** The name of the one-member replica set this server reports (default `rs0`). */
+  readonly replicaSetName?: string;
+  /**
+   * Report a standalone instead of a replica set, as this server did before: then, as mongod,
+   * transactions, retryable writes and change streams are refused, and no change history is kept.
+   */
+  readonly standalone?: boolean;
+  /** Change streams read a bounded history of recent changes (the oplog): at most this many bytes (default 32 MiB)... */
+  readonly changeStreamHistoryBytes?: number;
+  /** ...and at most this many changes (default 100,000). With a dataDir the history survives restarts. */
+  readonly changeStreamHistoryEvents?: number;
 }
 
 export interface EmbeddedMongo {
-  /** A connection string for the official driver, e.g. `mongodb://127.0.0.1:53117/` or `mongodb://%2Fdata%2Fembedded-mongo-socket%2Fembedded-mongo.sock/`. */
+  /**
+   * A connection string for the official driver, e.g. `mongodb://127.0.0.1:53117/` or
+   * `mongodb://%2Fdata%2Fembedded-mongo-socket%2Fembedded-mongo.sock/`; its host is the replica-set
+   * member name `hello` reports, so the driver discovers the set with or without `?replicaSet=`
+   * (a socket path with capitals gets `?directConnection=true`: the driver lower-cases member names).
+   */
   readonly url: string;
   /** The TCP port; absent with `privateSocket`. */
   readonly port?: number;
@@ -50,32 +68,49 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   if (options.privateSocket && (options.host !== undefined || options.port !== undefined || options.socketPath !== undefined)) {
     throw new Error('privateSocket listens on a private Unix socket only: host, port and socketPath do not apply');
   }
+  if (options.standalone && options.replicaSetName !== undefined) throw new Error('standalone reports no replica set: replicaSetName does not apply');
   const host = options.host ?? '127.0.0.1';
   const logger = options.logger ?? consoleWarningsLogger;
   const engine = createEngine(options, logger);
   const catalog = new Catalog(engine);
   const restored = await engine.load(); // a failed load releases the dataDir lock itself
   let server: WireServer | undefined;
+  let changeStreams: ChangeStreamHub | undefined;
   let socket: PrivateSocket | undefined;
   let url: string;
   let port: number | undefined;
   try {
     catalog.restore(restored);
-    server = new WireServer({ catalog, engine, logger, cursorTimeoutMs: options.cursorTimeoutMs, transactionTimeoutMs: options.transactionTimeoutMs });
+    if (!options.standalone) {
+      const limits = { maxBytes: options.changeStreamHistoryBytes, maxEvents: options.changeStreamHistoryEvents };
+      changeStreams = await ChangeStreamHub.open(catalog, { dataDir: dataDirOf(options), limits, logger });
+    }
+    server = new WireServer({
+      catalog,
+      engine,
+      logger,
+      cursorTimeoutMs: options.cursorTimeoutMs,
+      transactionTimeoutMs: options.transactionTimeoutMs,
+      replicaSet: changeStreams ? { name: options.replicaSetName ?? DEFAULT_REPLICA_SET_NAME, changeStreams } : undefined,
+    });
     if (options.privateSocket) {
       socket = await preparePrivateSocket(dataDirOf(options)); // after the lock: a stale socket there is a killed server's
       await server.listenUnix(socket.path);
       await socket.restrict();
-      url = `mongodb://${encodeURIComponent(socket.path)}/`;
+      // A path with capitals (such a dataDir, or macOS's temporary folder) can match no member name: connect directly.
+      url = `mongodb://${encodeURIComponent(socket.path)}/${isLowerCase(socket.path) || options.standalone ? '' : '?directConnection=true'}`;
     } else {
       port = await server.listenTcp(host, options.port ?? 0);
       if (options.socketPath) await server.listenUnix(options.socketPath);
-      url = `mongodb://${host.includes(':') ? `[${host}]` : host}:${port}/`;
+      // Bound to every interface, clients are told loopback: the member name they then find in `hosts`.
+      const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+      url = `mongodb://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}/`;
     }
   } catch (error) {
     // A failed start (a busy port, say) leaves the dataDir unlocked for the next attempt.
     await server?.close().catch(() => undefined);
     await socket?.remove().catch(() => undefined);
+    await changeStreams?.close().catch(() => undefined);
     await engine.close().catch((closeError: Error) => logger.error('closing storage after a failed start failed', { error: closeError.message }));
     throw error;
   }
@@ -90,6 +125,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
       stopping ??= listening
         .close()
         .then(() => socket?.remove())
+        .then(() => changeStreams?.close())
         .then(() => engine.close());
       return stopping;
     },

@@ -8,8 +8,11 @@ import { encodeOpReply, parseOpQuery } from './wire/op-query';
 import { ProtocolError } from './wire/protocol-error';
 import { OP_MSG, OP_QUERY } from './wire/wire-constants';
 
-/** Runs one command for this connection; returns the reply and, when writes must become durable first, a promise. */
-export type CommandRunner = (command: Document, db: string, connectionId: number) => { reply: Document; durable?: Promise<void> };
+/**
+ * Runs one command for this connection; returns the reply (a promise when it waits for data, as a
+ * change stream's getMore does) and, when writes must become durable first, a promise.
+ */
+export type CommandRunner = (command: Document, db: string, connectionId: number) => { reply: Document | Promise<Document>; durable?: Promise<void> };
 
 type ReplyEncoder = (reply: Document) => Buffer;
 
@@ -69,14 +72,14 @@ export class WireConnection {
     throw new ProtocolError(`unsupported opcode ${message.opCode}`);
   }
 
-  private send(durable: Promise<void> | undefined, encode: ReplyEncoder, reply: Document): void {
-    if (!durable && !this.pending) {
+  private send(durable: Promise<void> | undefined, encode: ReplyEncoder, reply: Document | Promise<Document>): void {
+    if (!durable && !this.pending && !(reply instanceof Promise)) {
       this.write(encode, reply);
       return;
     }
-    const waitFor = Promise.all([this.pending, durable]);
+    const waitFor = Promise.all([reply, this.pending, durable]);
     const written = waitFor.then(
-      () => this.write(encode, reply),
+      ([ready]) => this.write(encode, ready),
       (error: Error) => {
         this.logger.error('durability barrier failed; closing connection', { connectionId: this.id, error: error.message });
         this.socket.destroy();

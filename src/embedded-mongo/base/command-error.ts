@@ -25,6 +25,11 @@ export const ErrorCode = {
   MergeStageNoMatchingDocument: 13113,
   CommandNotSupportedOnView: 166,
   DuplicateKey: 11000,
+  DocumentValidationFailure: 121,
+  BSONObjectTooLarge: 10334,
+  Location17419: 17419,
+  Location40414: 40414,
+  CommandNotSupported: 115,
   WriteConflict: 112,
   ConflictingOperationInProgress: 117,
   TransactionTooOld: 225,
@@ -32,10 +37,19 @@ export const ErrorCode = {
   NoSuchTransaction: 251,
   TransactionCommitted: 256,
   OperationNotSupportedInTransaction: 263,
+  InvalidResumeToken: 260,
+  ChangeStreamFatalError: 280,
+  ChangeStreamHistoryLost: 286,
+  NoMatchingDocument: 47,
+  Location40573: 40573,
+  Location40674: 40674,
+  NoReplicationEnabled: 76,
   Location51091: 51091,
   Location51108: 51108,
   NoQueryExecutionPlans: 291,
   PathNotViable: 28,
+  ConflictingUpdateOperators: 40,
+  Location40066: 40066,
   Location40602: 40602,
   Location16020: 16020,
   Location16554: 16554,
@@ -63,15 +77,17 @@ export class CommandError extends Error {
 }
 
 /**
- * Any thrown value as a CommandError: mingo throws plain errors for bad operators and expressions,
- * and lets the RegExp constructor's SyntaxError through for a bad `$regex` pattern or `$options`
- * flag, which mongod answers with codes 51091 and 51108.
+ * Any thrown value as a CommandError: mingo throws plain errors for bad operators and expressions
+ * (an unknown query operator gets mongod's message), and lets the RegExp constructor's SyntaxError
+ * through for a bad `$regex` pattern or `$options` flag, which mongod answers with codes 51091 and 51108.
  */
 export function toCommandError(error: unknown): CommandError {
   if (error instanceof CommandError) return error;
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof SyntaxError && message.startsWith('Invalid regular expression')) return new CommandError('Location51091', `Regular expression is invalid: ${message}`);
   if (error instanceof SyntaxError && message.startsWith('Invalid flags')) return new CommandError('Location51108', `invalid flag in regex options: ${message}`);
+  const unknownOperator = /^unknown query operator (\S+)$/.exec(message);
+  if (unknownOperator) return new CommandError('BadValue', `unknown operator: ${unknownOperator[1]}`);
   return new CommandError(error instanceof Error && error.constructor.name === 'MingoError' ? 'BadValue' : 'InternalError', message);
 }
 

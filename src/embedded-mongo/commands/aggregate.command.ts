@@ -1,10 +1,12 @@
-import { parseCollation } from '../query/collation';
 import { evaluateLet } from '../query/evaluate-let';
 import { streamPipeline } from '../query/run-pipeline';
 import { optionalCount, optionalDocument } from './command-args';
+import { commandCollation } from './command-collation';
 import type { CommandHandler } from './command-context';
 import { CommandError } from '../base/command-error';
 import { cursorReply } from './cursor-reply';
+import { isChangeStreamPipeline } from '../change-streams/change-stream-spec';
+import { openChangeStream } from './change-stream.command';
 
 /** `aggregate` on a collection, or on the database with `aggregate: 1`. */
 export const aggregateCommand: CommandHandler = (command, context) => {
@@ -13,6 +15,7 @@ export const aggregateCommand: CommandHandler = (command, context) => {
   if (collection === undefined && target !== 1) {
     throw new CommandError('InvalidNamespace', "'aggregate' must be a collection name or the number 1");
   }
+  if (isChangeStreamPipeline(command.pipeline)) return openChangeStream(command, context, collection);
   const cursorOptions = optionalDocument(command, 'cursor');
   if (!cursorOptions && command.explain !== true) {
     throw new CommandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
@@ -22,7 +25,7 @@ export const aggregateCommand: CommandHandler = (command, context) => {
     db: context.db,
     collection,
     pipeline: command.pipeline,
-    collation: parseCollation(command.collation),
+    collation: commandCollation(command.collation, context, collection),
     variables: evaluateLet(command.let),
     sessions: () => context.sessions.list(),
     hint: command.hint,

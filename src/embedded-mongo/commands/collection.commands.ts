@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 import { compileFilter } from '../query/match';
+import { parseCreateOptions } from './collection-options';
 import { collectionName, optionalDocument } from './command-args';
 import type { CommandHandler } from './command-context';
 import { CommandError } from '../base/command-error';
@@ -12,7 +13,7 @@ export const createCommand: CommandHandler = (command, context) => {
   const name = collectionName(command, 'create');
   const options: Document = {};
   for (const [key, value] of Object.entries(command)) if (!GENERIC_FIELDS.has(key)) options[key] = value;
-  context.catalog.createCollection(context.db, name, options);
+  context.catalog.createCollection(context.db, name, parseCreateOptions('create', options));
   return { ok: 1 };
 };
 
@@ -31,9 +32,10 @@ export const listCollectionsCommand: CommandHandler = (command, context) => {
   const entries: Document[] = [];
   for (const name of context.catalog.collectionNames(context.db)) {
     const store = context.catalog.getCollection(context.db, name)!;
+    const type = store.options.timeseries !== undefined ? 'timeseries' : 'collection';
     const entry: Document = nameOnly
-      ? { name, type: 'collection' }
-      : { name, type: 'collection', options: store.options, info: { readOnly: false }, idIndex: { v: 2, key: { _id: 1 }, name: '_id_' } };
+      ? { name, type }
+      : { name, type, options: store.options, info: { readOnly: false }, ...(type === 'collection' ? { idIndex: { v: 2, key: { _id: 1 }, name: '_id_' } } : {}) };
     if (matches(entry)) entries.push(entry);
   }
   const namespace = `${context.db}.$cmd.listCollections`;

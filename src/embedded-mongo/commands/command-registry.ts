@@ -11,7 +11,6 @@ import {
   buildInfoCommand,
   connectionStatusCommand,
   endSessionsCommand,
-  getParameterCommand,
   hostInfoCommand,
   pingCommand,
   serverStatusCommand,
@@ -24,7 +23,11 @@ import { getMoreCommand } from './get-more.command';
 import { helloCommand } from './hello.command';
 import { createIndexesCommand, dropIndexesCommand, listIndexesCommand } from './index.commands';
 import { insertCommand } from './insert.command';
+import { collModCommand } from './coll-mod.command';
+import { getParameterCommand, setParameterCommand } from './parameter.commands';
 import { killCursorsCommand } from './kill-cursors.command';
+import { renameCollectionCommand } from './rename-collection.command';
+import { replSetGetStatusCommand } from './repl-set-get-status.command';
 import { abortTransactionCommand, commitTransactionCommand, killSessionsCommand } from './transaction.commands';
 import { updateCommand } from './update.command';
 
@@ -36,6 +39,7 @@ const HANDLERS: Record<string, CommandHandler> = {
   buildInfo: buildInfoCommand,
   buildinfo: buildInfoCommand,
   getParameter: getParameterCommand,
+  setParameter: setParameterCommand,
   serverStatus: serverStatusCommand,
   connectionStatus: connectionStatusCommand,
   hostInfo: hostInfoCommand,
@@ -63,8 +67,11 @@ const HANDLERS: Record<string, CommandHandler> = {
   createIndexes: createIndexesCommand,
   listIndexes: listIndexesCommand,
   dropIndexes: dropIndexesCommand,
+  collMod: collModCommand,
   deleteIndexes: dropIndexesCommand,
   explain: explainCommand,
+  renameCollection: renameCollectionCommand,
+  replSetGetStatus: replSetGetStatusCommand,
 };
 
 /** The command name is the first field of the command document. */

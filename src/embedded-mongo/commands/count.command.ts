@@ -1,7 +1,7 @@
-import { parseCollation } from '../query/collation';
 import { countMatches } from '../query/find-documents';
 import { readSource } from '../query/run-pipeline';
 import { collectionName, optionalCount, optionalDocument } from './command-args';
+import { commandCollation } from './command-collation';
 import type { CommandHandler } from './command-context';
 
 /** `count` (estimatedDocumentCount sends it without a query: answered from the size). */
@@ -14,6 +14,6 @@ export const countCommand: CommandHandler = (command, context) => {
     const available = Math.max((store?.size ?? 0) - skip, 0);
     return { n: limit > 0 ? Math.min(limit, available) : available, ok: 1 };
   }
-  const n = countMatches(store, { filter: query, skip, limit, collation: parseCollation(command.collation), hint: command.hint });
+  const n = countMatches(store, { filter: query, skip, limit, collation: commandCollation(command.collation, context, collectionName(command, 'count')), hint: command.hint });
   return { n, ok: 1 };
 };

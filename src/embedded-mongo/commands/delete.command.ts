@@ -11,18 +11,19 @@ export const deleteCommand: CommandHandler = (command, context) => {
   const deletes = optionalArray(command, 'deletes');
   if (!deletes) throw new CommandError('FailedToParse', "BSON field 'delete.deletes' is missing but a required field");
   assertKnownStatementFields(deletes, 'delete');
+  const defaultCollation = context.catalog.getCollection(context.db, name)?.options.collation;
   let n = 0;
   const writeErrors = runWriteStatements(deletes, command.ordered !== false, (raw) => {
-    const statement = parseWriteStatement(raw, 'delete', command.let);
+    const statement = parseWriteStatement(raw, 'delete', command.let, defaultCollation);
     const store = context.catalog.getCollection(context.db, name);
-    if (!store) return;
+    // A missing collection finds nothing, after its filter is validated as mongod does.
     const matches = findDocuments(store, {
       filter: statement.filter,
       collation: statement.collation,
       variables: statement.variables,
       limit: statement.multi ? 0 : 1,
     });
-    for (const doc of matches) store.delete(doc);
+    if (store) for (const doc of matches) store.delete(doc);
     n += matches.length;
   });
   return writeReply({ n }, writeErrors);

@@ -1,8 +1,6 @@
-import type { Document } from 'bson';
 import { MAX_BSON_OBJECT_SIZE } from '../wire/wire-constants';
 import type { CommandHandler } from './command-context';
-import { CommandError } from '../base/command-error';
-import { FEATURE_COMPATIBILITY_VERSION, MAX_WIRE_VERSION, SERVER_VERSION, VERSION_ARRAY } from '../base/server-identity';
+import { MAX_WIRE_VERSION, SERVER_VERSION, VERSION_ARRAY } from '../base/server-identity';
 
 export const pingCommand: CommandHandler = () => ({ ok: 1 });
 
@@ -19,26 +17,6 @@ export const buildInfoCommand: CommandHandler = () => ({
   storageEngines: ['embedded'],
   ok: 1,
 });
-
-const PARAMETERS: Document = {
-  featureCompatibilityVersion: { version: FEATURE_COMPATIBILITY_VERSION },
-  authenticationMechanisms: [],
-  maxBSONDepth: 100,
-  internalQueryMaxBlockingSortMemoryUsageBytes: 104857600,
-};
-
-/** `getParameter`: `'*'` (or `{ allParameters: true }`) returns all; otherwise the fields set to 1. */
-export const getParameterCommand: CommandHandler = (command) => {
-  const selector = command.getParameter;
-  const all = selector === '*' || (typeof selector === 'object' && selector !== null && (selector as Document).allParameters === true);
-  if (all) return { ...PARAMETERS, ok: 1 };
-  const reply: Document = {};
-  for (const key of Object.keys(command)) {
-    if (key in PARAMETERS) reply[key] = PARAMETERS[key];
-  }
-  if (Object.keys(reply).length === 0) throw new CommandError('InvalidOptions', 'no option found to get');
-  return { ...reply, ok: 1 };
-};
 
 export const serverStatusCommand: CommandHandler = (_command, context) => {
   const uptimeMillis = Date.now() - context.server.startedAt.getTime();

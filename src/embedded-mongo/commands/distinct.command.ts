@@ -1,4 +1,4 @@
-import { parseCollation, stringFoldFor } from '../query/collation';
+import { stringFoldFor } from '../query/collation';
 import { matchView } from '../query/match-view';
 import { findStream } from '../query/find-documents';
 import { documentsOf } from '../query/result-stream';
@@ -6,6 +6,7 @@ import { readSource } from '../query/run-pipeline';
 import { pathValues } from '../storage/path-values';
 import { valueKey } from '../storage/value-key';
 import { collectionName, optionalDocument } from './command-args';
+import { commandCollation } from './command-collation';
 import type { CommandHandler } from './command-context';
 import { CommandError } from '../base/command-error';
 
@@ -13,7 +14,7 @@ import { CommandError } from '../base/command-error';
 export const distinctCommand: CommandHandler = (command, context) => {
   const store = readSource(context.catalog, context.db, collectionName(command, 'distinct'));
   if (typeof command.key !== 'string') throw new CommandError('TypeMismatch', "BSON field 'distinct.key' must be a string");
-  const collation = parseCollation(command.collation);
+  const collation = commandCollation(command.collation, context, collectionName(command, 'distinct'));
   // Read piece by piece: only the distinct values are kept, never the matching documents.
   const docs = documentsOf(findStream(store, { filter: optionalDocument(command, 'query'), collation, hint: command.hint }));
   const fold = stringFoldFor(collation);

@@ -1,15 +1,17 @@
 import type { Document } from 'bson';
-import { parseCollation } from '../query/collation';
 import { evaluateLet } from '../query/evaluate-let';
 import { findDocuments } from '../query/find-documents';
 import { asFilter } from '../query/match';
 import { projectDocuments } from '../query/projection';
 import { parseSort } from '../query/sort-documents';
-import { applyUpdate } from '../update/apply-update';
+import { applyUpdate, isOperatorUpdate } from '../update/apply-update';
 import { buildUpsert } from '../update/build-upsert';
 import { collectionName, optionalArray } from './command-args';
 import type { CommandHandler } from './command-context';
 import { CommandError } from '../base/command-error';
+import { checkWrite } from '../validation/write-checks';
+import { commandCollation } from './command-collation';
+import { writeCheckSettings } from './write-check-settings';
 
 /**
  * `findAndModify` (findOneAndUpdate / Replace / Delete). Errors, duplicate keys included,
@@ -22,7 +24,8 @@ export const findAndModifyCommand: CommandHandler = (command, context) => {
   if (!remove && command.update === undefined) throw new CommandError('FailedToParse', 'Either an update or remove=true must be specified');
   if (remove && command.upsert === true) throw new CommandError('FailedToParse', 'Cannot specify both upsert=true and remove=true');
   const filter = asFilter(command.query);
-  const collation = parseCollation(command.collation);
+  const collation = commandCollation(command.collation, context, name);
+  const settings = writeCheckSettings(command, context);
   const variables = evaluateLet(command.let);
   const arrayFilters = optionalArray(command, 'arrayFilters') as Document[] | undefined;
   const store = context.catalog.getCollection(context.db, name);
@@ -34,10 +37,13 @@ export const findAndModifyCommand: CommandHandler = (command, context) => {
     if (found) store!.delete(found);
     return { lastErrorObject: { n: found ? 1 : 0 }, value: project(found), ok: 1 };
   }
-  const settings = { filter, arrayFilters, variables };
+  const updateSettings = { filter, arrayFilters, variables };
   if (found) {
-    const outcome = applyUpdate(found, command.update, { ...settings, inserting: false });
-    if (outcome.modified) store!.replace(found, outcome.doc);
+    const outcome = applyUpdate(found, command.update, { ...updateSettings, inserting: false });
+    if (outcome.modified) {
+      checkWrite(store!, outcome.doc, found, settings);
+      store!.replace(found, outcome.doc, !Array.isArray(command.update) && !isOperatorUpdate(command.update));
+    }
     return {
       lastErrorObject: { n: 1, updatedExisting: true },
       value: project(command.new === true ? outcome.doc : found),
@@ -45,8 +51,10 @@ export const findAndModifyCommand: CommandHandler = (command, context) => {
     };
   }
   if (command.upsert !== true) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
-  const inserted = buildUpsert({ ...settings, update: command.update });
-  context.catalog.ensureCollection(context.db, name).store.insert(inserted);
+  const inserted = buildUpsert({ ...updateSettings, update: command.update });
+  const target = context.catalog.ensureCollection(context.db, name).store;
+  checkWrite(target, inserted, undefined, settings);
+  target.insert(inserted);
   return {
     lastErrorObject: { n: 1, updatedExisting: false, upserted: inserted._id },
     value: command.new === true ? project(inserted) : null,

@@ -1,9 +1,9 @@
-import { parseCollation } from '../query/collation';
 import { evaluateLet } from '../query/evaluate-let';
 import { findStream } from '../query/find-documents';
 import { readSource } from '../query/run-pipeline';
 import { parseSort } from '../query/sort-documents';
 import { collectionName, optionalCount, optionalDocument } from './command-args';
+import { commandCollation } from './command-collation';
 import type { CommandHandler } from './command-context';
 import { CommandError } from '../base/command-error';
 import { cursorReply } from './cursor-reply';
@@ -21,7 +21,7 @@ export const findCommand: CommandHandler = (command, context) => {
     skip: optionalCount(command, 'skip'),
     limit,
     projection: optionalDocument(command, 'projection'),
-    collation: parseCollation(command.collation),
+    collation: commandCollation(command.collation, context, name),
     variables: evaluateLet(command.let),
     hint: command.hint,
   });

@@ -8,5 +8,5 @@ export const getMoreCommand: CommandHandler = (command, context) => {
   if (typeof command.collection !== 'string') throw new CommandError('TypeMismatch', "BSON field 'getMore.collection' must be a string");
   const namespace = `${context.db}.${command.collection}`;
   const result = context.cursors.getMore(id, namespace, optionalCount(command, 'batchSize'));
-  return cursorReply(result.id, namespace, result.batch, 'nextBatch');
+  return cursorReply(result.id, namespace, result.batch, 'nextBatch', result.postBatchResumeToken);
 };

@@ -8,7 +8,9 @@ import { cursorReply } from './cursor-reply';
 
 export const createIndexesCommand: CommandHandler = (command, context) => {
   const name = collectionName(command, 'createIndexes');
-  const specs = (optionalArray(command, 'indexes') ?? []).map((raw) => normalizeTextSpec(normalizeIndexSpec(raw)));
+  const requested = optionalArray(command, 'indexes') ?? [];
+  const defaultCollation = context.catalog.getCollection(context.db, name)?.options.collation;
+  const specs = requested.map((raw) => normalizeTextSpec(normalizeIndexSpec(withDefaultCollation(raw, defaultCollation))));
   if (specs.length === 0) throw new CommandError('BadValue', 'Must specify at least one index to create');
   const { store, created } = context.catalog.ensureCollection(context.db, name);
   const numIndexesBefore = store.indexes().length;
@@ -22,6 +24,12 @@ export const createIndexesCommand: CommandHandler = (command, context) => {
     ok: 1,
   };
 };
+
+/** An index without a collation of its own takes the collection's default, as in mongod. */
+function withDefaultCollation(raw: unknown, collation: unknown): unknown {
+  if (collation === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw) || 'collation' in raw) return raw;
+  return { ...raw, collation };
+}
 
 export const listIndexesCommand: CommandHandler = (command, context) => {
   const name = collectionName(command, 'listIndexes');

@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import type { CommandContext } from './command-context';
 import { errorReply, toCommandError } from '../base/command-error';
+import { cappedWriteNamespace } from './capped-write';
 import { commandName, runCommand } from './command-registry';
 import { sessionKey } from '../session-registry';
 import { requireSession, transactionNumber } from '../transactions/transaction-arguments';
@@ -29,6 +30,11 @@ export function runSessionCommand(command: Document, context: CommandContext): D
   if (!ALLOWED_IN_TRANSACTION.has(name)) {
     transactions.abortAfterError(key!, transaction, `'${name}' is not allowed`);
     return errorReply(operationNotSupported(`Cannot run '${name}' in a multi-document transaction.`));
+  }
+  const capped = cappedWriteNamespace(name, command, context);
+  if (capped) {
+    transactions.abortAfterError(key!, transaction, `'${name}' on a capped collection`);
+    return errorReply(operationNotSupported(`Collection '${capped}' is a capped collection. Writes in transactions are not allowed on capped collections.`));
   }
   const reply = runCommand(command, { ...context, catalog: transaction.catalog });
   if (transaction.failure) {

@@ -7,6 +7,8 @@ import type { CommandHandler } from './command-context';
 import { CommandError } from '../base/command-error';
 import { assertKnownStatementFields, parseWriteStatement } from './write-statement';
 import { runWriteStatements, writeReply } from './write-errors';
+import { checkWrite } from '../validation/write-checks';
+import { writeCheckSettings } from './write-check-settings';
 
 /** `update`: operator, replacement and pipeline updates, upserts; `n` counts matched + upserted. */
 export const updateCommand: CommandHandler = (command, context) => {
@@ -14,11 +16,13 @@ export const updateCommand: CommandHandler = (command, context) => {
   const updates = optionalArray(command, 'updates');
   if (!updates) throw new CommandError('FailedToParse', "BSON field 'update.updates' is missing but a required field");
   assertKnownStatementFields(updates, 'update');
+  const settings = writeCheckSettings(command, context);
+  const defaultCollation = context.catalog.getCollection(context.db, name)?.options.collation;
   let n = 0;
   let nModified = 0;
   const upserted: Document[] = [];
   const writeErrors = runWriteStatements(updates, command.ordered !== false, (raw, index) => {
-    const statement = parseWriteStatement(raw, 'update', command.let);
+    const statement = parseWriteStatement(raw, 'update', command.let, defaultCollation);
     const isReplacement = !Array.isArray(statement.update) && !isOperatorUpdate(statement.update);
     if (statement.multi && isReplacement) {
       throw new CommandError('FailedToParse', 'multi update is not supported for replacement-style update');
@@ -33,7 +37,9 @@ export const updateCommand: CommandHandler = (command, context) => {
     if (matches.length === 0) {
       if (!statement.upsert) return;
       const doc = buildUpsert(statement);
-      context.catalog.ensureCollection(context.db, name).store.insert(doc);
+      const target = context.catalog.ensureCollection(context.db, name).store;
+      checkWrite(target, doc, undefined, settings);
+      target.insert(doc);
       upserted.push({ index, _id: doc._id });
       n++;
       return;
@@ -42,7 +48,8 @@ export const updateCommand: CommandHandler = (command, context) => {
       const outcome = applyUpdate(doc, statement.update, { ...statement, inserting: false });
       n++;
       if (!outcome.modified) continue;
-      store!.replace(doc, outcome.doc);
+      checkWrite(store!, outcome.doc, doc, settings);
+      store!.replace(doc, outcome.doc, isReplacement);
       nModified++;
     }
   });

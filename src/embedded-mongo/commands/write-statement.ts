@@ -31,7 +31,8 @@ export function assertKnownStatementFields(statements: readonly unknown[], kind:
   }
 }
 
-export function parseWriteStatement(raw: unknown, kind: 'update' | 'delete', commandLet: unknown): WriteStatement {
+/** `defaultCollation`: the collection's, applied when the statement names none (see command-collation.ts). */
+export function parseWriteStatement(raw: unknown, kind: 'update' | 'delete', commandLet: unknown, defaultCollation?: unknown): WriteStatement {
   const statement = raw as Document;
   const filter = statement.q;
   if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) {
@@ -47,7 +48,7 @@ export function parseWriteStatement(raw: unknown, kind: 'update' | 'delete', com
     multi,
     upsert: statement.upsert === true,
     arrayFilters: statement.arrayFilters as Document[] | undefined,
-    collation: parseCollation(statement.collation),
+    collation: parseCollation(statement.collation ?? defaultCollation),
     variables: evaluateLet(commandLet, statement.c),
   };
 }

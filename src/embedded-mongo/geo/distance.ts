@@ -1,7 +1,7 @@
-import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
 import { distance as greatCircle } from '@turf/distance';
 import { pointToLineDistance } from '@turf/point-to-line-distance';
 import type { Geometry, Position } from 'geojson';
+import { inPolygon, toVector } from './spherical-geometry';
 
 /** mongod's sphere for GeoJSON distances: radius 6378.1 km (not the mean 6371 km). */
 export const EARTH_RADIUS_METERS = 6378.1 * 1000;
@@ -34,7 +34,7 @@ function toLine(from: Position, line: Position[]): number {
 }
 
 function toPolygon(from: Position, rings: Position[][]): number {
-  if (booleanPointInPolygon(from, { type: 'Polygon', coordinates: rings })) return 0;
+  if (inPolygon(toVector(from), rings.map((ring) => ring.map(toVector)))) return 0;
   return Math.min(...rings.map((ring) => toLine(from, ring)));
 }
 

@@ -1,11 +1,11 @@
 import type { Document } from 'bson';
-import { booleanIntersects } from '@turf/boolean-intersects';
 import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
 import type { Geometry, Position } from 'geojson';
 import { CommandError } from '../base/command-error';
 import { isBsonNumber, numberValue } from '../query/bson-numbers';
 import { pathValuesOf } from '../query/bson-type';
 import { sphericalDistance } from './distance';
+import { geodesicContainment, geodesicIntersection } from './geodesic-relations';
 import { legacyPair, locationsOf, queryGeometry, vertices, type Location } from './geometry';
 
 type Predicate = (obj: unknown) => boolean;
@@ -13,9 +13,9 @@ type LocationTest = (location: Location) => boolean;
 
 /**
  * `$geoWithin` and `$geoIntersects` as query operators over a field's locations. Shapes:
- * `$geometry` (Polygon / MultiPolygon on the sphere's coordinates), `$centerSphere` (radians),
- * and the flat legacy shapes `$box`, `$polygon`, `$center`. A line or polygon is within a shape
- * when all its vertices are.
+ * `$geometry` (Polygon / MultiPolygon on the sphere, edges are great-circle arcs, see
+ * geodesic-relations.ts), `$centerSphere` (radians), and the flat legacy shapes `$box`,
+ * `$polygon`, `$center`, where a line or polygon is within a shape when all its vertices are.
  */
 export function geoWithinOperator(selector: string, operand: unknown): Predicate {
   return matchingLocations(selector, withinTest(operand));
@@ -24,8 +24,8 @@ export function geoWithinOperator(selector: string, operand: unknown): Predicate
 export function geoIntersectsOperator(selector: string, operand: unknown): Predicate {
   const spec = operand as Document | null;
   if (spec === null || typeof spec !== 'object' || !('$geometry' in spec)) throw new CommandError('BadValue', '$geoIntersects not supported with provided geometry: requires $geometry');
-  const shape = queryGeometry(spec.$geometry);
-  return matchingLocations(selector, (location) => booleanIntersects(location.geometry, shape));
+  const intersects = geodesicIntersection(queryGeometry(spec.$geometry));
+  return matchingLocations(selector, (location) => intersects(location.geometry));
 }
 
 function matchingLocations(selector: string, test: LocationTest): Predicate {
@@ -39,7 +39,8 @@ function withinTest(operand: unknown): LocationTest {
     case '$geometry': {
       const area = queryGeometry(argument);
       if (area.type !== 'Polygon' && area.type !== 'MultiPolygon') throw new CommandError('BadValue', `$geoWithin not supported with provided geometry: ${JSON.stringify(argument)}`);
-      return (location) => vertices(location.geometry).every((vertex) => booleanPointInPolygon(vertex, area));
+      const contains = geodesicContainment(area);
+      return (location) => contains(location.geometry);
     }
     case '$centerSphere': {
       const [center, radius] = circle(argument, shape);

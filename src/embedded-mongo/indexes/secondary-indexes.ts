@@ -16,12 +16,15 @@ export class SecondaryIndexes {
   private unique: UniqueIndex[] = [];
   private ordered: OrderedIndex[] = [];
   private text?: TextIndex;
+  /** Hidden indexes are maintained (and unique ones enforced) but never offered to the planner. */
+  private readonly hidden = new Set<string>();
 
   constructor(private readonly namespace: () => string) {}
 
   /** Builds the index over the current documents; a duplicate refuses the whole index. */
   create(spec: IndexSpec, docs: Iterable<[string, Document]>): void {
     const entries = [...docs];
+    this.setHidden(spec.name, spec.hidden === true);
     if (isTextSpec(spec)) {
       const text = new TextIndex(spec);
       for (const [id, doc] of entries) text.add(doc, id);
@@ -45,6 +48,12 @@ export class SecondaryIndexes {
     this.unique = this.unique.filter((index) => index.spec.name !== name);
     this.ordered = this.ordered.filter((index) => index.name !== name);
     if (this.text?.name === name) this.text = undefined;
+    this.hidden.delete(name);
+  }
+
+  setHidden(name: string, hidden: boolean): void {
+    if (hidden) this.hidden.add(name);
+    else this.hidden.delete(name);
   }
 
   assertUnique(doc: Document, id: string): void {
@@ -67,11 +76,12 @@ export class SecondaryIndexes {
     this.text?.remove(doc, id);
   }
 
+  /** The indexes queries may use (hidden ones excluded). */
   orderedIndexes(): readonly OrderedIndex[] {
-    return this.ordered;
+    return this.hidden.size === 0 ? this.ordered : this.ordered.filter((index) => !this.hidden.has(index.name));
   }
 
   textIndex(): TextIndex | undefined {
-    return this.text;
+    return this.text && !this.hidden.has(this.text.name) ? this.text : undefined;
   }
 }

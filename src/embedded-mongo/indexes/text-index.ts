@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import { pathValues } from '../storage/path-values';
 import type { IndexSpec } from '../storage/index-spec';
+import { TEXT_KEY_FIELD } from './text-spec';
 import { terms, type TextOptions } from './text-tokens';
 
 /** One weighted field of a text index; `$**` indexes every string in the document. */
@@ -20,7 +21,8 @@ export class TextIndex {
 
   constructor(readonly spec: IndexSpec) {
     const weights = (spec.weights ?? {}) as Document;
-    const paths = new Set([...Object.keys(spec.key).filter((field) => spec.key[field] === 'text'), ...Object.keys(weights)]);
+    const named = Object.keys(spec.key).filter((field) => spec.key[field] === 'text' && field !== TEXT_KEY_FIELD);
+    const paths = new Set([...named, ...Object.keys(weights)]);
     this.fields = [...paths].map((path) => ({ path, weight: typeof weights[path] === 'number' ? weights[path] : 1 }));
     this.language = typeof spec.default_language === 'string' ? spec.default_language : 'english';
   }

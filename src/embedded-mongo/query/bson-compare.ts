@@ -44,7 +44,7 @@ export function compareBson(a: unknown, b: unknown, compareStrings?: (x: string,
     case 6:
       return compareArrays(a as unknown[], b as unknown[], compareStrings);
     case 7:
-      return Buffer.compare(Buffer.from((a as Binary).buffer), Buffer.from((b as Binary).buffer));
+      return compareBinData(a as Binary, b as Binary);
     case 8:
       return (a as ObjectId).toHexString().localeCompare((b as ObjectId).toHexString());
     case 9:
@@ -80,4 +80,12 @@ function compareObjects(
     if (valueOrder !== 0) return valueOrder;
   }
   return Math.sign(aEntries.length - bEntries.length);
+}
+
+/** BinData orders by length, then subtype, then bytes. */
+function compareBinData(a: Binary, b: Binary): number {
+  const length = Math.sign(a.length() - b.length());
+  if (length !== 0) return length;
+  if (a.sub_type !== b.sub_type) return a.sub_type < b.sub_type ? -1 : 1;
+  return Buffer.compare(a.value(), b.value());
 }

@@ -77,23 +77,3 @@ function collect(value: unknown, parts: string[], depth: number, out: unknown[])
   if (value === null || typeof value !== 'object') return;
   collect((rawOf(value) as Document)[parts[depth]], parts, depth + 1, out);
 }
-
-/** Renames query `$type` to `$bsonType` (outside `$expr`, where `$type` is the expression operator). */
-export function renameTypeOperator(filter: unknown): { filter: unknown; renamed: boolean } {
-  let renamed = false;
-  const walk = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(walk);
-    if (value === null || typeof value !== 'object' || value.constructor !== Object) return value;
-    const out: Document = {};
-    for (const [key, item] of Object.entries(value)) {
-      if (key === '$expr' || key === '$where') out[key] = item;
-      else if (key === '$type') {
-        renamed = true;
-        out.$bsonType = item;
-      } else out[key] = walk(item);
-    }
-    return out;
-  };
-  const result = walk(filter);
-  return { filter: result, renamed };
-}

@@ -1,13 +1,14 @@
-import type { Document } from 'bson';
+import { Binary, type Document } from 'bson';
 import { compareBson, typeRank } from './bson-compare';
 import { isBeyondDoublePrecision } from './bson-numbers';
 import { pathValuesOf } from './bson-type';
 
 /**
  * mingo matches on plain JS numbers, which cannot tell int64 values beyond 2^53 apart
- * (Long('9007199254740993') would equal 9007199254740992). A comparison whose operand is such a
- * number is therefore served by these operators instead, which read the raw, typed document and
- * compare exactly. The operand travels wrapped so the plain view leaves it untouched.
+ * (Long('9007199254740993') would equal 9007199254740992), and does not order BinData as mongod
+ * does (by length, then subtype, then bytes). A comparison whose operand is such a value is
+ * therefore served by these operators instead, which read the raw, typed document and compare
+ * in BSON order. The operand travels wrapped so the plain view leaves it untouched.
  */
 class ExactOperand {
   constructor(readonly value: unknown) {}
@@ -19,11 +20,16 @@ const RENAMED: Record<string, string> = {
 const LOGICAL = new Set(['$and', '$or', '$nor']);
 const MAX_DEPTH = 64;
 
-/** Rewrites the filter's comparisons on numbers beyond 2^53; `rewritten` says whether any was found. */
+/** Values whose comparisons the server makes itself (see above). */
+export function needsServerComparison(value: unknown): boolean {
+  return value instanceof Binary || isBeyondDoublePrecision(value);
+}
+
+/** Rewrites the filter's comparisons on values mingo cannot compare; `rewritten` says whether any was found. */
 export function rewriteExactComparisons(filter: Document): { filter: Document; rewritten: boolean } {
   let rewritten = false;
   const rewriteCondition = (condition: unknown): unknown => {
-    if (isBeyondDoublePrecision(condition)) {
+    if (needsServerComparison(condition)) {
       rewritten = true;
       return { $exactEq: new ExactOperand(condition) };
     }
@@ -55,9 +61,9 @@ export function rewriteExactComparisons(filter: Document): { filter: Document; r
 
 function needsExactComparison(operator: string, operand: unknown): boolean {
   if (operator === '$in' || operator === '$nin') {
-    return Array.isArray(operand) && operand.some(isBeyondDoublePrecision) && !operand.some((item) => item instanceof RegExp || isPlainObject(item));
+    return Array.isArray(operand) && operand.some(needsServerComparison) && !operand.some((item) => item instanceof RegExp || isPlainObject(item));
   }
-  return isBeyondDoublePrecision(operand);
+  return needsServerComparison(operand);
 }
 
 function isPlainObject(value: unknown): value is Document {

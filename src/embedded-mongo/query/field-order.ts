@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import { isBsonNumber, numberValue } from './bson-numbers';
 import { idFirst } from './id-first';
+import { setOwnField } from './own-field';
 
 /** A projection's paths as a tree, marking the fields it computes rather than copies. */
 interface SpecNode {
@@ -42,7 +43,7 @@ function reorder(out: Document, input: Document, node: SpecNode): Document {
   });
   if (!changed) return out;
   const ordered: Document = {};
-  keys.forEach((key, i) => (ordered[key] = values[i]));
+  keys.forEach((key, i) => setOwnField(ordered, key, values[i]));
   return ordered;
 }
 

@@ -43,7 +43,10 @@ export interface ExecutionStats {
  * there is a limit).
  */
 export function findStream(store: ReadSource | undefined, spec: FindSpec): ResultStream {
-  if (!store) return streamOf([]);
+  if (!store) {
+    assertValidFilter(spec);
+    return streamOf([]);
+  }
   const query = planFind(store, spec);
   const project = compileProjection(spec.projection, query.filter, query.settings, query.scores);
   project?.([]); // a malformed projection is refused now, not at the first getMore
@@ -57,11 +60,20 @@ export function findDocuments(store: ReadSource | undefined, spec: FindSpec): Do
 
 /** How many documents the query returns, without keeping any of them. */
 export function countMatches(store: ReadSource | undefined, spec: FindSpec): number {
-  if (!store) return 0;
+  if (!store) {
+    assertValidFilter(spec);
+    return 0;
+  }
   const { walk } = planFind(store, spec);
   let n = 0;
   while (!walk.next().done) n++;
   return n;
+}
+
+/** A missing collection answers nothing, but mongod validates the filter first and refuses a bad one all the same. */
+function assertValidFilter(spec: FindSpec): void {
+  const filter = asFilter(spec.filter);
+  if (nearField(filter) === undefined) compileFilter(filter, { collation: spec.collation, variables: spec.variables });
 }
 
 interface PlannedFind {

@@ -1,4 +1,5 @@
 import type { Document } from 'bson';
+import { setOwnField } from './own-field';
 
 /** mongod always returns `_id` as the first field; mingo's projections put it last. */
 export function idFirst(doc: Document): Document {
@@ -6,6 +7,6 @@ export function idFirst(doc: Document): Document {
   const keys = Object.keys(doc);
   if (keys[0] === '_id') return doc;
   const ordered: Document = { _id: doc._id };
-  for (const key of keys) if (key !== '_id') ordered[key] = doc[key];
+  for (const key of keys) if (key !== '_id') setOwnField(ordered, key, doc[key]);
   return ordered;
 }

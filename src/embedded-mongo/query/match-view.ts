@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 import { isBsonNumber, numberValue } from './bson-numbers';
+import { setOwnField } from './own-field';
 
 /** The raw object each converted view object stands for, so `$type` can see the real types. */
 const rawOfView = new WeakMap<object, unknown>();
@@ -53,7 +54,7 @@ function convert(value: unknown, fold?: StringFold): unknown {
     const item = (value as Document)[key];
     // A `$regex` pattern is matched against folded text as written; expressions name fields.
     const converted = key === '$regex' || (fold && (key === '$expr' || key === '$where')) ? item : convert(item, fold);
-    if (converted !== item) (copy ??= { ...value })[key] = converted;
+    if (converted !== item) setOwnField((copy ??= { ...value }), key, converted);
   }
   return register(copy, value);
 }

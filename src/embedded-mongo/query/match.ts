@@ -1,12 +1,12 @@
 import type { Document } from 'bson';
 import { Query } from 'mingo';
 import { CommandError } from '../base/command-error';
-import { isBeyondDoublePrecision } from './bson-numbers';
-import { renameTypeOperator } from './bson-type';
-import { rewriteExactComparisons } from './exact-number-filter';
+import { rewriteAllOperators } from './all-as-equalities';
+import { needsServerComparison, rewriteExactComparisons } from './exact-number-filter';
 import { stringFoldFor } from './collation';
 import { matchView } from './match-view';
 import { mingoOptions, type EvaluationSettings } from './mingo-options';
+import { renameServedOperators, SERVED_OPERATOR_NAMES } from './rename-served-operators';
 import { useStageFilterCompiler } from './typed-stages';
 
 export type DocumentPredicate = (doc: Document) => boolean;
@@ -17,8 +17,10 @@ const MATCH_ALL: DocumentPredicate = () => true;
  * Compiles a query filter. mingo sees plain views (numeric wrappers unwrapped, so int, long,
  * double and decimal compare by value); under a case-, accent- or numeric-aware collation both the
  * filter and each candidate are folded first, because mingo ignores collation when matching.
- * `$type`, comparisons with int64 values beyond 2^53 and the geo predicates are served by the
- * server's own operators (reading the raw document).
+ * `$type`, the `$bits*` operators, comparisons with int64 values beyond 2^53 or BinData, and the
+ * geo predicates are served by the server's own operators (reading the raw document); `$all` is
+ * rewritten into the equalities mongod defines it as. The whole filter is validated here, before
+ * any document is read (mongod refuses an unknown operator even on an empty collection).
  */
 export function compileFilter(filter: unknown, settings: EvaluationSettings = {}): DocumentPredicate {
   let criteria = asFilter(filter);
@@ -29,12 +31,13 @@ export function compileFilter(filter: unknown, settings: EvaluationSettings = {}
     // A top-level `$near` in a find is answered before matching (see geo/near-query.ts).
     throw new CommandError('BadValue', '$geoNear, $near, and $nearSphere are not allowed in this context');
   }
-  const typed = found.keys.has('$type') ? renameTypeOperator(criteria) : undefined;
-  if (typed?.renamed) criteria = typed.filter as Document;
-  const exact = found.largeNumber ? rewriteExactComparisons(criteria) : undefined;
+  if (found.keys.has('$all')) criteria = rewriteAllOperators(criteria);
+  const renamed = Object.keys(SERVED_OPERATOR_NAMES).some((name) => found.keys.has(name));
+  if (renamed) criteria = renameServedOperators(criteria);
+  const exact = found.serverCompared ? rewriteExactComparisons(criteria) : undefined;
   if (exact?.rewritten) criteria = exact.filter;
   const fold = stringFoldFor(settings.collation);
-  const typedFilter = typed?.renamed || exact?.rewritten || found.keys.has('$geoWithin') || found.keys.has('$geoIntersects');
+  const typedFilter = renamed || exact?.rewritten || found.keys.has('$geoWithin') || found.keys.has('$geoIntersects');
   const options = mingoOptions({ ...settings, ...(fold ? { collation: undefined } : {}), typedFilter }, criteria);
   const query = new Query(matchView(criteria, fold), options);
   return (doc) => query.test(matchView(doc, fold));
@@ -50,14 +53,14 @@ export function asFilter(filter: unknown): Document {
   return filter as Document;
 }
 
-const WATCHED_KEYS = new Set(['$type', '$geoWithin', '$geoIntersects', '$near', '$nearSphere']);
+const WATCHED_KEYS = new Set([...Object.keys(SERVED_OPERATOR_NAMES), '$all', '$geoWithin', '$geoIntersects', '$near', '$nearSphere']);
 
-/** One walk over the filter: which server-served operators it names, and whether it holds an int64 beyond 2^53. */
-function inspectFilter(filter: Document): { keys: Set<string>; largeNumber: boolean } {
+/** One walk over the filter: which server-served operators it names, and whether it compares a value mingo cannot (see exact-number-filter.ts). */
+function inspectFilter(filter: Document): { keys: Set<string>; serverCompared: boolean } {
   const keys = new Set<string>();
-  let largeNumber = false;
+  let serverCompared = false;
   const walk = (value: unknown, depth: number): void => {
-    if (isBeyondDoublePrecision(value)) largeNumber = true;
+    if (needsServerComparison(value)) serverCompared = true;
     if (depth > 64 || value === null || typeof value !== 'object') return;
     if (Array.isArray(value)) value.forEach((item) => walk(item, depth + 1));
     else if (value.constructor === Object) {
@@ -68,5 +71,5 @@ function inspectFilter(filter: Document): { keys: Set<string>; largeNumber: bool
     }
   };
   walk(filter, 0);
-  return { keys, largeNumber };
+  return { keys, serverCompared };
 }

@@ -1,7 +1,9 @@
 import { ObjectId, type Document } from 'bson';
 import { geoIntersectsOperator, geoWithinOperator } from '../geo/geo-predicates';
 import { Context, Query } from 'mingo';
+import { BIT_QUERY_OPERATORS } from './bit-test';
 import { bsonTypeOperator } from './bson-type';
+import { NO_BUCKET_MATCHED, noBucketMatched } from './bucket-stage';
 import { collationKey } from './collation-group';
 import { EXACT_QUERY_OPERATORS } from './exact-number-filter';
 import { TYPED_ACCUMULATORS, TYPED_EXPRESSION_OPERATORS } from './typed-arithmetic';
@@ -35,6 +37,7 @@ const serverOperators = once(() => {
   const expression: Record<string, ExpressionOperator> = {
     $toObjectId: toObjectId,
     $collationKey: collationKey,
+    [NO_BUCKET_MATCHED]: noBucketMatched,
     ...TYPED_EXPRESSION_OPERATORS,
     ...TYPED_SELECTION_OPERATORS,
   };
@@ -46,10 +49,10 @@ const serverOperators = once(() => {
   return {
     names: new Set([...Object.keys(expression), ...Object.keys(TYPED_ACCUMULATORS), PLAIN_VIEW_STAGE, ORDERED_PROJECT, ...Object.keys(TYPED_STAGES)]),
     context: Context.init(types),
-    /** Adds `$bsonType` (the server's `$type`, see match.ts), the exact int64 comparisons and the geo predicates to the query operators. */
+    /** Adds the server's query operators (see rename-served-operators.ts), the exact comparisons and the geo predicates. */
     filterContext: Context.init({
       ...types,
-      query: { $bsonType: bsonTypeOperator, ...EXACT_QUERY_OPERATORS, $geoWithin: geoWithinOperator, $geoIntersects: geoIntersectsOperator } as never,
+      query: { $bsonType: bsonTypeOperator, ...BIT_QUERY_OPERATORS, ...EXACT_QUERY_OPERATORS, $geoWithin: geoWithinOperator, $geoIntersects: geoIntersectsOperator } as never,
     }),
   };
 });

@@ -4,6 +4,7 @@ import { CommandError } from '../base/command-error';
 import { fieldOrder } from './field-order';
 import { matchView } from './match-view';
 import { mingoOptions, type EvaluationSettings } from './mingo-options';
+import { splitArrayProjection } from './projection-array-operators';
 import { isTextScoreMeta } from './sort-documents';
 
 export type Projector = (docs: Document[]) => Document[];
@@ -33,7 +34,10 @@ export function compileProjection(projection: unknown, filter: Document, setting
   const metaFields = Object.keys(spec).filter((field) => isTextScoreMeta(spec[field]));
   if (metaFields.length > 0 && !scores) throw new CommandError('BadValue', 'query requires text score metadata, but it is not available');
   const rest = metaFields.length > 0 ? Object.fromEntries(Object.entries(spec).filter(([field]) => !metaFields.includes(field))) : spec;
-  const project = Object.keys(rest).length > 0 ? mingoProjection(rest, filter, settings) : (docs: Document[]) => docs;
+  const arrays = splitArrayProjection(rest);
+  const mingoSpec = arrays ? arrays.rest : rest;
+  const mingoProject = mingoSpec && Object.keys(mingoSpec).length > 0 ? mingoProjection(mingoSpec, filter, settings) : (docs: Document[]) => docs;
+  const project = arrays ? (docs: Document[]) => mingoProject(docs).map((doc, i) => arrays.apply(doc, docs[i])) : mingoProject;
   return (docs) => {
     const projected = project(docs);
     const scored = metaFields.length === 0 ? projected : projected.map((doc, i) => ({ ...doc, ...Object.fromEntries(metaFields.map((field) => [field, scores!.get(docs[i]) ?? 0])) }));

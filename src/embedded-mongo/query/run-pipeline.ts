@@ -5,6 +5,7 @@ import { geoNearStage } from '../geo/geo-near-stage';
 import { nearField } from '../geo/near-query';
 import type { Catalog } from '../storage/catalog';
 import { cloneDocument } from '../storage/clone-document';
+import { desugarBuckets } from './bucket-stage';
 import type { Collation } from './collation';
 import { collateGroups } from './collation-group';
 import { countingGroup } from './count-group';
@@ -99,7 +100,7 @@ export function streamPipeline(run: PipelineRun): ResultStream {
 
 /** The stages the server does not answer itself; mingo is only set up when some are left. */
 function streamInMingo(run: PipelineRun, stages: Document[], source: ResultStream, scores?: ReadonlyMap<Document, number>): ResultStream {
-  const rest = withOrderedProjects(typedPipeline(collateGroups(stages, run.collation)).stages);
+  const rest = withOrderedProjects(typedPipeline(collateGroups(desugarBuckets(stages), run.collation)).stages);
   const mutates = rest.some((stage) => containsMutatingStage(stage));
   // mingo sees plain views (numeric wrappers unwrapped); documents that pass through unchanged go back raw.
   const resolve = (name: string): Document[] => {

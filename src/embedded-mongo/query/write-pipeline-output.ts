@@ -69,7 +69,7 @@ function mergeOne(store: CollectionStore, doc: Document, on: string[], spec: Doc
   else if (whenMatched === 'merge') next = { ...existing, ...doc, _id: existing._id };
   else if (Array.isArray(whenMatched)) next = runMatchedPipeline(existing, doc, whenMatched as Document[], spec.let, variables);
   else throw new CommandError('BadValue', `unsupported $merge whenMatched mode: ${String(whenMatched)}`);
-  store.replace(existing, idFirst(next));
+  store.replace(existing, idFirst(next), whenMatched === 'replace');
 }
 
 function runMatchedPipeline(existing: Document, incoming: Document, pipeline: Document[], letSpec: unknown, variables?: Document): Document {

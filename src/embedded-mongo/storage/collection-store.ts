@@ -1,10 +1,11 @@
 import type { Document } from 'bson';
 import { CommandError } from '../base/command-error';
 import { duplicateKeyError } from './duplicate-key';
-import { ID_INDEX, isIdKey, sameKey, type IndexSpec } from './index-spec';
+import { CappedBound } from './capped-bound';
+import { ID_INDEX, isIdKey, sameIndexOptions, sameKey, type IndexSpec } from './index-spec';
 import type { PersistedCollection, WriteEvent } from './storage-engine';
 import { SecondaryIndexes } from '../indexes/secondary-indexes';
-import { assertSingleTextIndex } from '../indexes/text-spec';
+import { assertSingleTextIndex, normalizeTextSpec } from '../indexes/text-spec';
 import { valueKey } from './value-key';
 
 /**
@@ -17,13 +18,22 @@ export class CollectionStore {
   private readonly indexSpecs: IndexSpec[] = [ID_INDEX];
   /** Ordered, unique and text indexes, maintained on every write (see indexes/). */
   readonly secondary = new SecondaryIndexes(() => this.namespace);
+  /** Set for capped collections: inserts past the bound remove the oldest documents. */
+  private readonly capped?: CappedBound;
 
   constructor(
     readonly db: string,
     readonly name: string,
-    readonly options: Document,
+    private currentOptions: Document,
     private readonly record: (event: WriteEvent) => void,
-  ) {}
+  ) {
+    this.capped = CappedBound.of(currentOptions);
+  }
+
+  /** The options given at create, as changed by collMod since. */
+  get options(): Document {
+    return this.currentOptions;
+  }
 
   get namespace(): string {
     return `${this.db}.${this.name}`;
@@ -49,23 +59,27 @@ export class CollectionStore {
     this.secondary.add(doc, id);
     this.docs.set(id, doc);
     this.record({ type: 'insert', db: this.db, collection: this.name, doc });
+    if (this.capped) this.evictOldest(doc);
   }
 
-  /** Replaces `previous` by `next`; both carry the same `_id` (callers enforce immutability). */
-  replace(previous: Document, next: Document): void {
+  /** Replaces `previous` by `next`; both carry the same `_id` (callers enforce immutability). `replacement`: a whole-document replace, not an update. */
+  replace(previous: Document, next: Document, replacement = false): void {
     this.assertWritable();
     const id = valueKey(previous._id);
     this.secondary.assertUnique(next, id);
     this.secondary.remove(previous, id);
     this.secondary.add(next, id);
     this.docs.set(id, next);
-    this.record({ type: 'replace', db: this.db, collection: this.name, doc: next, previous });
+    this.capped?.removed(previous);
+    this.capped?.added(next);
+    this.record({ type: 'replace', db: this.db, collection: this.name, doc: next, previous, ...(replacement ? { replacement } : {}) });
   }
 
   delete(doc: Document): void {
     const id = valueKey(doc._id);
     if (!this.docs.delete(id)) return;
     this.secondary.remove(doc, id);
+    this.capped?.removed(doc);
     this.record({ type: 'delete', db: this.db, collection: this.name, id: doc._id, previous: doc });
   }
 
@@ -74,10 +88,11 @@ export class CollectionStore {
   }
 
   /** Adds an index; returns false when an identical one already exists. */
-  createIndex(spec: IndexSpec): boolean {
+  createIndex(requested: IndexSpec): boolean {
+    const spec = normalizeTextSpec(requested); // also upgrades text specs persisted before keys took mongod's `_fts` form
     const byName = this.indexSpecs.find((existing) => existing.name === spec.name);
     if (byName) {
-      if (sameKey(byName.key, spec.key) && Boolean(byName.unique) === Boolean(spec.unique)) return false;
+      if (sameKey(byName.key, spec.key) && sameIndexOptions(byName, spec)) return false;
       throw new CommandError('IndexKeySpecsConflict', `An existing index has the same name as the requested index: ${spec.name}`);
     }
     const byKey = this.indexSpecs.find((existing) => sameKey(existing.key, spec.key));
@@ -102,6 +117,21 @@ export class CollectionStore {
     this.record({ type: 'dropIndex', db: this.db, collection: this.name, name });
   }
 
+  /** collMod of the collection's options (validator, validation level and action). */
+  modify(options: Document): void {
+    this.currentOptions = options;
+    this.record({ type: 'modifyCollection', db: this.db, collection: this.name, options });
+  }
+
+  /** collMod of one index (hidden, expireAfterSeconds): the same index under new options. */
+  modifyIndex(spec: IndexSpec): void {
+    const position = this.indexSpecs.findIndex((existing) => existing.name === spec.name);
+    if (position < 0) throw new CommandError('IndexNotFound', `cannot find index ${spec.name} for ns ${this.namespace}`);
+    this.indexSpecs[position] = spec;
+    this.secondary.setHidden(spec.name, spec.hidden === true);
+    this.record({ type: 'modifyIndex', db: this.db, collection: this.name, spec });
+  }
+
   snapshot(): PersistedCollection {
     return {
       db: this.db,
@@ -110,6 +140,15 @@ export class CollectionStore {
       indexes: this.indexSpecs.filter((spec) => spec.name !== '_id_'),
       documents: [...this.docs.values()],
     };
+  }
+
+  /** Removes the oldest documents (natural order) until the bound holds again; never the one just inserted. */
+  private evictOldest(inserted: Document): void {
+    this.capped!.added(inserted);
+    for (const oldest of this.docs.values()) {
+      if (oldest === inserted || !this.capped!.exceeded(this.docs.size)) return;
+      this.delete(oldest);
+    }
   }
 
   private assertWritable(): void {

@@ -52,6 +52,19 @@ export function isIdKey(key: Document): boolean {
   return fields.length === 1 && fields[0] === '_id';
 }
 
+/** Options that make two indexes with the same name and key different indexes (mongod then refuses the second). */
+const IDENTITY_OPTIONS = ['unique', 'sparse', 'partialFilterExpression', 'collation', 'weights', 'default_language', 'language_override', '2dsphereIndexVersion'];
+
+/** Whether a requested index repeats an existing one (creating it again is then a no-op, as in mongod). */
+export function sameIndexOptions(existing: IndexSpec, requested: IndexSpec): boolean {
+  return IDENTITY_OPTIONS.every((option) => {
+    const a = existing[option];
+    const b = requested[option];
+    if (option === 'unique' || option === 'sparse') return Boolean(a) === Boolean(b);
+    return JSON.stringify(a) === JSON.stringify(b);
+  });
+}
+
 /** Two specs name the same index if their keys match exactly (field order included). */
 export function sameKey(a: Document, b: Document): boolean {
   const aFields = Object.entries(a);

@@ -20,6 +20,10 @@ export function encodeEvent(event: WriteEvent): Uint8Array {
       return encodeStored({ op: 'createIndex', db, collection, spec: event.spec });
     case 'dropIndex':
       return encodeStored({ op: 'dropIndex', db, collection, name: event.name });
+    case 'modifyCollection':
+      return encodeStored({ op: 'modifyCollection', db, collection, options: event.options });
+    case 'modifyIndex':
+      return encodeStored({ op: 'modifyIndex', db, collection, spec: event.spec });
   }
 }
 
@@ -46,6 +50,10 @@ function toEvent(raw: Document): WriteEvent {
       return { type: 'createIndex', db, collection, spec: raw.spec as IndexSpec };
     case 'dropIndex':
       return { type: 'dropIndex', db, collection, name: raw.name as string };
+    case 'modifyCollection':
+      return { type: 'modifyCollection', db, collection, options: (raw.options as Document) ?? {} };
+    case 'modifyIndex':
+      return { type: 'modifyIndex', db, collection, spec: raw.spec as IndexSpec };
     default:
       throw new Error(`unknown journal operation '${String(raw.op)}'`);
   }

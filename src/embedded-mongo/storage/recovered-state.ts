@@ -6,7 +6,7 @@ import { valueKey } from './value-key';
 interface RecoveredCollection {
   readonly db: string;
   readonly collection: string;
-  readonly options: Document;
+  options: Document;
   indexes: IndexSpec[];
   /** Keyed like the live store, so replay addresses the same document and keeps natural order. */
   readonly docs: Map<string, Document>;
@@ -48,6 +48,16 @@ export class RecoveredState {
       case 'dropIndex': {
         const target = this.collections.get(key);
         if (target) target.indexes = target.indexes.filter((spec) => spec.name !== event.name);
+        return;
+      }
+      case 'modifyCollection': {
+        const target = this.collections.get(key);
+        if (target) target.options = event.options;
+        return;
+      }
+      case 'modifyIndex': {
+        const target = this.collections.get(key);
+        if (target) target.indexes = target.indexes.map((spec) => (spec.name === event.spec.name ? event.spec : spec));
         return;
       }
     }

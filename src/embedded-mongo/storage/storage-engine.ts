@@ -4,16 +4,21 @@ import type { IndexSpec } from './index-spec';
 /**
  * One change to the catalog, reported synchronously as it happens. The journaling engine appends
  * them as they are; `previous` (the document replaced or deleted) serves snapshot reads of open
- * transactions and is never journaled.
+ * transactions and change streams, and is never journaled; `replacement` tells a whole-document
+ * replacement from an update (change streams report them apart).
  */
 export type WriteEvent =
   | { readonly type: 'insert'; readonly db: string; readonly collection: string; readonly doc: Document }
-  | { readonly type: 'replace'; readonly db: string; readonly collection: string; readonly doc: Document; readonly previous?: Document }
+  | { readonly type: 'replace'; readonly db: string; readonly collection: string; readonly doc: Document; readonly previous?: Document; readonly replacement?: boolean }
   | { readonly type: 'delete'; readonly db: string; readonly collection: string; readonly id: unknown; readonly previous?: Document }
   | { readonly type: 'createCollection'; readonly db: string; readonly collection: string; readonly options: Document }
   | { readonly type: 'dropCollection'; readonly db: string; readonly collection: string }
   | { readonly type: 'createIndex'; readonly db: string; readonly collection: string; readonly spec: IndexSpec }
-  | { readonly type: 'dropIndex'; readonly db: string; readonly collection: string; readonly name: string };
+  | { readonly type: 'dropIndex'; readonly db: string; readonly collection: string; readonly name: string }
+  /** collMod: the collection's options as they now are (validator, validation level and action). */
+  | { readonly type: 'modifyCollection'; readonly db: string; readonly collection: string; readonly options: Document }
+  /** collMod of an index: its spec as it now is (hidden, expireAfterSeconds). */
+  | { readonly type: 'modifyIndex'; readonly db: string; readonly collection: string; readonly spec: IndexSpec };
 
 /** A collection as persisted: what the catalog needs to rebuild it at start-up. */
 export interface PersistedCollection {

@@ -39,7 +39,7 @@ function applyOne(base: Catalog, event: WriteEvent): Undo {
       const store = base.getCollection(event.db, event.collection);
       const current = store?.getById(event.doc._id);
       if (!store || !current) throw writeConflict(`document to replace is gone from ${event.db}.${event.collection}`);
-      store.replace(current, event.doc);
+      store.replace(current, event.doc, event.replacement);
       return () => store.replace(event.doc, current);
     }
     case 'delete': {

@@ -4,10 +4,15 @@ import { CommandError } from '../base/command-error';
 import { isBsonNumber } from '../query/bson-numbers';
 import { idFirst } from '../query/id-first';
 import { mingoOptions } from '../query/mingo-options';
+import { setOwnField } from '../query/own-field';
 import { typedPipeline } from '../query/typed-pipeline';
 import { cloneDocument } from '../storage/clone-document';
 import { valueKey } from '../storage/value-key';
 import { applyNumericSteps, takeNumericSteps } from './array-arithmetic';
+import { assertNoConflictingPaths, assertUpdateTargets } from './check-update-paths';
+import { applyDocumentPulls, takeDocumentPulls } from './document-pull';
+import { takeTopLevelDollarFields } from './dollar-prefixed-fields';
+import { expandPositionalPaths, isPositionalPath } from './expand-positional';
 import { trySimpleUpdate } from './simple-update';
 
 const UPDATE_OPERATORS = new Set([
@@ -74,6 +79,7 @@ function applyOperators(original: Document, update: Document, settings: UpdateSe
     if (operator === '$setOnInsert') onInsert = fields as Document;
     else modifier[operator] = fields;
   }
+  assertNoConflictingPaths(update);
   // mingo has no $setOnInsert: on insert it is a $set applied alongside the others.
   if (onInsert && settings.inserting) modifier.$set = { ...(modifier.$set as Document | undefined), ...onInsert };
   const idAssignment = takeIdAssignment(modifier);
@@ -83,16 +89,25 @@ function applyOperators(original: Document, update: Document, settings: UpdateSe
     if (settings.inserting && !('_id' in original)) next._id = idAssignment.value;
     else if (valueKey(idAssignment.value) !== valueKey(original._id)) throw immutableIdError();
   }
+  for (const [field, value] of takeTopLevelDollarFields(modifier, settings.inserting)) setOwnField(next, field, cloneDocument(value));
+  // Plain object paths that can all be created: nothing below has anything to refuse or resolve.
+  if (Object.keys(modifier).length === 0 || trySimpleUpdate(next, modifier)) return next;
+  const concrete = hasPositionalPath(modifier) ? expandPositionalPaths(next, modifier, settings) : modifier;
+  assertUpdateTargets(next, concrete);
+  applyDocumentPulls(next, takeDocumentPulls(concrete));
+  return applyConcreteOperators(next, concrete, settings);
+}
+
+/** Applies a modifier whose paths name no positional operator any more. */
+function applyConcreteOperators(next: Document, modifier: Document, settings: UpdateSettings): Document {
   if (Object.keys(modifier).length === 0 || trySimpleUpdate(next, modifier)) return next;
   // Arithmetic through arrays keeps BSON widths here; mingo gets whatever else there is.
   const numericSteps = takeNumericSteps(modifier);
   if (numericSteps.length > 0) {
-    applyNumericSteps(next, numericSteps, settings);
+    applyNumericSteps(next, numericSteps);
     if (Object.keys(modifier).length === 0 || trySimpleUpdate(next, modifier)) return next;
   }
-  const positional = Object.values(modifier).some((fields) => Object.keys(fields as Document).some(usesPositional));
-  // mingo re-checks the condition before updating, so it is passed only when `$` needs it.
-  mingoUpdate(next, modifier, settings.arrayFilters, positional ? settings.filter : undefined, {
+  mingoUpdate(next, modifier, undefined, undefined, {
     cloneMode: 'copy',
     queryOptions: mingoOptions({ variables: settings.variables }, modifier),
   });
@@ -116,8 +131,8 @@ function takeIdAssignment(modifier: Document): { present: boolean; value?: unkno
   return assignment;
 }
 
-function usesPositional(path: string): boolean {
-  return path.split('.').includes('$');
+function hasPositionalPath(modifier: Document): boolean {
+  return Object.values(modifier).some((fields) => Object.keys(fields as Document).some(isPositionalPath));
 }
 
 function applyReplacement(original: Document, replacement: unknown): Document {

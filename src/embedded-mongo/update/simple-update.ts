@@ -3,6 +3,7 @@ import { CommandError } from '../base/command-error';
 import { compareBson } from '../query/bson-compare';
 import { bsonTypeName } from '../query/bson-type';
 import { addNumbers, isBsonNumber, zeroLike } from '../query/bson-numbers';
+import { ownField, setOwnField } from '../query/own-field';
 import { cloneDocument } from '../storage/clone-document';
 
 const SIMPLE_OPERATORS = new Set(['$set', '$unset', '$inc', '$mul', '$min', '$max']);
@@ -33,13 +34,14 @@ export function trySimpleUpdate(doc: Document, modifier: Document): boolean {
   if (targets.some((target) => target === undefined)) return false;
   for (let i = 0; i < steps.length; i++) {
     const [operator, parts] = steps[i];
-    assertNumericTarget(operator, targets[i]!.parent?.[parts[parts.length - 1]], parts.join('.'));
+    const parent = targets[i]!.parent;
+    assertNumericTarget(operator, parent && ownField(parent, parts[parts.length - 1]), parts.join('.'));
   }
   steps.forEach(([operator, parts, value], i) => {
     const field = parts[parts.length - 1];
     const parent = targets[i]!.parent ?? createPath(doc, parts);
     if (operator === '$unset') delete parent[field];
-    else if (operator === '$set') parent[field] = cloneDocument(value);
+    else if (operator === '$set') setOwnField(parent, field, cloneDocument(value));
     else applyNumericOperator(operator, parent, field, value);
   });
   return true;
@@ -47,14 +49,14 @@ export function trySimpleUpdate(doc: Document, modifier: Document): boolean {
 
 /** `$inc`, `$mul`, `$min` or `$max` on `container[key]` (an object field or an array slot). */
 export function applyNumericOperator(operator: string, container: Document | unknown[], key: string | number, value: unknown): void {
-  const slot = container as Record<string | number, unknown>;
-  const current = slot[key];
+  const field = String(key);
+  const current = ownField(container, field);
   // The result has the wider type of the two; int32 overflow widens to int64, as in mongod.
-  if (operator === '$inc') slot[key] = addNumbers(current ?? 0, value);
+  if (operator === '$inc') setOwnField(container, field, addNumbers(current ?? 0, value));
   // A missing field becomes a zero of the multiplier's type.
-  else if (operator === '$mul') slot[key] = current === undefined ? zeroLike(value) : addNumbers(current, value, true);
+  else if (operator === '$mul') setOwnField(container, field, current === undefined ? zeroLike(value) : addNumbers(current, value, true));
   // `$min` / `$max` compare in BSON order across types and keep whichever value wins as it is.
-  else if (current === undefined || compareBson(value, current) * (operator === '$min' ? -1 : 1) > 0) slot[key] = cloneDocument(value);
+  else if (current === undefined || compareBson(value, current) * (operator === '$min' ? -1 : 1) > 0) setOwnField(container, field, cloneDocument(value));
 }
 
 /** Arithmetic on a field that holds something other than a number is mongod's TypeMismatch. */
@@ -68,7 +70,7 @@ export function assertNumericTarget(operator: string, current: unknown, path: st
 function resolveParent(doc: Document, parts: string[]): { parent?: Document } | undefined {
   let node: unknown = doc;
   for (const part of parts.slice(0, -1)) {
-    const next = (node as Document)[part];
+    const next = ownField(node as Document, part);
     if (next === undefined) return { parent: undefined };
     if (next === null || typeof next !== 'object' || next.constructor !== Object) return undefined;
     node = next;
@@ -79,8 +81,8 @@ function resolveParent(doc: Document, parts: string[]): { parent?: Document } | 
 function createPath(doc: Document, parts: string[]): Document {
   let node = doc;
   for (const part of parts.slice(0, -1)) {
-    node[part] ??= {};
-    node = node[part] as Document;
+    if (ownField(node, part) === undefined) setOwnField(node, part, {});
+    node = ownField(node, part) as Document;
   }
   return node;
 }

@@ -6,7 +6,7 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '../../../src/embedded-mo
 import { recordingLogger } from './embedded-mongo-fixture';
 
 function socketPathOf(server: EmbeddedMongo): string {
-  return decodeURIComponent(/^mongodb:\/\/([^/]+)\/$/.exec(server.url)![1]);
+  return decodeURIComponent(/^mongodb:\/\/([^/]+)\/(\?directConnection=true)?$/.exec(server.url)![1]); // direct when the path has capitals
 }
 
 async function roundTrip(server: EmbeddedMongo, value: string): Promise<unknown> {

@@ -1,0 +1,57 @@
+import { BSON, type Document } from 'bson';
+import type { UpdateDescription } from './change-record';
+
+/**
+ * What an update changed, as a change event describes it: fields set (dotted paths into embedded
+ * documents and array elements that changed in place), fields removed, and arrays cut shorter.
+ */
+export function describeUpdate(before: Document, after: Document): UpdateDescription {
+  const description: UpdateDescription = { updatedFields: {}, removedFields: [], truncatedArrays: [] };
+  diffObjects(before, after, '', description);
+  return description;
+}
+
+function diffObjects(before: Document, after: Document, prefix: string, out: UpdateDescription): void {
+  for (const key of Object.keys(before)) {
+    if (!Object.hasOwn(after, key)) out.removedFields.push(prefix + key);
+  }
+  for (const [key, value] of Object.entries(after)) {
+    if (!Object.hasOwn(before, key)) out.updatedFields[prefix + key] = value;
+    else diffValues(before[key], value, prefix + key, out);
+  }
+}
+
+function diffValues(before: unknown, after: unknown, path: string, out: UpdateDescription): void {
+  if (sameValue(before, after)) return;
+  if (isPlainObject(before) && isPlainObject(after)) {
+    diffObjects(before, after, `${path}.`, out);
+    return;
+  }
+  if (Array.isArray(before) && Array.isArray(after)) {
+    if (after.length < before.length) out.truncatedArrays.push({ field: path, newSize: after.length });
+    after.forEach((element, index) => {
+      if (index >= before.length) out.updatedFields[`${path}.${index}`] = element;
+      else diffValues(before[index], element, `${path}.${index}`, out);
+    });
+    return;
+  }
+  out.updatedFields[path] = after;
+}
+
+function isPlainObject(value: unknown): value is Document {
+  return value !== null && typeof value === 'object' && (value.constructor === Object || Object.getPrototypeOf(value) === null);
+}
+
+/** Equal as stored: same BSON type and bytes (so 1 and 1.0 differ, as they do in mongod's oplog). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = Object.keys(a);
+    const otherKeys = Object.keys(b);
+    return keys.length === otherKeys.length && keys.every((key, index) => otherKeys[index] === key && sameValue(a[key], b[key]));
+  }
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((element, index) => sameValue(element, b[index]));
+  if (Array.isArray(a) || Array.isArray(b) || isPlainObject(a) || isPlainObject(b)) return false;
+  return Buffer.from(BSON.serialize({ v: a })).equals(Buffer.from(BSON.serialize({ v: b })));
+}

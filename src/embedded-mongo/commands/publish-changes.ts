@@ -1,0 +1,32 @@
+import type { Document } from 'bson';
+import type { ChangeStreamHub } from '../change-streams/change-stream-hub';
+import type { CommitContext } from '../change-streams/change-recorder';
+import { commandName } from './command-registry';
+import { parseNamespace } from './rename-collection.command';
+
+/**
+ * After each command: its writes become change events, read in the light of the command (a
+ * transaction's commit, a rename, a dropDatabase; the undone writes of a failed commit are none).
+ * Resolves when the changes are durable.
+ */
+export function publishChanges(hub: ChangeStreamHub, command: Document, reply: Document): Promise<void> | undefined {
+  const name = commandName(command);
+  if (name === 'commitTransaction' && reply.ok !== 1) {
+    hub.discardCommand();
+    return undefined;
+  }
+  return hub.commitCommand(contextOf(name, command, reply));
+}
+
+function contextOf(name: string | undefined, command: Document, reply: Document): CommitContext {
+  switch (name) {
+    case 'commitTransaction':
+      return { transaction: { lsid: command.lsid as Document, txnNumber: command.txnNumber } };
+    case 'renameCollection':
+      return reply.ok === 1 ? { rename: { from: parseNamespace(command.renameCollection, 'renameCollection'), to: parseNamespace(command.to, 'to') } } : {};
+    case 'dropDatabase':
+      return { droppedDatabase: command.$db as string };
+    default:
+      return {};
+  }
+}
