@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   const written = [
     [path.join(folder, `${name}.dto.ts`), dtoFile(names, fields)],
     [path.join(folder, `${name}.hooks.ts`), hooksFile(names)],
-    [path.join(folder, `${name}.definition.ts`), definitionFile(names)],
+    [path.join(folder, `${name}.definition.ts`), definitionFile(names, fields)],
     [testPath, testFile(names, fields)],
   ] as const;
   for (const [file, text] of written) await writeFile(file, text, { flag: 'wx' });

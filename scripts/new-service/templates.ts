@@ -48,7 +48,7 @@ export class ${names.pascal}QueryDto extends queryOf(Create${names.pascal}Dto, [
 
 export function hooksFile(names: ServiceNames): string {
   return `import { authenticate } from '../../authentication/authenticate.hook';
-import { restrictToOwner, setOwner } from '../../authentication/owner.hooks';
+import { setOwner } from '../../authentication/owner.hooks';
 import type { HookMap } from '../../hooks/hook-types';
 
 /** Every external call needs a valid token, wherever the records are stored. */
@@ -57,28 +57,18 @@ export function ${names.camel}Hooks(): HookMap {
 }
 
 /**
- * Where the records are stored: a record belongs to the user who created it (\`userId\`), and
- * each user reads and changes only their own records. Data and queries are validated by the
- * definition's DTOs before these run.
+ * Where the records are stored: a record belongs to the user who created it (\`userId\`). Who may
+ * read and change which records is the definition's policy, which runs before these; data and
+ * queries are validated by the definition's DTOs first.
  */
 export function stored${names.pascal}Hooks(): HookMap {
-  const ownerOnly = restrictToOwner('userId');
   const owner = setOwner('userId');
-  return {
-    before: {
-      find: [ownerOnly],
-      get: [ownerOnly],
-      create: [owner],
-      update: [ownerOnly, owner],
-      patch: [ownerOnly],
-      remove: [ownerOnly],
-    },
-  };
+  return { before: { create: [owner], update: [owner] } };
 }
 `;
 }
 
-export function definitionFile(names: ServiceNames): string {
+export function definitionFile(names: ServiceNames, fields: readonly FieldSpec[]): string {
   return `import { userChannel } from '../realtime-policy';
 import { defineService } from '../service-definition';
 import { Create${names.pascal}Dto, Patch${names.pascal}Dto, ${names.pascal}QueryDto } from './${names.path}.dto';
@@ -92,6 +82,15 @@ export const ${names.camel}Service = defineService({
   paginate: { default: 10, max: 50 },
   indexes: [{ fields: { userId: 1 } }],
   ownerField: 'userId',
+  // Who may do what (README, "Who may see and do what"): each signed-in user reads, changes and
+  // removes their own records only; others' are a 404. Widen with more rules, e.g.
+  // \`can('read', ['_id', '${fields[0].name}'])\` to show everyone that field, or an admin's
+  // \`if (caller.roles.includes('admin')) can('read')\`.
+  policy: (caller, { can }) => {
+    if (caller.anonymous) return;
+    can('create', [${fields.map((field) => `'${field.name}'`).join(', ')}]);
+    can(['read', 'update', 'patch', 'remove'], { userId: caller.id });
+  },
   hooks: { always: ${names.camel}Hooks, storedHere: stored${names.pascal}Hooks },
   // Only the owner's own real-time connections hear about a record.
   publish: (app) => (record: { userId?: unknown }) => (record.userId === undefined ? null : app.channel(userChannel(record.userId))),

@@ -22,7 +22,8 @@ export function createStore(definition: ServiceDefinition, store: Exclude<StoreP
     id: id.field,
     paginate: definition.paginate ?? false,
     multi: definition.multi ?? false,
-    operators: [...(definition.operators ?? [])],
+    // A policy's `cannot` rules with conditions become `$nor` branches of the store query.
+    operators: [...(definition.operators ?? []), ...(definition.policy ? ['$nor'] : [])],
     filters: definition.filters ?? {},
     events: [...(definition.events ?? [])],
     updateOperators: [...(definition.updateOperators ?? [])],

@@ -38,4 +38,26 @@ export interface ServiceRegistrationOptions {
    * transports (`methods` not empty), so an internal-only service publishes nothing by accident.
    */
   publishEvents?: boolean;
+  /**
+   * What each real-time connection may see of the service's events (its policy): without it,
+   * every connection a publisher picks gets the same payload.
+   */
+  visibility?: RecordVisibility;
+}
+
+/** One real-time connection's view of a record: its payload, and a key shared by every identical view. */
+export interface RecordView {
+  readonly key: string;
+  readonly view: Record<string, unknown>;
+}
+
+/**
+ * Who sees which part of a service's records, decided by the service's policy: `published` is the
+ * record as it may travel between instances (fields nobody reads removed), `viewFor` one user's
+ * view of it (undefined when they may not read it). Connections with the same view share a key,
+ * so a transport encodes each distinct view once.
+ */
+export interface RecordVisibility {
+  published(record: unknown): unknown;
+  viewFor(user: Record<string, any> | undefined, record: unknown): RecordView | undefined;
 }

@@ -1,3 +1,4 @@
+import type { RecordVisibility } from '../../ports/service-options';
 import type { Channel } from './channel';
 import { transportOf, type ConnectionTransport, type RealTimeConnection } from './connection';
 
@@ -6,11 +7,14 @@ type Returned = Channel | readonly (Channel | null | undefined)[] | null | undef
 /**
  * Sends one event to the connections of the channels a publisher returned: each connection
  * once (the first channel naming it decides its payload: its `send()` data, else `data`), and
- * each distinct payload handed to each transport once, so the transport encodes it once.
+ * each distinct payload handed to each transport once, so the transport encodes it once. With
+ * the service's `visibility`, each connection gets its own view of the payload (none when it may
+ * not read the record), and connections with the same view share one payload.
  */
-export function deliverToChannels(eventName: string, data: unknown, returned: Returned): void {
+export function deliverToChannels(eventName: string, data: unknown, returned: Returned, visibility?: RecordVisibility): void {
   if (!returned) return;
   const channels = (Array.isArray(returned) ? returned : [returned]) as (Channel | null | undefined)[];
+  if (visibility) return deliverViews(eventName, data, channels, visibility);
   if (channels.length === 1) {
     const only = channels[0];
     if (only && only.length > 0) sendGroup(eventName, only.data ?? data, only.connections);
@@ -30,6 +34,28 @@ export function deliverToChannels(eventName: string, data: unknown, returned: Re
     }
   }
   for (const [payload, connections] of groups) sendGroup(eventName, payload, connections);
+}
+
+/** Each connection its view of the payload, grouped by view so that each distinct view is sent once. */
+function deliverViews(eventName: string, data: unknown, channels: readonly (Channel | null | undefined)[], visibility: RecordVisibility): void {
+  const seen = new Set<RealTimeConnection>();
+  const groups = new Map<unknown, Map<string, { view: unknown; connections: RealTimeConnection[] }>>();
+  for (const channel of channels) {
+    if (!channel) continue;
+    const payload = channel.data ?? data;
+    let views = groups.get(payload);
+    if (!views) groups.set(payload, (views = new Map()));
+    for (const connection of channel.connections) {
+      if (seen.has(connection)) continue;
+      seen.add(connection);
+      const seenAs = visibility.viewFor(connection.user, payload);
+      if (!seenAs) continue;
+      const group = views.get(seenAs.key);
+      if (group) group.connections.push(connection);
+      else views.set(seenAs.key, { view: seenAs.view, connections: [connection] });
+    }
+  }
+  for (const views of groups.values()) for (const { view, connections } of views.values()) sendGroup(eventName, view, connections);
 }
 
 function sendGroup(eventName: string, payload: unknown, connections: readonly RealTimeConnection[]): void {

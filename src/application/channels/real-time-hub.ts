@@ -108,7 +108,9 @@ export class RealTimeHub {
   private onServiceEvent(entry: RegisteredService, event: string, item: unknown, context?: HookContext): void {
     try {
       if (!publishes(entry)) return;
-      const data = publishedView(item, context);
+      // With a policy, the record travels whole (less what nobody reads); each connection gets its view at delivery.
+      const visibility = entry.options.visibility;
+      const data = visibility ? visibility.published(item) : publishedView(item, context);
       const route = context?.params?.route;
       const path = concretePath(entry.path, route);
       const publishContext: PublishContext = context ?? { app: this.app, service: entry.wrapper, path: entry.path, event };
@@ -147,11 +149,11 @@ export class RealTimeHub {
     const returned = publisher(data, context);
     if (isPromise(returned)) {
       returned.then(
-        (channels) => deliverToChannels(eventName, data, channels as Channel | Channel[] | null),
+        (channels) => deliverToChannels(eventName, data, channels as Channel | Channel[] | null, entry.options.visibility),
         (error: unknown) => this.reportFailure(error, entry.path, event),
       );
     } else {
-      deliverToChannels(eventName, data, returned);
+      deliverToChannels(eventName, data, returned, entry.options.visibility);
     }
   }
 

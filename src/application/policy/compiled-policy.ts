@@ -7,13 +7,12 @@ import type { PolicyAction, RecordConditions, ServicePolicy } from './service-po
 type Ability = MongoAbility;
 type CompiledRule = ReturnType<Ability['rulesFor']>[number];
 
-/** What a write may touch, or the fields no rule lets the caller write. */
-export type WriteScope = { allowed: true; condition: Query } | { allowed: false; refusedFields: string[] };
+/** What a call may touch, or the fields no rule lets the caller touch. */
+export type Scope = { allowed: true; condition: Query } | { allowed: false; refusedFields: string[] };
 
 /**
- * One caller's policy for one service, compiled once (CASL's ability): the store condition of
- * each action, the scope of a write by the fields it touches, and the fields of a record the
- * caller may see. Conditions are MongoDB queries, so the same condition filters both stores.
+ * One caller's policy for one service, compiled once (CASL's ability): the store condition of a
+ * call by its action and the fields it touches, and the fields of a record the caller may see. Conditions are MongoDB queries, so the same condition filters both stores.
  */
 export class CompiledPolicy {
   private readonly ability: Ability;
@@ -35,7 +34,8 @@ export class CompiledPolicy {
     };
     policy(caller, { can: add(false), cannot: add(true) });
     this.ability = builder.build({ detectSubjectType: () => subject });
-    this.readConditionMemo = this.recordCondition('read');
+    const read = this.scope('read', []);
+    this.readConditionMemo = read.allowed ? read.condition : null;
   }
 
   /** Whether any rule lets the caller do `action` on some record. */
@@ -43,27 +43,26 @@ export class CompiledPolicy {
     return this.ability.rulesFor(action, this.subject).some((rule) => !rule.inverted);
   }
 
-  /**
-   * The records the caller may read, as a store condition (`{}` for all); null when none. Rules
-   * limited to fields still make a record readable: they decide which of its fields show.
-   */
+  /** The records the caller may read, whatever they query: `scope('read', [])`, kept. */
   readCondition(): Query | null {
     return this.readConditionMemo;
   }
 
   /**
-   * The records a write may touch: the rules of `action` whose fields cover every written field
-   * (an inverted rule applies when it names any of them), as one store condition. When no rule
-   * covers them, the fields no rule of the action allows are named.
+   * The records a call may touch, by the fields it touches (those a write sets, those a read
+   * queries or sorts by): the rules of `action` whose fields cover every one of them (an inverted
+   * rule applies when it names any of them), as one store condition. Querying a field thus only
+   * reaches records where the caller may read it, so a query is never an oracle for a hidden
+   * value. When no rule covers the fields, those no rule of the action allows are named.
    */
-  writeScope(action: PolicyAction, writtenFields: readonly string[]): WriteScope {
+  scope(action: PolicyAction, fields: readonly string[]): Scope {
     const rules = this.ability.rulesFor(action, this.subject);
-    const applicable = rules.filter((rule) => (rule.inverted ? deniesAny(rule, writtenFields) : coversAll(rule, writtenFields)));
+    const applicable = rules.filter((rule) => (rule.inverted ? deniesAny(rule, fields) : coversAll(rule, fields)));
     const condition = conditionOf(applicable);
     if (condition !== null) return { allowed: true, condition };
-    const allowedSomewhere = new Set(rules.filter((rule) => !rule.inverted).flatMap((rule) => rule.fields ?? writtenFields));
-    const refused = writtenFields.filter((field) => !allowedSomewhere.has(field));
-    return { allowed: false, refusedFields: refused.length > 0 ? refused : [...writtenFields] };
+    const allowedSomewhere = new Set(rules.filter((rule) => !rule.inverted).flatMap((rule) => rule.fields ?? fields));
+    const refused = fields.filter((field) => !allowedSomewhere.has(field));
+    return { allowed: false, refusedFields: refused.length > 0 ? refused : [...fields] };
   }
 
   /** Whether a new record (`create`) is within a rule of `action` that covers its fields. */
@@ -83,9 +82,6 @@ export class CompiledPolicy {
     return permittedFieldsOf(this.ability, 'read', record as never, { fieldsFrom: (rule) => rule.fields ?? all });
   }
 
-  private recordCondition(action: PolicyAction): Query | null {
-    return conditionOf(this.ability.rulesFor(action, this.subject).filter((rule) => !rule.inverted || rule.fields === undefined));
-  }
 }
 
 /** The rules (highest priority first) as one MongoDB condition; null when none allows anything. */

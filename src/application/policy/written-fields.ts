@@ -1,3 +1,5 @@
+import { topLevelField } from './top-level-field';
+
 /**
  * The top-level fields a write sets: a record's own keys, and for update operators
  * (`{ $inc: { likes: 1 } }`) the fields each operator changes (`likes`). A dotted path counts as
@@ -9,14 +11,9 @@ export function writtenFields(data: unknown): string[] {
   for (const item of items) {
     if (typeof item !== 'object' || item === null) continue;
     for (const [key, value] of Object.entries(item)) {
-      if (!key.startsWith('$')) fields.add(topLevel(key));
-      else if (typeof value === 'object' && value !== null) for (const path of Object.keys(value)) fields.add(topLevel(path));
+      if (!key.startsWith('$')) fields.add(topLevelField(key));
+      else if (typeof value === 'object' && value !== null) for (const path of Object.keys(value)) fields.add(topLevelField(path));
     }
   }
   return [...fields];
-}
-
-function topLevel(path: string): string {
-  const dot = path.indexOf('.');
-  return dot === -1 ? path : path.slice(0, dot);
 }

@@ -1,10 +1,13 @@
 import type { Application } from '../app/application';
 import { protectFields } from '../hooks/protect-fields.hook';
 import type { HookMap } from '../hooks/hook-types';
+import { answerPolicyErrors, enforcePolicy } from '../policy/enforce-policy.hook';
+import { PolicyViews } from '../policy/policy-views';
 import { validateData } from '../validation/validate-data.hook';
 import { validateQuery } from '../validation/validate-query.hook';
 import type { ServiceMethods } from '../../ports/service.port';
-import type { ServiceDefinition, ServiceDependencies } from './service-definition';
+import { idOf, type ServiceDefinition, type ServiceDependencies } from './service-definition';
+import { USER_IDENTITY } from './users/user-identity';
 
 /** Methods whose calls carry a query the service reads (`create` and custom methods take none from clients). */
 const QUERYING_METHODS = ['find', 'get', 'update', 'patch', 'remove'] as const;
@@ -19,11 +22,15 @@ const QUERYING_METHODS = ['find', 'get', 'update', 'patch', 'remove'] as const;
  */
 export function registerService(app: Application, definition: ServiceDefinition, store: ServiceMethods, { storesLocally, ...dependencies }: ServiceDependencies): void {
   const service = storesLocally ? withCustomMethods(store, definition) : store;
-  app.use(definition.path, service, { methods: [...definition.methods], events: definition.events ? [...definition.events] : undefined });
+  const views = policyViewsOf(definition);
+  app.use(definition.path, service, { methods: [...definition.methods], events: definition.events ? [...definition.events] : undefined, visibility: views });
   app.service(definition.path).hooks(definitionHooks(definition));
   const { always, storedHere } = definition.hooks ?? {};
   if (always) app.service(definition.path).hooks(always(dependencies));
+  // Where the records are stored: the policy, then the hooks that stamp what the server owns.
+  if (views && storesLocally) app.service(definition.path).hooks(enforcePolicy(views, definition.methods));
   if (storedHere && storesLocally) app.service(definition.path).hooks(storedHere(dependencies));
+  if (views && storesLocally) app.service(definition.path).hooks(answerPolicyErrors(views, definition.methods));
 }
 
 /** The hooks a definition implies, before the service's own. */
@@ -39,6 +46,19 @@ export function definitionHooks(definition: ServiceDefinition): HookMap {
   for (const [method, methodDto] of Object.entries(dto.methods ?? {})) before[method] = [validateData(methodDto)];
   const hidden = definition.hiddenFields ?? [];
   return hidden.length > 0 ? { around: { all: [protectFields(...hidden)] }, before } : { before };
+}
+
+/** What the definition's policy lets each caller see, if it has one. */
+function policyViewsOf(definition: ServiceDefinition): PolicyViews | undefined {
+  if (!definition.policy) return undefined;
+  return new PolicyViews({
+    path: definition.path,
+    policy: definition.policy,
+    rolesField: USER_IDENTITY.rolesField,
+    idField: idOf(definition).field,
+    hiddenFields: definition.hiddenFields ?? [],
+    computed: definition.computedFields,
+  });
 }
 
 /**

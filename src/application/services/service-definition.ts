@@ -7,6 +7,8 @@ import type { FilterSetting } from '../../ports/service-options';
 import type { Application } from '../app/application';
 import type { Publisher } from '../channels/publishers';
 import type { HookMap } from '../hooks/hook-types';
+import type { ComputedFields } from '../policy/policy-views';
+import type { ServicePolicy } from '../policy/service-policy';
 
 /**
  * How a service's records are identified. `objectid`: 24-hex ObjectIds (stored as ObjectIds in
@@ -101,6 +103,15 @@ export interface ServiceDefinition {
    * dropped, an internal caller's (no `provider`) is kept, so server code may write for a user.
    */
   ownerField?: string;
+  /**
+   * Who may call which method on which records and see or write which fields (README, "Who may
+   * see and do what"). Compiled per caller into the store query, the answer's fields, the fields a
+   * write may set and each real-time connection's view of the events. Enforced where the records
+   * are stored; calls without a `provider` (the server's own) are not restricted.
+   */
+  policy?: ServicePolicy;
+  /** Fields computed per caller for every record they may read (e.g. `liked`: did I like it). */
+  computedFields?: ComputedFields;
   /** The service's own hooks, after the validation the definition's DTOs imply. */
   hooks?: ServiceHooks;
   /** Custom event names the service emits. */

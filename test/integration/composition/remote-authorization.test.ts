@@ -73,7 +73,8 @@ describe('a service bound to another server keeps every rule (MESSAGES_REMOTE_UR
     expect(local).toMatchObject({
       'owner update': 200, 'owner patch': 200, 'owner remove': 200, 'owner markRead': 200,
       'other find': 200, 'other get': 200, 'other create': 201, 'other like': 200,
-      'other update': 404, 'other patch': 404, 'other remove': 404, 'other markRead': 404,
+      // Another user's message is readable, so changing it is a 403 (the custom method finds none to mark: 404).
+      'other update': 403, 'other patch': 403, 'other remove': 403, 'other markRead': 404,
       'anonymous find': 401, 'anonymous get': 401, 'anonymous create': 401, 'anonymous like': 401,
     });
   });
@@ -99,7 +100,9 @@ describe('a service bound to another server keeps every rule (MESSAGES_REMOTE_UR
     expect(await serverA!.composed.app.service('messages').get(throughB.body._id)).toMatchObject({ text: 'written through B', read: true });
     expect((await call(serverB!.url, 'POST', '/messages', { token: reader.token, body: { text: 42 } })).status).toBe(400);
     expect((await call(serverB!.url, 'GET', '/messages/0123456789abcdef01234567', { token: reader.token })).body).toMatchObject({ name: 'NotFound', code: 404 });
-    expect((await call(serverB!.url, 'GET', '/users', { token: reader.token })).body).toMatchObject({ total: 1, data: [{ email: 'reader@b.example' }] });
+    // Users stay on B: the reader sees their own e-mail there, and nobody else's.
+    const users = (await call(serverB!.url, 'GET', `/users?$limit=50`, { token: reader.token })).body as { data: { _id: string; email?: string }[] };
+    expect(users.data.filter((user) => user.email !== undefined)).toEqual([expect.objectContaining({ email: 'reader@b.example' })]);
   });
 
   it('keeps working across the remote\'s token lifetime (2 s tokens on A, 6 s later)', async () => {
@@ -115,7 +118,9 @@ describe('a service bound to another server keeps every rule (MESSAGES_REMOTE_UR
     const victim = await account(serverA!.url, 'victim@a.example');
     const theirs = await call(serverA!.url, 'POST', '/messages', { token: victim.token, body: { text: 'victim' } });
     const forged = await call(serverA!.url, 'PATCH', `/messages/${theirs.body._id}`, { token: mallory.token, body: { text: 'hijacked' }, headers: { 'x-on-behalf-of': victim.id } });
-    expect(forged.status).toBe(404);
+    // Acting as themself, not as the victim: the message is readable but not theirs to change.
+    expect(forged.status).toBe(403);
+    expect((await call(serverA!.url, 'GET', `/messages/${theirs.body._id}`, { token: victim.token })).body.text).toBe('victim');
   });
 
   it('reports a remote that is down: 503 without internal details, /ready naming it, one warning per outage', async () => {

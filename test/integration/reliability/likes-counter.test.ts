@@ -74,7 +74,7 @@ describe.each(BOTH_STORES)('messages likes on %s', (_store, env) => {
     await call(app.url, 'PATCH', item, { token: account.token, body: { read: true } });
     const replaced = await call(app.url, 'PUT', item, { token: account.token, body: { text: 'replaced' } });
     expect(replaced.status).toBe(200);
-    expect(replaced.body).toEqual({ ...created.body, text: 'replaced', likes: 1, likedBy: [account.user._id], read: true });
+    expect(replaced.body).toEqual({ ...created.body, text: 'replaced', likes: 1, likedBy: [account.user._id], liked: true, read: true });
     const found = await call(app.url, 'GET', `/messages?read=true&likes=1&_id=${created.body._id}`, { token: account.token });
     expect(found.body.total).toBe(1);
   });

@@ -2,10 +2,10 @@ import { defineService } from '../service-definition';
 import { CreateMessageDto, MarkReadDto, MessagesQueryDto, PatchMessageDto } from './messages.dto';
 import { messagesHooks, storedMessagesHooks } from './messages.hooks';
 
-/** Chat messages: signed-in users post, list and like them; only the owner changes or removes one. */
+/** Chat messages: signed-in users post, list and like them; only the owner edits one; the owner or an admin removes it. */
 export const messagesService = defineService({
   path: 'messages',
-  description: 'Chat messages. Anyone signed in reads and likes them; only the owner changes, removes or marks one read.',
+  description: 'Chat messages. Anyone signed in reads and likes them; only the owner edits or marks one read; the owner or an admin removes it.',
   methods: ['find', 'get', 'create', 'update', 'patch', 'remove', 'markRead'],
   customMethods: {
     // Hooks narrow which messages qualify (the owner rule) through params.query.
@@ -18,6 +18,22 @@ export const messagesService = defineService({
   updateOperators: ['$inc', '$addToSet', '$pull'],
   serverOwnedFields: ['userId', 'createdAt', 'read', 'likes', 'likedBy'],
   ownerField: 'userId',
+  policy: (caller, { can }) => {
+    if (caller.anonymous) return;
+    can('read', ['_id', 'text', 'userId', 'createdAt', 'read', 'likes']);
+    // Who liked a message is for its author (and admins); every reader learns whether they did.
+    can('read', ['likedBy'], { userId: caller.id });
+    can('create', ['text']);
+    // A like (`{ $inc: { likes: 1 } }`) is anyone's; the like hook records who liked.
+    can('patch', ['likes']);
+    can(['update', 'patch'], ['text', 'read'], { userId: caller.id });
+    can(['remove', 'markRead'], { userId: caller.id });
+    if (caller.roles.includes('admin')) {
+      can('read');
+      can('remove');
+    }
+  },
+  computedFields: { liked: (message, caller) => Array.isArray(message.likedBy) && message.likedBy.includes(caller.id) },
   hooks: { always: messagesHooks, storedHere: storedMessagesHooks },
   // Everyone signed in hears messages events.
   publish: (app) => () => app.channel('authenticated'),

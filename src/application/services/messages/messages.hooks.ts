@@ -1,6 +1,6 @@
 import { authenticate } from '../../authentication/authenticate.hook';
 import { BadRequest, NotFound } from '../../../domain/errors';
-import { restrictToOwner, setOwner, userIdOf } from '../../authentication/owner.hooks';
+import { setOwner, userIdOf } from '../../authentication/owner.hooks';
 import type { HookContext } from '../../hooks/hook-context';
 import type { HookMap } from '../../hooks/hook-types';
 
@@ -26,7 +26,6 @@ function isOnlyALike(data: unknown): boolean {
 function oneLikePerUser(context: HookContext): void {
   const data = context.data as Record<string, unknown>;
   if (data?.$inc === undefined) return;
-  if (!isOnlyALike(data)) throw new BadRequest('A like ({ $inc: { likes: 1 } } or -1) is a patch of its own');
   const amount = (data.$inc as { likes?: unknown } | null)?.likes;
   const user = context.params.user;
   if (!user || (amount !== 1 && amount !== -1)) return;
@@ -44,36 +43,30 @@ async function answerUnchangedLike(context: HookContext): Promise<void> {
   context.result = await context.service.get(context.id, { ...params, query: conditions, likeConditions: undefined });
 }
 
-/** Only the owner changes, replaces, removes or marks read a message; a like is anyone's. */
-function restrictChangesToOwner() {
-  const ownerOnly = restrictToOwner('userId');
-  return (context: HookContext): void => {
-    if (context.method === 'patch' && isOnlyALike(context.data)) return;
-    ownerOnly(context);
-  };
+/** A like (`{ $inc: { likes: 1 } }` or -1) carries nothing else: it is the one write anyone may make. */
+function likeIsAPatchOfItsOwn(context: HookContext): void {
+  const data = context.data as Record<string, unknown> | undefined;
+  if (data?.$inc !== undefined && !isOnlyALike(data)) throw new BadRequest('A like ({ $inc: { likes: 1 } } or -1) is a patch of its own');
 }
 
-/** Every external call needs a valid token, wherever messages are stored. */
+/** Every external call needs a valid token, and a like is a patch of its own, wherever messages are stored. */
 export function messagesHooks(): HookMap {
-  return { around: { all: [authenticate('jwt')] } };
+  return { around: { all: [authenticate('jwt')] }, before: { patch: [likeIsAPatchOfItsOwn] } };
 }
 
 /**
  * Where messages are stored: new messages belong to the authenticated user and get the
- * server-owned fields, and only the owner may change or remove one (anyone may like it). Data and
- * queries are validated by the definition's DTOs before these run.
+ * server-owned fields, and a like records who liked. Who may do what is the definition's policy,
+ * which runs before these; data and queries are validated by the definition's DTOs first.
  */
 export function storedMessagesHooks(): HookMap {
   const owner = setOwner('userId');
-  const ownerOnly = restrictChangesToOwner();
   return {
     before: {
       create: [owner, stampNewMessage],
       // A replacement keeps the owner rule of create, so `PUT` cannot attribute a message to someone else.
-      update: [ownerOnly, owner],
-      patch: [ownerOnly, oneLikePerUser],
-      remove: [ownerOnly],
-      markRead: [ownerOnly],
+      update: [owner],
+      patch: [oneLikePerUser],
     },
     error: { patch: [answerUnchangedLike] },
   };

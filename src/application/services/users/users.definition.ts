@@ -5,15 +5,32 @@ import { CreateUserDto, PatchUserDto, UsersQueryDto } from './users.dto';
 import { USER_IDENTITY } from './user-identity';
 import { storedUsersHooks, usersHooks } from './users.hooks';
 
-/** Accounts: anyone signs up; a signed-in user changes or removes only their own. */
+/** Accounts: anyone signs up; signed-in users see each other's names; a user (or an admin) changes or removes an account. */
 export const usersService = defineService({
   path: USER_IDENTITY.path,
-  description: 'User accounts. Sign-up is public; a user changes or removes only their own account.',
+  description: 'User accounts. Sign-up is public; signed-in users see every name; a user reads the rest of their own account and changes or removes only it (an admin: any).',
   methods: ['find', 'get', 'create', 'update', 'patch', 'remove'],
   dto: { create: CreateUserDto, patch: PatchUserDto, query: UsersQueryDto },
   paginate: { default: 10, max: 50 },
   indexes: [{ fields: { [USER_IDENTITY.loginField]: 1 }, unique: true }],
   hiddenFields: [USER_IDENTITY.passwordField],
+  policy: (caller, { can }) => {
+    const { loginField, passwordField } = USER_IDENTITY;
+    const ownFields = [loginField, passwordField, 'name'];
+    can('create', ownFields);
+    if (caller.anonymous) return;
+    // Anyone signed in sees who is who; the rest of an account (e-mail, roles) is for its user.
+    can('read', ['_id', 'name']);
+    can('read', { _id: caller.id });
+    // Roles are never written through the API (`npm run grant-role`).
+    can(['update', 'patch'], ownFields, { _id: caller.id });
+    can('remove', { _id: caller.id });
+    if (caller.roles.includes('admin')) {
+      can('read');
+      can(['update', 'patch'], ownFields);
+      can('remove');
+    }
+  },
   hooks: { always: usersHooks, storedHere: storedUsersHooks },
   // A user's own connections only hear about that user.
   publish: (app) => (user: Record<string, unknown>) => {

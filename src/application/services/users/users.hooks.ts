@@ -1,8 +1,6 @@
 import { authenticate } from '../../authentication/authenticate.hook';
 import { hashPassword } from '../../authentication/hash-password.hook';
 import { limitSignUps } from '../../authentication/limit-per-client.hook';
-import { restrictToOwner } from '../../authentication/owner.hooks';
-import { restrictToSelf } from '../../authentication/restrict-to-self.hook';
 import { refuseFieldsFromServiceCallers } from '../../authentication/service-caller-fields.hook';
 import type { HookContext } from '../../hooks/hook-context';
 import type { HookMap } from '../../hooks/hook-types';
@@ -33,15 +31,13 @@ function normalizeEmail(context: HookContext): void {
 }
 
 /**
- * Sign-up (`create`) is public; every other external call needs a valid token. A user reads only
- * their own account (others' are 404, as if absent) and may update, patch or remove only it.
- * E-mails are normalized wherever they are written or looked up. These run wherever users are
- * stored; data and queries are validated by the definition's DTOs first.
+ * Sign-up (`create`) is public; every other external call needs a valid token (who may read or
+ * change which account is the definition's policy). E-mails are normalized wherever they are
+ * written or looked up. These run wherever users are stored; data and queries are validated by
+ * the definition's DTOs first.
  */
 export function usersHooks(): HookMap {
   const requireToken = authenticate('jwt');
-  const onlySelf = restrictToSelf();
-  const ownAccount = restrictToOwner('_id');
   const { loginField, passwordField, rolesField } = USER_IDENTITY;
   // Another server acting for a user never takes the account over.
   const notFromServiceCallers = refuseFieldsFromServiceCallers(passwordField, loginField, rolesField);
@@ -54,12 +50,11 @@ export function usersHooks(): HookMap {
       remove: [requireToken],
     },
     before: {
-      find: [ownAccount, normalizeEmail],
-      get: [ownAccount, normalizeEmail],
+      find: [normalizeEmail],
+      get: [normalizeEmail],
       create: [limitSignUps, normalizeEmail],
-      update: [onlySelf, notFromServiceCallers, normalizeEmail],
-      patch: [onlySelf, notFromServiceCallers, normalizeEmail],
-      remove: [onlySelf],
+      update: [notFromServiceCallers, normalizeEmail],
+      patch: [notFromServiceCallers, normalizeEmail],
     },
   };
 }

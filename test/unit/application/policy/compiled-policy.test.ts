@@ -55,24 +55,24 @@ describe('CompiledPolicy: one caller\'s rules as store conditions and visible fi
   });
 
   it('scopes a patch by the fields it writes: a like reaches any message, an edit only the owner\'s', () => {
-    const like = compile(bob).writeScope('patch', writtenFields({ $inc: { likes: 1 } }));
+    const like = compile(bob).scope('patch', writtenFields({ $inc: { likes: 1 } }));
     expect(like.allowed && selected(like.condition)).toEqual(['m1', 'm2', 'm3']);
-    const edit = compile(bob).writeScope('patch', writtenFields({ text: 'changed' }));
+    const edit = compile(bob).scope('patch', writtenFields({ text: 'changed' }));
     expect(edit.allowed && selected(edit.condition)).toEqual(['m2']);
   });
 
   it('names the fields no rule lets the caller write', () => {
-    expect(compile(bob).writeScope('patch', ['userId'])).toEqual({ allowed: false, refusedFields: ['userId'] });
+    expect(compile(bob).scope('patch', ['userId'])).toEqual({ allowed: false, refusedFields: ['userId'] });
     // Each allowed alone, never together: the write as a whole is refused.
-    expect(compile(bob).writeScope('patch', ['text', 'likes'])).toEqual({ allowed: false, refusedFields: ['text', 'likes'] });
+    expect(compile(bob).scope('patch', ['text', 'likes'])).toEqual({ allowed: false, refusedFields: ['text', 'likes'] });
   });
 
   it('removes: the owner\'s unpinned messages; an admin\'s rule comes later and wins over the pin', () => {
-    const own = compile(alice).writeScope('remove', []);
+    const own = compile(alice).scope('remove', []);
     expect(own.allowed && selected(own.condition)).toEqual(['m1']);
-    const any = compile(admin).writeScope('remove', []);
+    const any = compile(admin).scope('remove', []);
     expect(any.allowed && selected(any.condition)).toEqual(['m1', 'm2', 'm3']);
-    expect(compile(ANONYMOUS).writeScope('remove', [])).toEqual({ allowed: false, refusedFields: [] });
+    expect(compile(ANONYMOUS).scope('remove', [])).toEqual({ allowed: false, refusedFields: [] });
   });
 
   it('checks a new record against the create rules that cover its fields', () => {

@@ -1,0 +1,124 @@
+import { Forbidden, NotAuthenticated, NotFound } from '../../domain/errors';
+import type { Query } from '../../domain/query';
+import { STANDARD_METHODS } from '../../ports/service.port';
+import type { HookContext } from '../hooks/hook-context';
+import type { HookMap } from '../hooks/hook-types';
+import type { CompiledPolicy } from './compiled-policy';
+import type { PolicyViews } from './policy-views';
+import type { PolicyAction } from './service-policy';
+import { queriedFields } from './queried-fields';
+import { writtenFields } from './written-fields';
+
+const READING_METHODS: ReadonlySet<string> = new Set(['find', 'get']);
+
+/**
+ * A service's policy on every call from a transport (internal calls are the server's own): the
+ * caller's rules join the store query, so pages, totals and multi writes only ever reach permitted
+ * records and an unreadable record is a 404; written fields and update operators are checked
+ * (403 naming the fields); the answer shows only what the caller may read. Before and after hooks,
+ * so that they run after authentication (an around hook) and the validation of data and queries,
+ * and before the hooks of the storing server that stamp server-owned fields, for each of `methods`.
+ */
+export function enforcePolicy(views: PolicyViews, methods: readonly string[]): HookMap {
+  // What each create's caller sent, before the storing server's hooks add to it: shown back to them.
+  const sentByCall = new WeakMap<HookContext, string[]>();
+  const scope = (context: HookContext): void => {
+    if (!context.params.provider) return;
+    const compiled = views.compiledFor(context.params);
+    if (context.method === 'create') sentByCall.set(context, assertCreatable(compiled, context.data, context.path));
+    else scopeQuery(context, compiled, actionOf(context.method));
+  };
+  const answer = (context: HookContext): void => {
+    if (!context.params.provider) return;
+    const select = context.params.query?.$select;
+    context.dispatch = views.answer(views.compiledFor(context.params), context.dispatch ?? context.result, sentByCall.get(context), Array.isArray(select) ? select : undefined);
+  };
+  return { before: byMethod(methods, scope), after: byMethod(methods, answer) };
+}
+
+/**
+ * The policy's error hooks, registered after every other hook of the service so that they see
+ * what the others' error hooks made of a failure: a write that found nothing becomes a 403 when
+ * the caller may read the record, and an answer an error hook recovered is the caller's view.
+ */
+export function answerPolicyErrors(views: PolicyViews, methods: readonly string[]): HookMap {
+  const onError = async (context: HookContext): Promise<void> => {
+    if (!context.params.provider) return;
+    const compiled = views.compiledFor(context.params);
+    // A recovered call skips the after hooks: its answer is viewed here.
+    if (context.result !== undefined) context.dispatch = views.answer(compiled, context.dispatch ?? context.result);
+    else context.error = await refusalOfWrite(context, compiled, actionOf(context.method), context.error);
+  };
+  return { error: byMethod(methods, onError) };
+}
+
+/**
+ * By method, not `all`: hooks for `all` run before every method's own, and the policy's must run
+ * after the validation and authentication hooks registered before them.
+ */
+function byMethod<H>(methods: readonly string[], hook: H): Record<string, H[]> {
+  return Object.fromEntries(methods.map((method) => [method, [hook]]));
+}
+
+function actionOf(method: string): PolicyAction {
+  return READING_METHODS.has(method) ? 'read' : method;
+}
+
+/** Every new record must fall within a create rule covering its fields; returns the fields written. */
+function assertCreatable(compiled: CompiledPolicy, data: unknown, path: string): string[] {
+  const sent = new Set<string>();
+  for (const item of Array.isArray(data) ? data : [data]) {
+    const record = (item ?? {}) as Record<string, unknown>;
+    const fields = writtenFields(record);
+    for (const field of fields) sent.add(field);
+    if (compiled.allowsNew('create', record, fields)) continue;
+    const scope = compiled.scope('create', fields);
+    if (!compiled.allows('create')) throw refusal(compiled, 'create', path);
+    throw new Forbidden(scope.allowed ? `You may not create this ${path} record` : `You may not write ${scope.refusedFields.join(', ')}`, scope.allowed ? undefined : { fields: scope.refusedFields });
+  }
+  return [...sent];
+}
+
+/**
+ * The store condition of the call, from the rules that cover the fields it touches: those a read
+ * queries or sorts by, those a write sets (update operators included).
+ */
+function scopeQuery(context: HookContext, compiled: CompiledPolicy, action: PolicyAction): void {
+  const standard = (STANDARD_METHODS as readonly string[]).includes(context.method);
+  const touched = action === 'read' ? queriedFields(context.params.query) : standard && context.method !== 'remove' ? writtenFields(context.data) : [];
+  const scope = compiled.scope(action, touched);
+  if (!scope.allowed) {
+    if (!compiled.allows(action)) throw refusal(compiled, action, context.path);
+    const verb = action === 'read' ? 'query' : action;
+    throw new Forbidden(`You may not ${verb} ${scope.refusedFields.join(', ')}`, { fields: scope.refusedFields });
+  }
+  // Custom methods take no query from clients: the policy's condition is their only one.
+  const query = standard ? withCondition(context.params.query, scope.condition) : scope.condition;
+  context.params = { ...context.params, query };
+}
+
+/**
+ * A write to one record that found nothing: a 403 when the caller may read that record (it
+ * exists, they just may not change it), else the 404 as it was.
+ */
+async function refusalOfWrite(context: HookContext, compiled: CompiledPolicy, action: PolicyAction, error: unknown): Promise<unknown> {
+  if (!(error instanceof NotFound) || action === 'read' || context.method === 'create' || context.id === null || context.id === undefined) return error;
+  const readable = compiled.readCondition();
+  if (readable === null) return error;
+  try {
+    await (context.service as { get(id: unknown, params: object): Promise<unknown> }).get(context.id, { query: readable });
+  } catch {
+    return error;
+  }
+  return new Forbidden(`You may not ${action} this ${context.path} record`);
+}
+
+function refusal(compiled: CompiledPolicy, action: PolicyAction, path: string): Error {
+  return compiled.caller.anonymous ? new NotAuthenticated('Not authenticated') : new Forbidden(`You may not ${action} ${path}`);
+}
+
+function withCondition(query: Query | undefined, condition: Query): Query {
+  if (Object.keys(condition).length === 0) return query ?? {};
+  const and = Array.isArray(query?.$and) ? query.$and : [];
+  return { ...query, $and: [...and, condition] };
+}

@@ -1,0 +1,116 @@
+import { isPaginated } from '../../domain/paginated';
+import type { Params } from '../../ports/service-params';
+import type { RecordView, RecordVisibility } from '../../ports/service-options';
+import { callerOf, type Caller } from './caller';
+import type { CompiledPolicy } from './compiled-policy';
+import { PolicyCache } from './policy-cache';
+import type { ServicePolicy } from './service-policy';
+
+/** Fields computed for each caller (e.g. `liked`: did I like it), added to every view of a readable record. */
+export type ComputedFields = Readonly<Record<string, (record: Readonly<Record<string, unknown>>, caller: Caller) => unknown>>;
+
+type ComputedEntries = readonly (readonly [string, ComputedFields[string]])[];
+
+export interface PolicySettings {
+  /** The service's path: the subject of its rules. */
+  readonly path: string;
+  readonly policy: ServicePolicy;
+  /** The user field holding the caller's roles. */
+  readonly rolesField: string;
+  /** The id field, which an answer keeps for a record the caller may write but not read. */
+  readonly idField: string;
+  /** Fields that never leave the server, whatever a rule says. */
+  readonly hiddenFields: readonly string[];
+  readonly computed?: ComputedFields;
+}
+
+/**
+ * What a service's policy lets each caller see: the answers of their calls and, per real-time
+ * connection, the service's events. Views are made from the stored record, field by field, so a
+ * `$select` or a related record can never show more than the policy does.
+ */
+export class PolicyViews implements RecordVisibility {
+  private readonly policies: PolicyCache;
+  private readonly hidden: ReadonlySet<string>;
+  private readonly computed: ComputedEntries;
+
+  constructor(private readonly settings: PolicySettings) {
+    this.policies = new PolicyCache(settings.path, settings.policy);
+    this.hidden = new Set(settings.hiddenFields);
+    this.computed = Object.entries(settings.computed ?? {});
+  }
+
+  /** The policy of the call's caller, compiled once per caller. */
+  compiledFor(params: Params): CompiledPolicy {
+    return this.policies.for(callerOf(params, this.settings.rolesField));
+  }
+
+  /**
+   * The caller's view of an answer (a record, an array or a page). Unreadable records in a list
+   * are dropped. `sent`: the fields the caller wrote themself (a create's data), which they see
+   * back even where they may not read them (a sign-up's own e-mail); a single record they may not
+   * read otherwise keeps its id only. `selected`: the call's `$select`, which computed fields obey.
+   */
+  answer(compiled: CompiledPolicy, answer: unknown, sent: readonly string[] = [], selected?: readonly string[]): unknown {
+    const computed = selected ? this.computed.filter(([name]) => selected.includes(name)) : this.computed;
+    if (isPaginated(answer)) return { ...answer, data: this.list(compiled, answer.data, computed) };
+    if (Array.isArray(answer)) return sent.length > 0 ? answer.map((record) => this.withSent(compiled, record, sent, computed)) : this.list(compiled, answer, computed);
+    return this.withSent(compiled, answer, sent, computed);
+  }
+
+  published(record: unknown): unknown {
+    if (!isRecord(record) || this.hidden.size === 0) return record;
+    const copy = { ...record };
+    for (const field of this.hidden) delete copy[field];
+    return copy;
+  }
+
+  viewFor(user: Record<string, any> | undefined, record: unknown): RecordView | undefined {
+    if (!isRecord(record)) return undefined;
+    const compiled = this.compiledFor({ user });
+    const fields = this.visibleFields(compiled, record);
+    if (!fields) return undefined;
+    const view = this.viewOf(compiled, record, fields, this.computed);
+    const computedPart = this.computed.length === 0 ? '' : JSON.stringify(this.computed.map(([name]) => view[name]));
+    return { key: `${fields.join('\u0000')}\u0001${computedPart}`, view };
+  }
+
+  /** One record as the caller sees it; undefined when they may not read it. */
+  recordView(compiled: CompiledPolicy, record: Record<string, unknown>, computed = this.computed): Record<string, unknown> | undefined {
+    const fields = this.visibleFields(compiled, record);
+    return fields && this.viewOf(compiled, record, fields, computed);
+  }
+
+  /** One answered record: what the caller may read, plus what they sent, plus the id. */
+  private withSent(compiled: CompiledPolicy, record: unknown, sent: readonly string[], computed: ComputedEntries): unknown {
+    if (!isRecord(record)) return record;
+    const idField = this.settings.idField;
+    const view = this.recordView(compiled, record, computed) ?? { [idField]: record[idField] };
+    for (const field of sent) if (!this.hidden.has(field) && Object.hasOwn(record, field) && !Object.hasOwn(view, field)) view[field] = record[field];
+    return view;
+  }
+
+  private list(compiled: CompiledPolicy, records: readonly unknown[], computed: ComputedEntries): unknown[] {
+    const views: unknown[] = [];
+    for (const record of records) {
+      const view = isRecord(record) ? this.recordView(compiled, record, computed) : record;
+      if (view !== undefined) views.push(view);
+    }
+    return views;
+  }
+
+  private visibleFields(compiled: CompiledPolicy, record: Record<string, unknown>): string[] | undefined {
+    return compiled.visibleFields(record)?.filter((field) => !this.hidden.has(field) && Object.hasOwn(record, field));
+  }
+
+  private viewOf(compiled: CompiledPolicy, record: Record<string, unknown>, fields: readonly string[], computed: ComputedEntries): Record<string, unknown> {
+    const view: Record<string, unknown> = {};
+    for (const field of fields) view[field] = record[field];
+    for (const [name, compute] of computed) view[name] = compute(record, compiled.caller);
+    return view;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
