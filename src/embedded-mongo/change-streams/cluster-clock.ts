@@ -8,6 +8,8 @@ import { Timestamp } from 'bson';
 export class ClusterClock {
   private seconds = 0;
   private increment = 0;
+  /** The latest time as one shared, immutable Timestamp: every reply carries it, most between two ticks. */
+  private latest = new Timestamp({ t: 0, i: 0 });
 
   constructor() {
     this.tick(); // like the no-op mongod writes when a set starts: there is a "now" before any write
@@ -15,7 +17,7 @@ export class ClusterClock {
 
   /** The time of the latest change (a reply's `operationTime` and `$clusterTime`). */
   current(): Timestamp {
-    return new Timestamp({ t: this.seconds, i: this.increment });
+    return this.latest;
   }
 
   /** A new time, after every earlier one. */
@@ -27,7 +29,8 @@ export class ClusterClock {
     } else {
       this.increment++;
     }
-    return this.current();
+    this.latest = new Timestamp({ t: this.seconds, i: this.increment });
+    return this.latest;
   }
 
   /** Never hands out a time at or before `time` again (times reloaded from disk). */
@@ -35,6 +38,7 @@ export class ClusterClock {
     if (time.t > this.seconds || (time.t === this.seconds && time.i >= this.increment)) {
       this.seconds = time.t;
       this.increment = time.i;
+      this.latest = new Timestamp({ t: this.seconds, i: this.increment });
     }
   }
 }

@@ -1,4 +1,4 @@
-import { Binary, Long, type Document } from 'bson';
+import { Binary, Long, type Document, type Timestamp } from 'bson';
 import type { ChangeStreamHub } from '../change-streams/change-stream-hub';
 
 /** An unsigned cluster time: mongod without authentication signs with key 0 and a zero hash. */
@@ -11,7 +11,12 @@ const UNSIGNED = { hash: new Binary(Buffer.alloc(20), 0), keyId: Long.fromNumber
  */
 export function withClusterTime(reply: Document, hub: ChangeStreamHub): Document {
   const now = hub.clock.current();
-  reply.$clusterTime = { clusterTime: now, signature: UNSIGNED };
+  let stamped = STAMPS.get(now);
+  if (!stamped) STAMPS.set(now, (stamped = { clusterTime: now, signature: UNSIGNED }));
+  reply.$clusterTime = stamped;
   reply.operationTime = now;
   return reply;
 }
+
+/** One `$clusterTime` per time, shared by every reply until the clock moves (replies are encoded, never changed). */
+const STAMPS = new WeakMap<Timestamp, Document>();
