@@ -13,6 +13,9 @@ export interface DatabaseConnection {
   close(): Promise<void>;
 }
 
+/** The database the application uses on its embedded server (with `MONGODB_URL`: the URL's own). */
+export const EMBEDDED_DATABASE_NAME = 'app';
+
 /** Pause between start-up attempts while the database is not answering yet. */
 const RETRY_PAUSE_MS = 250;
 
@@ -39,7 +42,7 @@ export async function connectDatabase(config: AppConfig, logger: LoggerPort): Pr
   const url = config.mongodbUrl ?? embedded!.url;
   const timeout = config.databaseOperationTimeoutMs;
   const client = new MongoClient(url, { serverSelectionTimeoutMS: timeout, connectTimeoutMS: timeout, socketTimeoutMS: Math.max(timeout * 10, 30_000) });
-  const db = client.db(config.mongodbUrl ? undefined : 'app');
+  const db = client.db(config.mongodbUrl ? undefined : EMBEDDED_DATABASE_NAME);
   // The monitor's last failure says why (e.g. ECONNREFUSED) when the deadline cuts a ping short.
   let lastFailure: Error | undefined;
   const noteFailure = (event: ServerHeartbeatFailedEvent) => (lastFailure = event.failure);
