@@ -1,5 +1,5 @@
-import { MongoServerError, type Db } from 'mongodb';
-import { recordingLogger, startFixture, stopFixture, type Fixture } from './embedded-mongo-fixture';
+import { type Db } from 'mongodb';
+import { recordingLogger, startFixture, stopFixture, type Fixture, serverError } from './embedded-mongo-fixture';
 
 const contactsSchema = {
   $jsonSchema: {
@@ -16,15 +16,6 @@ const contactsSchema = {
   },
 };
 
-async function rejection(promise: Promise<unknown>): Promise<MongoServerError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!(error instanceof MongoServerError)) throw new Error(`expected a server error, got ${String(error)}`);
-  return error;
-}
-
 describe('embedded mongo: collection validators', () => {
   let fixture: Fixture;
   let logger: ReturnType<typeof recordingLogger>;
@@ -39,7 +30,7 @@ describe('embedded mongo: collection validators', () => {
   test('mongod refuses an insert that fails $jsonSchema with code 121 and errInfo { failingDocumentId, details.schemaRulesNotSatisfied }', async () => {
     const contacts = await db.createCollection('contacts', { validator: contactsSchema });
     await contacts.insertOne({ name: 'Ann', phone: '555-1234', age: 30, tags: ['a'], status: 'active' });
-    const error = await rejection(contacts.insertOne({ _id: 7 as never, name: 5, age: 200 }));
+    const error = await serverError(contacts.insertOne({ _id: 7 as never, name: 5, age: 200 }));
     expect(error.code).toBe(121);
     expect(error.message).toBe('Document failed validation');
     const errInfo = error.errInfo as { failingDocumentId: unknown; details: { operatorName: string; title: string; schemaRulesNotSatisfied: Array<Record<string, unknown>> } };
@@ -78,7 +69,7 @@ describe('embedded mongo: collection validators', () => {
     ['enum', { name: 'Ann', phone: '1', status: 'gone' }, 'enum'],
     ['bsonType array (long or int only)', { name: 'Ann', phone: '1', age: 1.5 }, 'bsonType'],
   ])('mongod reports the failed %s keyword under properties', async (_label, doc, operatorName) => {
-    const error = await rejection(db.collection('contacts').insertOne(doc));
+    const error = await serverError(db.collection('contacts').insertOne(doc));
     expect(error.code).toBe(121);
     const details = (error.errInfo as { details: { schemaRulesNotSatisfied: Array<{ propertiesNotSatisfied: Array<{ details: Array<{ operatorName: string }> }> }> } }).details;
     const reported = details.schemaRulesNotSatisfied.flatMap((rule) => rule.propertiesNotSatisfied ?? []).flatMap((property) => property.details.map((detail) => detail.operatorName));
@@ -114,18 +105,18 @@ describe('embedded mongo: collection validators', () => {
       [{ r: 2 }, 'dependencies'],
     ];
     for (const [doc, operatorName] of cases) {
-      const error = await rejection(shapes.insertOne(doc));
+      const error = await serverError(shapes.insertOne(doc));
       const rules = (error.errInfo as { details: { schemaRulesNotSatisfied: Array<{ operatorName: string }> } }).details.schemaRulesNotSatisfied;
       expect(rules.map((rule) => rule.operatorName)).toContain(operatorName);
     }
     // oneOf: neither or both branches matching fails; here no kind at all matches both ('properties' of an absent field holds).
-    const both = await rejection(shapes.insertOne({ side: 1 }));
+    const both = await serverError(shapes.insertOne({ side: 1 }));
     expect(JSON.stringify(both.errInfo)).toContain('more than one subschema matched');
   });
 
   test('mongod explains a query-operator validator clause by clause ($and of failing clauses, reason and consideredValue)', async () => {
     const orders = await db.createCollection('orders', { validator: { qty: { $gt: 0 }, status: { $in: ['new', 'paid'] } } });
-    const error = await rejection(orders.insertOne({ _id: 1 as never, qty: -1, status: 'x' }));
+    const error = await serverError(orders.insertOne({ _id: 1 as never, qty: -1, status: 'x' }));
     expect(error.errInfo).toEqual({
       failingDocumentId: 1,
       details: {
@@ -136,7 +127,7 @@ describe('embedded mongo: collection validators', () => {
         ],
       },
     });
-    const missing = await rejection(orders.insertOne({ _id: 2 as never, status: 'new' }));
+    const missing = await serverError(orders.insertOne({ _id: 2 as never, status: 'new' }));
     // The implicit $and stays the top-level operator when only one of its clauses fails.
     expect(missing.errInfo).toEqual({
       failingDocumentId: 2,
@@ -147,14 +138,14 @@ describe('embedded mongo: collection validators', () => {
   test('mongod validates updates, replacements, findAndModify and upserts, and writes nothing on failure', async () => {
     const items = await db.createCollection('items', { validator: { $jsonSchema: { required: ['sku'], properties: { qty: { bsonType: 'int', minimum: 0 } } } } });
     await items.insertOne({ _id: 1 as never, sku: 'a', qty: 1 });
-    expect((await rejection(items.updateOne({ _id: 1 as never }, { $set: { qty: -5 } }))).code).toBe(121);
-    expect((await rejection(items.replaceOne({ _id: 1 as never }, { qty: 2 }))).code).toBe(121);
-    expect((await rejection(items.findOneAndUpdate({ _id: 1 as never }, { $unset: { sku: '' } }))).code).toBe(121);
-    expect((await rejection(items.updateOne({ _id: 2 as never }, { $set: { qty: 1 } }, { upsert: true }))).code).toBe(121);
-    expect((await rejection(items.findOneAndUpdate({ _id: 3 as never }, { $set: { qty: 1 } }, { upsert: true }))).code).toBe(121);
+    expect((await serverError(items.updateOne({ _id: 1 as never }, { $set: { qty: -5 } }))).code).toBe(121);
+    expect((await serverError(items.replaceOne({ _id: 1 as never }, { qty: 2 }))).code).toBe(121);
+    expect((await serverError(items.findOneAndUpdate({ _id: 1 as never }, { $unset: { sku: '' } }))).code).toBe(121);
+    expect((await serverError(items.updateOne({ _id: 2 as never }, { $set: { qty: 1 } }, { upsert: true }))).code).toBe(121);
+    expect((await serverError(items.findOneAndUpdate({ _id: 3 as never }, { $set: { qty: 1 } }, { upsert: true }))).code).toBe(121);
     expect(await items.find().toArray()).toEqual([{ _id: 1, sku: 'a', qty: 1 }]);
     // A bulk write reports the failure as a writeError with errInfo, at the failing index.
-    const bulk = await rejection(items.insertMany([{ sku: 'b' }, { qty: 3 }], { ordered: false }));
+    const bulk = await serverError(items.insertMany([{ sku: 'b' }, { qty: 3 }], { ordered: false }));
     expect(bulk.code).toBe(121);
     expect(await items.countDocuments()).toBe(2);
   });
@@ -172,10 +163,10 @@ describe('embedded mongo: collection validators', () => {
     await legacy.insertMany([{ _id: 1 as never, n: 5 }, { _id: 2 as never, n: -5 }]);
     await db.command({ collMod: 'legacy', validator: { n: { $gte: 0 } }, validationLevel: 'moderate' });
     await legacy.updateOne({ _id: 2 as never }, { $set: { n: -6 } });
-    expect((await rejection(legacy.updateOne({ _id: 1 as never }, { $set: { n: -1 } }))).code).toBe(121);
-    expect((await rejection(legacy.insertOne({ n: -1 }))).code).toBe(121);
+    expect((await serverError(legacy.updateOne({ _id: 1 as never }, { $set: { n: -1 } }))).code).toBe(121);
+    expect((await serverError(legacy.insertOne({ n: -1 }))).code).toBe(121);
     await db.command({ collMod: 'legacy', validationLevel: 'strict' });
-    expect((await rejection(legacy.updateOne({ _id: 2 as never }, { $set: { n: -7 } }))).code).toBe(121);
+    expect((await serverError(legacy.updateOne({ _id: 2 as never }, { $set: { n: -7 } }))).code).toBe(121);
     await db.command({ collMod: 'legacy', validationLevel: 'off' });
     await legacy.insertOne({ n: -100 });
   });
@@ -203,6 +194,6 @@ describe('embedded mongo: collection validators', () => {
   test('mongod evaluates a validator under the collection default collation', async () => {
     const tagged = await db.createCollection('collated', { collation: { locale: 'en', strength: 2 }, validator: { kind: 'book' } });
     await tagged.insertOne({ kind: 'BOOK' });
-    expect((await rejection(tagged.insertOne({ kind: 'dvd' }))).code).toBe(121);
+    expect((await serverError(tagged.insertOne({ kind: 'dvd' }))).code).toBe(121);
   });
 });

@@ -1,4 +1,4 @@
-import { MongoClient, type Db, type MongoClientOptions } from 'mongodb';
+import { MongoClient, MongoServerError, type Db, type MongoClientOptions } from 'mongodb';
 import { startEmbeddedMongo, type EmbeddedMongo, type EmbeddedMongoOptions } from '../../../src/embedded-mongo';
 
 export interface Fixture {
@@ -29,4 +29,14 @@ export async function startFixture(options: EmbeddedMongoOptions = {}, clientOpt
 export async function stopFixture(fixture: Fixture | undefined): Promise<void> {
   await fixture?.client.close();
   await fixture?.server.stop();
+}
+
+/** The server error an operation fails with (the test fails if it succeeds or fails otherwise). */
+export async function serverError(operation: Promise<unknown>): Promise<MongoServerError> {
+  const error = await operation.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  if (!(error instanceof MongoServerError)) throw new Error(`expected a server error, got ${String(error)}`);
+  return error;
 }

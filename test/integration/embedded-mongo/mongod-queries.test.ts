@@ -1,14 +1,5 @@
-import { Binary, Long, MongoServerError, type Collection, type Document } from 'mongodb';
-import { startFixture, stopFixture, type Fixture } from './embedded-mongo-fixture';
-
-async function failure(operation: Promise<unknown>): Promise<MongoServerError> {
-  const error = await operation.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(MongoServerError);
-  return error as MongoServerError;
-}
+import { Binary, Long, type Collection, type Document } from 'mongodb';
+import { startFixture, stopFixture, type Fixture, serverError } from './embedded-mongo-fixture';
 
 const bin = (bytes: number[], subtype = 0) => new Binary(Buffer.from(bytes), subtype);
 
@@ -97,7 +88,7 @@ describe('embedded mongo: query operators as in mongod 7', () => {
         () => target.aggregate([{ $addFields: { x: 1 } }, { $match: filter }]).toArray(),
       ];
       for (const attempt of attempts) {
-        const error = await failure(attempt());
+        const error = await serverError(attempt());
         expect([error.code, error.codeName, error.message]).toEqual([2, 'BadValue', 'unknown operator: $nope']);
       }
     }
@@ -131,7 +122,7 @@ describe('embedded mongo: query operators as in mongod 7', () => {
 
   test('mongod fails $bucket for a value outside every bucket with no default (code 40066)', async () => {
     await docs.insertMany([{ _id: 1 as never, v: 50 }]);
-    const error = await failure(docs.aggregate([{ $bucket: { groupBy: '$v', boundaries: [0, 10] } }]).toArray());
+    const error = await serverError(docs.aggregate([{ $bucket: { groupBy: '$v', boundaries: [0, 10] } }]).toArray());
     expect(error.code).toBe(40066);
     expect(error.message).toBe('$switch could not find a matching branch for an input, and no default was specified.');
   });

@@ -1,15 +1,5 @@
-import { MongoServerError, type Collection, type Document } from 'mongodb';
-import { startFixture, stopFixture, type Fixture } from './embedded-mongo-fixture';
-
-/** The server error an operation fails with (the test fails if it succeeds). */
-async function failure(operation: Promise<unknown>): Promise<MongoServerError> {
-  const error = await operation.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(MongoServerError);
-  return error as MongoServerError;
-}
+import { type Collection, type Document } from 'mongodb';
+import { startFixture, stopFixture, type Fixture, serverError } from './embedded-mongo-fixture';
 
 describe('embedded mongo: update semantics as in mongod 7', () => {
   let f: Fixture;
@@ -45,10 +35,10 @@ describe('embedded mongo: update semantics as in mongod 7', () => {
 
   test('mongod refuses only real path conflicts (`a` and `a.b`) with code 40 ConflictingUpdateOperators', async () => {
     await items.insertOne({ _id: 1 as never, a: { b: 1 }, list: [] });
-    const nested = await failure(items.updateOne({ _id: 1 as never }, { $set: { a: 1, 'a.b': 2 } }));
+    const nested = await serverError(items.updateOne({ _id: 1 as never }, { $set: { a: 1, 'a.b': 2 } }));
     expect([nested.code, nested.codeName]).toEqual([40, 'ConflictingUpdateOperators']);
     expect(nested.message).toBe("Updating the path 'a.b' would create a conflict at 'a'");
-    const across = await failure(items.updateOne({ _id: 1 as never }, { $set: { list: [1] }, $push: { list: 2 } as never }));
+    const across = await serverError(items.updateOne({ _id: 1 as never }, { $set: { list: [1] }, $push: { list: 2 } as never }));
     expect(across.code).toBe(40);
     expect(await items.findOne({ _id: 1 as never })).toEqual({ _id: 1, a: { b: 1 }, list: [] });
   });
@@ -69,7 +59,7 @@ describe('embedded mongo: update semantics as in mongod 7', () => {
 
   test('mongod fails $push on a field that is not an array with code 2 (BadValue), naming the field, its type and the _id', async () => {
     await items.insertOne({ _id: 1 as never, x: 5 });
-    const error = await failure(items.updateOne({ _id: 1 as never }, { $push: { x: 1 } as never }));
+    const error = await serverError(items.updateOne({ _id: 1 as never }, { $push: { x: 1 } as never }));
     expect([error.code, error.codeName]).toEqual([2, 'BadValue']);
     expect(error.message).toBe("The field 'x' must be an array but is of type int in document {_id: 1}");
     expect(await items.findOne({ _id: 1 as never })).toEqual({ _id: 1, x: 5 });
@@ -77,10 +67,10 @@ describe('embedded mongo: update semantics as in mongod 7', () => {
 
   test('mongod fails $set of a.b where a is an array with code 28 (PathNotViable)', async () => {
     await items.insertOne({ _id: 1 as never, a: [1, 2] });
-    const error = await failure(items.updateOne({ _id: 1 as never }, { $set: { 'a.b': 1 } }));
+    const error = await serverError(items.updateOne({ _id: 1 as never }, { $set: { 'a.b': 1 } }));
     expect([error.code, error.codeName]).toEqual([28, 'PathNotViable']);
     expect(error.message).toBe("Cannot create field 'b' in element {a: [ 1, 2 ]}");
-    const scalar = await failure(items.updateOne({ _id: 1 as never }, { $inc: { 'a.0.c': 1 } }));
+    const scalar = await serverError(items.updateOne({ _id: 1 as never }, { $inc: { 'a.0.c': 1 } }));
     expect(scalar.code).toBe(28);
     // A numeric segment names an element, which mongod may set.
     await items.updateOne({ _id: 1 as never }, { $set: { 'a.1': 9 } });
@@ -102,7 +92,7 @@ describe('embedded mongo: update semantics as in mongod 7', () => {
     await items.updateOne({ date: 'd1' }, { $set: { phone: 1, $hotel: 2 } } as never, { upsert: true });
     const inserted = await items.findOne({ date: 'd1' }, { projection: { _id: 0 } });
     expect(inserted).toEqual({ date: 'd1', $hotel: 2, phone: 1 });
-    const error = await failure(items.updateOne({ date: 'd1' }, { $set: { $hotel: 3 } } as never));
+    const error = await serverError(items.updateOne({ date: 'd1' }, { $set: { $hotel: 3 } } as never));
     expect([error.code, error.codeName]).toEqual([52, 'DollarPrefixedFieldName']);
     // A nested $-prefixed field is an ordinary path for an operator update.
     await items.updateOne({ date: 'd1' }, { $set: { 'address.$street': 'Elm Ave' } });
