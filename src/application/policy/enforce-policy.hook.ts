@@ -74,7 +74,7 @@ function assertCreatable(compiled: CompiledPolicy, data: unknown, path: string):
     if (compiled.allowsNew('create', record, fields)) continue;
     const scope = compiled.scope('create', fields);
     if (!compiled.allows('create')) throw refusal(compiled, 'create', path);
-    throw new Forbidden(scope.allowed ? `You may not create this ${path} record` : `You may not write ${scope.refusedFields.join(', ')}`, scope.allowed ? undefined : { fields: scope.refusedFields });
+    throw new Forbidden(scope.allowed ? `You may not create this record in ${path}` : `You may not write ${scope.refusedFields.join(', ')}`, scope.allowed ? undefined : { fields: scope.refusedFields });
   }
   return [...sent];
 }
@@ -110,7 +110,7 @@ async function refusalOfWrite(context: HookContext, compiled: CompiledPolicy, ac
   } catch {
     return error;
   }
-  return new Forbidden(`You may not ${action} this ${context.path} record`);
+  return new Forbidden(`You may not ${action} this record`);
 }
 
 function refusal(compiled: CompiledPolicy, action: PolicyAction, path: string): Error {
