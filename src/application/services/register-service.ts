@@ -36,7 +36,7 @@ export function registerService(app: Application, definition: ServiceDefinition,
 /** The hooks a definition implies, before the service's own. */
 export function definitionHooks(definition: ServiceDefinition): HookMap {
   const { dto, methods } = definition;
-  const checkQuery = validateQuery(dto.query);
+  const checkQuery = validateQuery(dto.query, { idField: idOf(definition).field });
   const setByServer = definition.ownerField === undefined ? [] : [definition.ownerField];
   const before: Record<string, ((context: any) => Promise<void>)[]> = {};
   for (const method of QUERYING_METHODS) if (methods.includes(method)) before[method] = [checkQuery];

@@ -13,17 +13,18 @@ import { classTransformer, classValidator } from './validation-libraries';
  * are a 400, URL strings are converted to the declared types (also inside operators and `$or`/
  * `$and` branches), and each converted value must pass the field's validators. `$sort` and
  * `$select` may name only those fields (and the id field); the adapter validates the rest of
- * the filters.
+ * the filters. `idField`: the service's id field (default: the service's `id`).
  */
-export function validateQuery<T extends object>(dto: ClassConstructor<T>) {
+export function validateQuery<T extends object>(dto: ClassConstructor<T>, options: { idField?: string } = {}) {
   // The fields with validators (as the data whitelist reads them), so a DTO needs no class-field initializers.
   const known = shapeOf(dto).fields;
   return async (context: HookContext): Promise<void> => {
     const query = context.params.query;
     if (query === undefined) return;
     if (typeof query !== 'object' || query === null || Array.isArray(query)) throw new BadRequest('The query must be an object');
-    // The id field is always queryable; the adapter converts and validates ids itself.
-    const idField = (context.service as { id?: string })?.id ?? 'id';
+    // The id field is always queryable; the adapter converts and validates ids itself. The
+    // definition names it: a service bound to another server has no store here to ask.
+    const idField = options.idField ?? (context.service as { id?: string })?.id ?? 'id';
     const isField = (name: string) => known.has(name) || name === idField;
     assertFieldsNamed(query as Record<string, unknown>, isField);
     const checks: ValueCheck[] = [];
