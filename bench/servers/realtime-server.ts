@@ -8,16 +8,32 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { attachSocketTransport, channels, createApp, NotFound, type Id } from '../../src';
-import { reportFailure, seedMessage, SEEDED_MESSAGES, serveUntilStopped } from './server-protocol';
+import { attachSocketTransport, channels, createApp, NotFound, PolicyViews, type Id, type ServicePolicy } from '../../src';
+import { REALTIME_POLICY_ENV, reportFailure, seedMessage, SEEDED_MESSAGES, serveUntilStopped } from './server-protocol';
+
+/** Two views of every event: a user sees the text, an admin the whole record. */
+const TWO_ROLES: ServicePolicy = (caller, { can }) => {
+  if (caller.anonymous) return;
+  can('read', ['id', 'text']);
+  if (caller.roles.includes('admin')) can('read');
+};
 
 async function main(): Promise<void> {
   const app = createApp();
   app.configure(channels());
   const messages = new MapService();
   for (let i = 0; i < SEEDED_MESSAGES; i++) await messages.create(seedMessage(i));
-  app.use('messages', messages, { methods: ['get', 'create'] });
-  app.on('connection', (connection) => app.channel('everyone').join(connection));
+  // With REALTIME_POLICY_ENV: each connection a user of its own (as after a login), every other one
+  // an admin, so that every event is delivered in two views, each connection's computed from its user.
+  const withPolicy = process.env[REALTIME_POLICY_ENV] === 'two-roles';
+  const visibility = withPolicy ? new PolicyViews({ path: 'messages', policy: TWO_ROLES, rolesField: 'roles', idField: 'id', hiddenFields: [] }) : undefined;
+  app.use('messages', messages, { methods: ['get', 'create'], visibility });
+  let connections = 0;
+  app.on('connection', (connection) => {
+    connections++;
+    if (withPolicy) connection.user = { id: `user-${connections}`, roles: connections % 2 === 0 ? ['admin'] : [] };
+    app.channel('everyone').join(connection);
+  });
   app.service('messages').publish(() => app.channel('everyone'));
   await app.setup();
   const server = createServer((_req, res) => res.writeHead(404).end());

@@ -7,6 +7,7 @@ import { CpuPerRequest } from '../lib/cpu-per-request';
 import type { SuiteResult } from '../lib/results';
 import { AT_REF, comparePairs, pairsWithFrameworkAtRef, type ScenarioPair } from '../lib/scenario-pairs';
 import { startServer, type ServerProcess } from '../lib/server-process';
+import { REALTIME_POLICY_ENV } from '../servers/server-protocol';
 
 const LISTENERS = 500;
 const IN_FLIGHT_CREATES = 4;
@@ -75,6 +76,7 @@ interface RealtimeSide {
 
 const BARE = 'socketio';
 const FRAMEWORK = 'framework';
+const WITH_POLICY = 'framework-policy';
 
 /**
  * The scenario's pairs: the framework against bare socket.io; with `--against`, also this tree
@@ -133,6 +135,14 @@ export const realtimeSuite: Suite = {
         result.comparisons.push(...comparePairs(sides.map((side, i) => ({ key: side.key, name: side.names.get, values: values[i], cpuLabel: side.server.label })), pairs, 'calls/s', cpu));
       }
       if (selected(context, 'fan-out')) {
+        // The framework once more, its events delivered through a policy in two views (issue 26).
+        const policySide: RealtimeSide = {
+          key: WITH_POLICY,
+          server: await startServer({ label: 'framework-realtime-policy', script: context.scripts['realtime-server'], env: { [REALTIME_POLICY_ENV]: 'two-roles' }, pinning: context.pinning, profileDir: context.profileDir }),
+          names: { get: 'framework with a policy', fanOut: 'framework channels + policy (two roles)' },
+          profiled: true,
+        };
+        sides.push(policySide);
         const fanOuts: FanOut[] = [];
         for (const side of sides) {
           const fanOut = await FanOut.open(side.server);
@@ -144,7 +154,11 @@ export const realtimeSuite: Suite = {
         for (const fanOut of fanOuts) await fanOut.measure(context.warmup, warm);
         const id = 'fan-out-500';
         const values = await alternateRounds(id, sides.map((side, i) => ({ label: side.names.fanOut, measure: () => fanOuts[i].measure(context.duration, cpu) })), context.rounds, 'events/s', context.log);
-        const pairs = scenarioPairs(context, result, { id, title: `event fan-out to ${LISTENERS} sockets`, baseline: BARE, candidate: FRAMEWORK, target: { op: '>=', value: 0.8 }, cpu: true });
+        const pairs = [
+          ...scenarioPairs(context, result, { id, title: `event fan-out to ${LISTENERS} sockets`, baseline: BARE, candidate: FRAMEWORK, target: { op: '>=', value: 0.8 }, cpu: true }),
+          { id: `${id}-policy`, title: `event fan-out to ${LISTENERS} sockets, a policy with two roles`, baseline: BARE, candidate: WITH_POLICY, target: { op: '>=', value: 0.8 }, cpu: true },
+          { id: `${id}-policy-cost`, title: `event fan-out to ${LISTENERS} sockets, with a policy vs without`, baseline: FRAMEWORK, candidate: WITH_POLICY, cpu: true },
+        ] as ScenarioPair[];
         result.comparisons.push(...comparePairs(
           sides.map((side, i) => ({ key: side.key, name: side.names.fanOut, values: values[i], cpuLabel: side.server.label })),
           pairs, 'events/s', cpu, { what: 'server CPU per delivered event', unit: 'CPU µs/event' },
