@@ -63,6 +63,12 @@ export interface ServiceDtos {
   query: ClassConstructor<object>;
   /** Data of each custom method, by method name. */
   methods?: Record<string, ClassConstructor<object>>;
+  /**
+   * Every field an answer may carry, stored or computed (the policy decides which a caller sees):
+   * the record schema of the OpenAPI document, which then admits no other field. Default: the
+   * query and create DTOs' fields, with other fields allowed.
+   */
+  record?: ClassConstructor<object>;
 }
 
 /**

@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { dereference } from '@readme/openapi-parser';
+import Ajv2020 from 'ajv/dist/2020';
 import { argumentNames } from '../../../src/application/app/service-call';
 import { encodeQuery } from '../../../src/adapters/rest-client/encode-query';
 import { createJwtSettings, signServiceCredential } from '../../../src';
@@ -55,6 +57,7 @@ describe('the access matrix: the same answers for every actor over REST, sockets
 
   async function runMatrix(label: string, storing: Running, via: Running, transport: 'rest' | 'socket'): Promise<void> {
     const accounts = await actorsOn(storing, via);
+    const answerSchemas = await answerSchemasOf(via);
     const sockets = transport === 'socket' ? await socketsFor(via.url, accounts) : undefined;
     const table: Record<string, Outcome> = {};
     try {
@@ -67,6 +70,8 @@ describe('the access matrix: the same answers for every actor over REST, sockets
           const names = { '{message}': created.body._id, '{owner}': accounts.owner.id, '{owner email}': accounts.owner.email };
           const request = fill(template, names) as Call;
           const outcome = sockets ? await overSocket(sockets[actor], request) : await overRest(via.url, accounts[actor].token, request);
+          // Every answer is what the served OpenAPI document says it is (record schemas admit no other field).
+          if (outcome.ok) expect({ cell: `${actor}: ${name}`, errors: answerSchemas(request)(outcome.answer) }).toEqual({ cell: `${actor}: ${name}`, errors: null });
           table[`${actor}: ${name}`] = named(outcome, { ...names, '{other}': accounts.other.id, '{admin}': accounts.admin.id, '{other email}': accounts.other.email, '{admin email}': accounts.admin.email });
         }
       }
@@ -182,6 +187,21 @@ describe('the access matrix: the same answers for every actor over REST, sockets
     return { owner, other, admin, anonymous: { id: '', email: '', token: undefined as string | undefined, storingToken: undefined as string | undefined } };
   }
 });
+
+/** The served document's response schema of each call: a validator answering its errors (null when valid). */
+async function answerSchemasOf(server: Running): Promise<(request: Call) => (answer: unknown) => unknown> {
+  const document = (await call(server.url, 'GET', '/openapi.json')).body;
+  const schemas = ((await dereference(document)) as unknown as { components: { schemas: Record<string, object> } }).components.schemas;
+  // Formats are the DTOs' business; the shapes are compared here.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  const compiled = new Map<string, ReturnType<typeof ajv.compile>>();
+  return (request) => {
+    const name = `${request.path === 'users' ? 'Users' : 'Messages'}${request.method === 'find' ? 'Page' : 'Record'}`;
+    if (!compiled.has(name)) compiled.set(name, ajv.compile(schemas[name]));
+    const check = compiled.get(name)!;
+    return (answer) => (check(answer) ? null : check.errors);
+  };
+}
 
 async function socketsFor(url: string, accounts: Record<Actor, { token: string | undefined }>): Promise<Record<Actor, RecordingSocket>> {
   const sockets = {} as Record<Actor, RecordingSocket>;

@@ -38,11 +38,12 @@ export function servicePaths({ definition, schemas, needsToken, components }: Se
   const id = idOf(definition);
   const hidden = new Set(definition.hiddenFields ?? []);
 
-  // What a record looks like: its id, the fields it is created with and queried by, never hidden ones.
-  const fields: Record<string, JsonSchema> = { ...schemas.propertiesOf(dto.query), ...schemas.propertiesOf(dto.create) };
+  // What a record looks like: its id and the record DTO's fields (else those it is created with and
+  // queried by), never hidden ones. A declared record DTO names every field: no other may appear.
+  const fields: Record<string, JsonSchema> = dto.record ? schemas.propertiesOf(dto.record) : { ...schemas.propertiesOf(dto.query), ...schemas.propertiesOf(dto.create) };
   for (const name of hidden) delete fields[name];
   const record = `${base}Record`;
-  components.schemas[record] = { type: 'object', required: [id.field], properties: { [id.field]: idSchema(id.type), ...fields } };
+  components.schemas[record] = { type: 'object', required: [id.field], properties: { [id.field]: idSchema(id.type), ...fields }, ...(dto.record ? { additionalProperties: false } : {}) };
   const recordRef = refTo('schemas', record);
   const page = `${base}Page`;
   components.schemas[page] = {
@@ -55,7 +56,9 @@ export function servicePaths({ definition, schemas, needsToken, components }: Se
       data: { type: 'array', items: recordRef },
     },
   };
-  const query = serviceQueryParameters(definition, schemas, path, { name: id.field, schema: idSchema(id.type) }, [id.field, ...Object.keys(fields)], components.parameters);
+  // `$select` and `$sort` name queryable fields only (the query hook refuses others).
+  const queryable = Object.keys(schemas.propertiesOf(dto.query)).filter((name) => !hidden.has(name));
+  const query = serviceQueryParameters(definition, schemas, path, { name: id.field, schema: idSchema(id.type) }, [id.field, ...queryable], components.parameters);
   const idParameter = addComponent(components.parameters, `${path}.route.id`, { name: 'id', in: 'path', required: true, description: `The record's \`${id.field}\``, schema: idSchema(id.type) });
 
   const unique = (definition.indexes ?? []).some((index) => index.unique);

@@ -1,5 +1,5 @@
 import { defineService } from '../service-definition';
-import { CreateMessageDto, MarkReadDto, MessagesQueryDto, PatchMessageDto } from './messages.dto';
+import { CreateMessageDto, MarkReadDto, MessageRecordDto, MessagesQueryDto, PatchMessageDto } from './messages.dto';
 import { messagesHooks, storedMessagesHooks } from './messages.hooks';
 
 /** Chat messages: signed-in users post, list and like them; only the owner edits one; the owner or an admin removes it. */
@@ -11,7 +11,7 @@ export const messagesService = defineService({
     // Hooks narrow which messages qualify (the owner rule) through params.query.
     markRead: (store, data: MarkReadDto, params) => store.patch(data.id, { read: true }, { ...params, query: params.query ?? {} }),
   },
-  dto: { create: CreateMessageDto, patch: PatchMessageDto, query: MessagesQueryDto, methods: { markRead: MarkReadDto } },
+  dto: { create: CreateMessageDto, patch: PatchMessageDto, query: MessagesQueryDto, methods: { markRead: MarkReadDto }, record: MessageRecordDto },
   paginate: { default: 10, max: 50 },
   indexes: [{ fields: { userId: 1, createdAt: -1 } }],
   // `$inc` from clients (a like, as the patch DTO allows); `$addToSet`/`$pull` only from the like rule.

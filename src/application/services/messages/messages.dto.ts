@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { partialOf, queryOf } from '../../validation/derived-dto';
 
 /** What a client writes; the owner (`userId`) and the counters are the server's (see the definition's `ownerField`). */
@@ -49,6 +49,18 @@ export class MessagesQueryDto extends queryOf(PatchMessageDto, ['text', 'read'])
   @IsOptional()
   @IsInt()
   likes?: number;
+}
+
+/** What an answer may carry: the queryable fields, who liked it (its author and admins see it) and whether the reader did. */
+export class MessageRecordDto extends MessagesQueryDto {
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  likedBy?: string[];
+
+  @IsOptional()
+  @IsBoolean()
+  liked?: boolean;
 }
 
 /** The custom method's data. */

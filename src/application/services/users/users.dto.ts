@@ -1,4 +1,4 @@
-import { IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsArray, IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { partialOf, queryOf } from '../../validation/derived-dto';
 
 /** Sign-up data: public, so every field is checked and nothing else is accepted. */
@@ -29,4 +29,12 @@ export class UsersQueryDto extends queryOf(CreateUserDto, ['name']) {
   @IsOptional()
   @IsString()
   email?: string;
+}
+
+/** What an answer may carry: name and e-mail, and the roles an operator granted (`npm run grant-role`). */
+export class UserRecordDto extends UsersQueryDto {
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  roles?: string[];
 }
