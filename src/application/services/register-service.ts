@@ -17,8 +17,9 @@ const QUERYING_METHODS = ['find', 'get', 'update', 'patch', 'remove'] as const;
  * only: a remote store forwards them to the server that owns them), then the hooks every
  * definition implies (hidden fields stripped from what leaves, data and queries validated by the
  * DTOs), then the definition's own hooks, which therefore see validated input: its `always`
- * hooks, and its `storedHere` hooks where the store is local (the server a remote store
- * forwards to runs its own).
+ * hooks, then, where the store is local, its policy and its `storedHere` hooks (the server a
+ * remote store forwards to runs its own). The policy's views also decide what each real-time
+ * connection receives of the service's events, on every binding.
  */
 export function registerService(app: Application, definition: ServiceDefinition, store: ServiceMethods, { storesLocally, ...dependencies }: ServiceDependencies): void {
   const service = storesLocally ? withCustomMethods(store, definition) : store;
