@@ -21,6 +21,7 @@ export const CHAT_PAGE_HTML = `<!doctype html>
   <form id="login-form">
     <input id="email" type="email" placeholder="email" autocomplete="username" required>
     <input id="password" type="password" placeholder="password (8 characters or more)" autocomplete="current-password" required>
+    <input id="name" placeholder="your name, shown to others (sign-up)" autocomplete="nickname" maxlength="100">
     <button type="submit" value="login">Log in</button>
     <button type="submit" value="signup">Sign up</button>
   </form>

@@ -25,7 +25,8 @@ const HASH = /\$2[aby]\$\d\d\$|\$scrypt\$/;
   });
 
   /** A person on the page; every frame the page receives from the API is kept. */
-  async function person(): Promise<{ page: Page; frames: string[]; errors: string[] }> {
+  async function person(name?: string): Promise<{ page: Page; frames: string[]; errors: string[]; email: string }> {
+    const email = uniqueEmail('chat');
     const context = await browser.newContext();
     const page = await context.newPage();
     const frames: string[] = [];
@@ -43,21 +44,25 @@ const HASH = /\$2[aby]\$\d\d\$|\$scrypt\$/;
       if ((response.headers()['content-type'] ?? '').includes('json')) frames.push(await response.text().catch(() => ''));
     });
     await page.goto(`${server.url}/`);
-    await page.fill('#email', uniqueEmail('chat'));
+    await page.fill('#email', email);
     await page.fill('#password', PASSWORD);
+    if (name) await page.fill('#name', name);
     await page.click('button[value="signup"]');
     await page.waitForSelector('#chat:not([hidden])', { timeout: 15_000 });
-    return { page, frames, errors };
+    return { page, frames, errors, email };
   }
 
-  it('a message posted by one person appears on the other\'s page within 2 s; no page ever gets a password field', async () => {
-    const ada = await person();
-    const bob = await person();
+  it('a message posted by one person appears on the other\'s page within 2 s under its author\'s name; no page ever gets a password or another\'s e-mail', async () => {
+    const ada = await person('Ada');
+    const bob = await person('Bob');
     await ada.page.fill('#text', 'hello from Ada');
     const posted = Date.now();
     await ada.page.click('#post-form button');
     await bob.page.waitForSelector('#messages li:has-text("hello from Ada")', { timeout: 2_000 });
     expect(Date.now() - posted).toBeLessThan(2_000);
+    // The author by the name given at sign-up; nobody else's e-mail ever reaches a page.
+    await bob.page.waitForSelector('#messages li:has-text("Ada: hello from Ada")', { timeout: 2_000 });
+    expect(bob.frames.join('\n')).not.toContain(ada.email);
     await bob.page.fill('#text', 'hi Ada');
     await bob.page.click('#post-form button');
     await ada.page.waitForSelector('#messages li:has-text("hi Ada")', { timeout: 2_000 });

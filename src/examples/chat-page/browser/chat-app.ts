@@ -22,12 +22,12 @@ const auth = authenticationClient({ storage: window.localStorage });
 app.configure(auth.configure);
 
 const names = new Map<string, Promise<string>>();
-/** Who wrote a message: their name or email (users come back without passwords). */
+/** Who wrote a message: their name (anyone signed in may read it; an e-mail only its own user). */
 function authorOf(userId: string | undefined): Promise<string> {
   if (!userId) return Promise.resolve('someone');
   const known = names.get(userId);
   if (known) return known;
-  const name: Promise<string> = app.service('users').get(userId).then((user: { name?: string; email?: string }) => user.name || user.email || userId, () => userId);
+  const name: Promise<string> = app.service('users').get(userId).then((user: { name?: string; email?: string }) => user.name || user.email || 'someone', () => 'someone');
   names.set(userId, name);
   return name;
 }
@@ -65,16 +65,16 @@ async function enterChat(user: { email?: string } | undefined): Promise<void> {
 
 app.service('messages').on('created', (message: Message) => show(message));
 
-function credentials(): { email: string; password: string } {
-  return { email: byId<HTMLInputElement>('email').value.trim(), password: byId<HTMLInputElement>('password').value };
+function credentials(): { email: string; password: string; name: string } {
+  return { email: byId<HTMLInputElement>('email').value.trim(), password: byId<HTMLInputElement>('password').value, name: byId<HTMLInputElement>('name').value.trim() };
 }
 
 byId('login-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | null;
-  const { email, password } = credentials();
+  const { email, password, name } = credentials();
   try {
-    if (submitter?.value === 'signup') await app.service('users').create({ email, password });
+    if (submitter?.value === 'signup') await app.service('users').create(name ? { email, password, name } : { email, password });
     const result = await auth.authenticate({ strategy: 'local', email, password });
     byId<HTMLInputElement>('password').value = '';
     await enterChat(result.user);
