@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
@@ -61,7 +63,8 @@ const HASH = /\$2[aby]\$\d\d\$|\$scrypt\$/;
     await bob.page.waitForSelector('#messages li:has-text("hello from Ada")', { timeout: 2_000 });
     expect(Date.now() - posted).toBeLessThan(2_000);
     // The author by the name given at sign-up; nobody else's e-mail ever reaches a page.
-    await bob.page.waitForSelector('#messages li:has-text("Ada: hello from Ada")', { timeout: 2_000 });
+    await bob.page.waitForSelector('#messages li:has-text("hello from Ada") .author:text-is("Ada")', { timeout: 2_000 });
+    expect(await bob.page.locator('#messages li:has-text("hello from Ada") .avatar').textContent()).toBe('A');
     expect(bob.frames.join('\n')).not.toContain(ada.email);
     await bob.page.fill('#text', 'hi Ada');
     await bob.page.click('#post-form button');
@@ -69,6 +72,20 @@ const HASH = /\$2[aby]\$\d\d\$|\$scrypt\$/;
     // Each message is shown once on each page.
     expect(await ada.page.locator('#messages li:has-text("hello from Ada")').count()).toBe(1);
     expect(await bob.page.locator('#messages li:has-text("hello from Ada")').count()).toBe(1);
+    // Bob likes Ada's message: his own like on his page, the count on hers; only Ada may delete it.
+    const adasOnBobsPage = bob.page.locator('#messages li:has-text("hello from Ada")');
+    expect(await adasOnBobsPage.locator('.delete').count()).toBe(0);
+    await adasOnBobsPage.locator('.like').click();
+    await bob.page.waitForSelector('#messages li:has-text("hello from Ada") .like:has-text("\u2665 1")', { timeout: 2_000 });
+    await ada.page.waitForSelector('#messages li:has-text("hello from Ada") .like:has-text("\u2661 1")', { timeout: 2_000 });
+    // What a person sees, kept for a look (test output names the file).
+    const screenshot = path.join(os.tmpdir(), `chat-page-${process.pid}.png`);
+    await ada.page.screenshot({ path: screenshot, fullPage: true });
+    console.log(`chat page as Ada sees it: ${screenshot}`);
+    await ada.page.locator('#messages li:has-text("hello from Ada") .delete').click();
+    await bob.page.waitForSelector('#messages li:has-text("hello from Ada")', { state: 'detached', timeout: 2_000 });
+    // Who liked a message is for its author: Bob's page never receives it.
+    expect(bob.frames.join('\n')).not.toContain('likedBy');
     for (const { page, frames, errors } of [ada, bob]) {
       expect(frames.length).toBeGreaterThan(3);
       for (const frame of frames) {
