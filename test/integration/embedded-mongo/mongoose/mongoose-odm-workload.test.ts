@@ -66,7 +66,7 @@ describe('Mongoose: a wider application workload on the embedded server', () => 
 
   test('findOneAndUpdate validates, upserts, returns the new document, and updates array elements by filter', async () => {
     await expect(Posts.findOneAndUpdate({ title: 'Engines' }, { title: 'no' }, { runValidators: true })).rejects.toBeInstanceOf(mongoose.Error.ValidationError);
-    const upserted = await Posts.findOneAndUpdate({ title: 'Gears' }, { $set: { tags: ['new'] } }, { upsert: true, new: true });
+    const upserted = await Posts.findOneAndUpdate({ title: 'Gears' }, { $set: { tags: ['new'] } }, { upsert: true, returnDocument: 'after' });
     expect(upserted!.title).toBe('Gears');
     expect(upserted!.createdAt).toBeInstanceOf(Date);
     await Posts.updateOne({ title: 'Engines' }, { $push: { ratings: { $each: [{ by: 'a', stars: 2 }, { by: 'b', stars: 5 }] } } });
