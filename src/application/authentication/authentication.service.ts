@@ -7,6 +7,7 @@ import { normalizeEmailAddress } from '../services/users/email-address';
 import { clientAddressOf } from './client-address';
 import type { GrantedLoginAttempt, LoginAttemptKeys, LoginRateLimiterPort } from '../../ports/login-rate-limiter.port';
 import { LoginRateLimiter, type LoginRateLimitOptions } from './login-rate-limiter';
+import { isRecord, withoutFields } from '../../domain/plain-record';
 
 /** The methods transports may call on the authentication service. */
 export const AUTHENTICATION_METHODS = ['create', 'remove'] as const;
@@ -29,10 +30,6 @@ export interface AuthenticationServiceOptions {
 
 const NO_STRATEGY = 'Invalid authentication information (no `strategy` set)';
 const SERVICE_CREDENTIAL_NO_LOGIN = 'A service credential authenticates calls from another server; it cannot log in or out';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * `POST /authentication` (`create`): authenticates with a named strategy and returns
@@ -123,9 +120,6 @@ export class AuthenticationService {
 
   private withoutHiddenFields(user: Record<string, any>): Record<string, any> {
     const hidden = this.options.hiddenFields ?? [];
-    if (!isRecord(user) || hidden.length === 0) return user;
-    const copy: Record<string, any> = { ...user };
-    for (const field of hidden) delete copy[field];
-    return copy;
+    return isRecord(user) && hidden.length > 0 ? withoutFields(user, hidden) : user;
   }
 }

@@ -1,4 +1,5 @@
 import { isPaginated } from '../../domain/paginated';
+import { isRecord, withoutFields } from '../../domain/plain-record';
 import type { HookContext } from './hook-context';
 
 /**
@@ -7,12 +8,7 @@ import type { HookContext } from './hook-context';
  * dispatch is set for them too, because their events are published to real-time connections.
  */
 export function protectFields(...fields: string[]) {
-  const strip = (record: unknown): unknown => {
-    if (typeof record !== 'object' || record === null || Array.isArray(record)) return record;
-    const copy: Record<string, unknown> = { ...(record as Record<string, unknown>) };
-    for (const field of fields) delete copy[field];
-    return copy;
-  };
+  const strip = (record: unknown): unknown => (isRecord(record) ? withoutFields(record, fields) : record);
   return async (context: HookContext, next: () => Promise<void>): Promise<void> => {
     await next();
     const source = context.dispatch ?? context.result;

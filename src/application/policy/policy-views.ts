@@ -1,4 +1,5 @@
 import { isPaginated } from '../../domain/paginated';
+import { isRecord, withoutFields } from '../../domain/plain-record';
 import type { Params } from '../../ports/service-params';
 import type { RecordView, RecordVisibility } from '../../ports/service-options';
 import { callerOf, type Caller } from './caller';
@@ -59,10 +60,7 @@ export class PolicyViews implements RecordVisibility {
   }
 
   published(record: unknown): unknown {
-    if (!isRecord(record) || this.hidden.size === 0) return record;
-    const copy = { ...record };
-    for (const field of this.hidden) delete copy[field];
-    return copy;
+    return isRecord(record) && this.hidden.size > 0 ? withoutFields(record, this.hidden) : record;
   }
 
   viewFor(user: Record<string, any> | undefined, record: unknown): RecordView | undefined {
@@ -109,8 +107,4 @@ export class PolicyViews implements RecordVisibility {
     for (const [name, compute] of computed) view[name] = compute(record, compiled.caller);
     return view;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,6 +4,7 @@ import type { HookContext } from '../hooks/hook-context';
 import { checkDataShape, DATA_LIMITS } from './check-data-shape';
 import { FieldErrors, toBadRequest } from './validation-errors';
 import { classTransformer, classValidator } from './validation-libraries';
+import { isRecord, withoutFields } from '../../domain/plain-record';
 
 const OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, validationError: { target: false, value: false } };
 
@@ -23,7 +24,7 @@ export function validateData<T extends object>(dto: ClassConstructor<T>, options
   return async (context: HookContext): Promise<void> => {
     const sent: unknown[] = Array.isArray(context.data) ? context.data : [context.data];
     if (sent.length > DATA_LIMITS.items) throw new BadRequest(`At most ${DATA_LIMITS.items} items can be sent in one call`);
-    const items = sent.map((item) => withoutFields(item, setByServer));
+    const items = sent.map((item) => dataWithout(item, setByServer));
     const errors = new FieldErrors();
     const budget = { values: DATA_LIMITS.values };
     for (const item of items) {
@@ -46,12 +47,9 @@ export function validateData<T extends object>(dto: ClassConstructor<T>, options
 }
 
 /** The item without `fields` (a copy only when it has one of them); refuses what is not an object. */
-function withoutFields(item: unknown, fields: readonly string[]): object {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new BadRequest('The data must be an object');
-  if (!fields.some((field) => Object.hasOwn(item, field))) return item;
-  const copy: Record<string, unknown> = { ...item };
-  for (const field of fields) delete copy[field];
-  return copy;
+function dataWithout(item: unknown, fields: readonly string[]): object {
+  if (!isRecord(item)) throw new BadRequest('The data must be an object');
+  return fields.some((field) => Object.hasOwn(item, field)) ? withoutFields(item, fields) : item;
 }
 
 function onlyFields(item: object, fields: readonly string[]): Record<string, unknown> {

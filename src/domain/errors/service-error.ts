@@ -1,3 +1,4 @@
+import { isRecord } from '../plain-record';
 /** The JSON form of every service error, as it crosses the wire (Feathers v5 shape, never a stack). */
 export interface ServiceErrorJSON {
   name: string;
@@ -50,8 +51,4 @@ function splitMessage(message: unknown, data: unknown): { text: string; rest?: u
   const { message: _m, errors, ...rest } = source as Record<string, unknown>;
   const hasRest = Object.keys(rest).length > 0 || source === data;
   return { text, rest: hasRest ? rest : undefined, errors };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
