@@ -1,4 +1,4 @@
-import type { RecordVisibility } from '../../ports/service-options';
+import type { RecordView, RecordVisibility } from '../../ports/service-options';
 import type { Channel } from './channel';
 import { transportOf, type ConnectionTransport, type RealTimeConnection } from './connection';
 
@@ -14,41 +14,24 @@ type Returned = Channel | readonly (Channel | null | undefined)[] | null | undef
 export function deliverToChannels(eventName: string, data: unknown, returned: Returned, visibility?: RecordVisibility): void {
   if (!returned) return;
   const channels = (Array.isArray(returned) ? returned : [returned]) as (Channel | null | undefined)[];
-  if (visibility) return deliverViews(eventName, data, channels, visibility);
-  if (channels.length === 1) {
+  if (channels.length === 1 && !visibility) {
     const only = channels[0];
     if (only && only.length > 0) sendGroup(eventName, only.data ?? data, only.connections);
     return;
   }
   const seen = new Set<RealTimeConnection>();
-  const groups = new Map<unknown, RealTimeConnection[]>();
-  for (const channel of channels) {
-    if (!channel) continue;
-    const payload = channel.data ?? data;
-    for (const connection of channel.connections) {
-      if (seen.has(connection)) continue;
-      seen.add(connection);
-      let group = groups.get(payload);
-      if (!group) groups.set(payload, (group = []));
-      group.push(connection);
-    }
-  }
-  for (const [payload, connections] of groups) sendGroup(eventName, payload, connections);
-}
-
-/** Each connection its view of the payload, grouped by view so that each distinct view is sent once. */
-function deliverViews(eventName: string, data: unknown, channels: readonly (Channel | null | undefined)[], visibility: RecordVisibility): void {
-  const seen = new Set<RealTimeConnection>();
+  // By payload, then by view (one view, the payload itself, without a visibility).
   const groups = new Map<unknown, Map<string, { view: unknown; connections: RealTimeConnection[] }>>();
   for (const channel of channels) {
     if (!channel) continue;
     const payload = channel.data ?? data;
+    const asIs: RecordView = { key: '', view: payload as RecordView['view'] };
     let views = groups.get(payload);
     if (!views) groups.set(payload, (views = new Map()));
     for (const connection of channel.connections) {
       if (seen.has(connection)) continue;
       seen.add(connection);
-      const seenAs = visibility.viewFor(connection.user, payload);
+      const seenAs = visibility ? visibility.viewFor(connection.user, payload) : asIs;
       if (!seenAs) continue;
       const group = views.get(seenAs.key);
       if (group) group.connections.push(connection);
