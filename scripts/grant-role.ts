@@ -7,7 +7,7 @@ import { USER_IDENTITY } from '../src/application/services/users/user-identity';
 import { EMBEDDED_DATABASE_NAME } from '../src/composition/database-connection';
 import { loadConfig } from '../src/composition/load-config';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../src/embedded-mongo';
-import { SOCKET_FILE, SOCKET_FOLDER } from '../src/embedded-mongo/private-socket';
+import { socketPathIn, socketUrl } from '../src/embedded-mongo/private-socket';
 
 const USAGE = 'usage: npm run grant-role -- <email> <role> [--revoke]   (a role: a lower-case letter, then letters, digits, _ or -, at most 32)';
 const ROLE = /^[a-z][a-z0-9_-]{0,31}$/;
@@ -46,8 +46,8 @@ async function main(): Promise<void> {
 /** Where the accounts are: MONGODB_URL, the running server's private socket, or DATA_DIR opened here. */
 async function databaseUrl(mongodbUrl: string | undefined, dataDir: string): Promise<{ url: string; embedded?: EmbeddedMongo }> {
   if (mongodbUrl) return { url: mongodbUrl };
-  const socketPath = path.resolve(dataDir, SOCKET_FOLDER, SOCKET_FILE);
-  if (existsSync(socketPath)) return { url: `mongodb://${encodeURIComponent(socketPath)}/?directConnection=true` };
+  const socketPath = socketPathIn(dataDir);
+  if (socketPath && existsSync(socketPath)) return { url: socketUrl(socketPath) };
   const embedded = await startEmbeddedMongo({ privateSocket: true, dataDir: path.resolve(dataDir) });
   return { url: embedded.url, embedded };
 }

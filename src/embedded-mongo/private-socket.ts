@@ -29,14 +29,11 @@ const MAX_SOCKET_PATH_BYTES = 103;
  * holding the dataDir lock: a socket left by a killed server is removed here.
  */
 export async function preparePrivateSocket(dataDir: string | undefined): Promise<PrivateSocket> {
-  if (dataDir) {
-    const folder = path.resolve(dataDir, SOCKET_FOLDER);
-    const socketPath = path.join(folder, SOCKET_FILE);
-    if (Buffer.byteLength(socketPath) <= MAX_SOCKET_PATH_BYTES) {
-      await ownerOnlyFolder(folder);
-      await fs.rm(socketPath, { force: true }); // a killed server's; the dataDir lock says none is running
-      return privateSocket(folder, socketPath);
-    }
+  const inDataDir = dataDir === undefined ? undefined : socketPathIn(dataDir);
+  if (inDataDir) {
+    await ownerOnlyFolder(path.dirname(inDataDir));
+    await fs.rm(inDataDir, { force: true }); // a killed server's; the dataDir lock says none is running
+    return privateSocket(path.dirname(inDataDir), inDataDir);
   }
   const folder = await lowerCaseTemporaryFolder();
   const socketPath = path.join(folder, SOCKET_FILE);
@@ -47,12 +44,23 @@ export async function preparePrivateSocket(dataDir: string | undefined): Promise
   return privateSocket(folder, socketPath);
 }
 
+/** Where the server of `dataDir` binds its socket, when the path fits (else it uses a temporary folder). */
+export function socketPathIn(dataDir: string): string | undefined {
+  const socketPath = path.join(path.resolve(dataDir, SOCKET_FOLDER), SOCKET_FILE);
+  return Buffer.byteLength(socketPath) <= MAX_SOCKET_PATH_BYTES ? socketPath : undefined;
+}
+
+/** The driver's connection string for a socket (`directConnection` when the path has capitals, see below). */
+export function socketUrl(socketPath: string, standalone = false): string {
+  return `mongodb://${encodeURIComponent(socketPath)}/${isLowerCase(socketPath) || standalone ? '' : '?directConnection=true'}`;
+}
+
 /**
  * The driver lower-cases replica-set member names but not the socket path it connects to, so a
  * path with capitals never matches `hosts`: such a server is reached with `directConnection=true`.
  * The temporary folder is therefore named in lower-case hex rather than mkdtemp's mixed case.
  */
-export function isLowerCase(socketPath: string): boolean {
+function isLowerCase(socketPath: string): boolean {
   return socketPath === socketPath.toLowerCase();
 }
 

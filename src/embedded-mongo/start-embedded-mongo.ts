@@ -1,7 +1,7 @@
 import { consoleWarningsLogger, type EmbeddedMongoLogger } from './base/logger';
 import { DEFAULT_REPLICA_SET_NAME } from './base/server-identity';
 import { ChangeStreamHub } from './change-streams/change-stream-hub';
-import { isLowerCase, preparePrivateSocket, type PrivateSocket } from './private-socket';
+import { preparePrivateSocket, socketUrl, type PrivateSocket } from './private-socket';
 import { WireServer } from './server';
 import { Catalog } from './storage/catalog';
 import { JournalStorageEngine } from './storage/journal-storage-engine';
@@ -98,7 +98,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
       await server.listenUnix(socket.path);
       await socket.restrict();
       // A path with capitals (such a dataDir, or macOS's temporary folder) can match no member name: connect directly.
-      url = `mongodb://${encodeURIComponent(socket.path)}/${isLowerCase(socket.path) || options.standalone ? '' : '?directConnection=true'}`;
+      url = socketUrl(socket.path, options.standalone);
     } else {
       port = await server.listenTcp(host, options.port ?? 0);
       if (options.socketPath) await server.listenUnix(options.socketPath);
