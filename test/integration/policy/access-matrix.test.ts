@@ -1,8 +1,6 @@
 import 'reflect-metadata';
 import { dereference } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020';
-import { argumentNames } from '../../../src/application/app/service-call';
-import { encodeQuery } from '../../../src/adapters/rest-client/encode-query';
 import { createJwtSettings, signServiceCredential } from '../../../src';
 import { SERVICES } from '../../../src/application/services/service-list';
 import { credentialScopes } from '../../../src/composition/credential-scopes';
@@ -11,18 +9,13 @@ import { composeApplication } from '../../../src/composition-root';
 import { listenHttp } from '../../../src';
 import { call, PASSWORD, SECRET_A, SECRET_B, serversOnOneDatabase, stop, type Running } from '../composition/support/bound-servers';
 import { RecordingSocket, waitFor } from '../realtime/support/socket-clients';
+import { restRequestOf, socketArgumentsOf, type WireCall } from '../transport/support/wire-calls';
 
 type Actor = 'anonymous' | 'owner' | 'other' | 'admin';
 const ACTORS: readonly Actor[] = ['anonymous', 'owner', 'other', 'admin'];
 
-/** One call as a service sees it. `{message}` and `{owner}` stand for a fresh message of the owner (liked by the other user) and their account. */
-interface Call {
-  readonly method: string;
-  readonly path: 'messages' | 'users';
-  readonly id?: string;
-  readonly data?: unknown;
-  readonly query?: Record<string, unknown>;
-}
+/** `{message}` and `{owner}` in a call stand for a fresh message of the owner (liked by the other user) and their account. */
+type Call = WireCall;
 
 /** Every method, field rules, `$select`, totals, and a query on a field only some may read. */
 const CALLS: Record<string, Call> = {
@@ -228,16 +221,13 @@ async function eventViews(storing: Running, accounts: Record<Actor, { storingTok
 }
 
 async function overRest(url: string, token: string | undefined, request: Call): Promise<Outcome> {
-  const item = request.id === undefined ? '' : `/${encodeURIComponent(request.id)}`;
-  const custom = !['find', 'get', 'create', 'update', 'patch', 'remove'].includes(request.method);
-  const verb = { find: 'GET', get: 'GET', create: 'POST', update: 'PUT', patch: 'PATCH', remove: 'DELETE' }[request.method] ?? 'POST';
-  const response = await call(url, verb, `/${request.path}${item}${encodeQuery(request.query)}`, { token, body: request.data, headers: custom ? { 'x-service-method': request.method } : {} });
+  const { verb, url: target, headers } = restRequestOf(request);
+  const response = await call(url, verb, target, { token, body: request.data, headers });
   return response.status >= 400 ? { ok: false, name: response.body.name, code: response.body.code } : { ok: true, answer: response.body };
 }
 
 async function overSocket(socket: RecordingSocket, request: Call): Promise<Outcome> {
-  const args = argumentNames(request.method).map((name) => (name === 'id' ? request.id : name === 'data' ? request.data : request.query ?? {}));
-  const [error, result] = await socket.call(request.method, request.path, ...args);
+  const [error, result] = await socket.call(request.method, request.path, ...socketArgumentsOf(request));
   const failure = error as { name?: unknown; code?: unknown } | null;
   return failure ? { ok: false, name: failure.name, code: failure.code } : { ok: true, answer: result };
 }

@@ -1,18 +1,10 @@
-import { encodeQuery } from '../../../src/adapters/rest-client/encode-query';
-import { argumentNames } from '../../../src/application/app/service-call';
 import { PASSWORD, signUpAndLogIn, uniqueEmail, type Account } from '../reliability/support/accounts';
 import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
 import { call } from '../reliability/support/http';
 import { RecordingSocket } from '../realtime/support/socket-clients';
+import { restRequestOf, socketArgumentsOf, type WireCall } from './support/wire-calls';
 
-/** One call as a service sees it, whatever carries it. */
-interface Call {
-  method: string;
-  path: string;
-  id?: string | null;
-  data?: unknown;
-  query?: Record<string, unknown>;
-}
+type Call = WireCall;
 
 /** What a client gets back, with what legitimately differs between two runs (new ids, clocks, tokens) replaced. */
 type Outcome = { ok: true; result: unknown } | { ok: false; error: Record<string, unknown> };
@@ -98,20 +90,15 @@ describe.each(BOTH_STORES)('the same calls over HTTP and over a socket, on %s', 
   const tokenOf = (who: Case['as']): string | undefined => (who === 'owner' ? owner.token : who === 'other' ? other.token : undefined);
 
   async function overHttp(request: Call, who: Case['as']): Promise<Outcome> {
-    const item = request.id === undefined ? '' : `/${encodeURIComponent(String(request.id))}`;
-    const custom = !['find', 'get', 'create', 'update', 'patch', 'remove'].includes(request.method);
-    const verb = { find: 'GET', get: 'GET', create: 'POST', update: 'PUT', patch: 'PATCH', remove: 'DELETE' }[request.method] ?? 'POST';
-    const response = await call(app.url, verb, `/${request.path}${item}${encodeQuery(request.query)}`, {
-      token: tokenOf(who), body: request.data, headers: custom ? { 'x-service-method': request.method } : {},
-    });
+    const { verb, url, headers } = restRequestOf(request);
+    const response = await call(app.url, verb, url, { token: tokenOf(who), body: request.data, headers });
     if (response.status >= 400) return { ok: false, error: response.body };
     expect(response.status).toBe(request.method === 'create' ? 201 : 200);
     return { ok: true, result: response.body };
   }
 
   async function overSocket(request: Call, who: Case['as']): Promise<Outcome> {
-    const args = argumentNames(request.method).map((name) => (name === 'id' ? request.id : name === 'data' ? request.data : request.query ?? {}));
-    const [error, result] = await sockets.get(who)!.call(request.method, request.path, ...args);
+    const [error, result] = await sockets.get(who)!.call(request.method, request.path, ...socketArgumentsOf(request));
     return error ? { ok: false, error: error as Record<string, unknown> } : { ok: true, result };
   }
 
