@@ -12,7 +12,8 @@ export type Scope = { allowed: true; condition: Query } | { allowed: false; refu
 
 /**
  * One caller's policy for one service, compiled once (CASL's ability): the store condition of a
- * call by its action and the fields it touches, and the fields of a record the caller may see. Conditions are MongoDB queries, so the same condition filters both stores.
+ * call by its action and the fields it touches, and the fields of a record the caller may see.
+ * Conditions are MongoDB queries, so the same condition filters both stores.
  */
 export class CompiledPolicy {
   private readonly ability: Ability;
@@ -68,9 +69,10 @@ export class CompiledPolicy {
   /** Whether a new record (`create`) is within a rule of `action` that covers its fields. */
   allowsNew(action: PolicyAction, record: Record<string, unknown>, writtenFields: readonly string[]): boolean {
     const rules = this.ability.rulesFor(action, this.subject);
+    // Highest priority first: the first rule that applies to these fields and this record decides.
     for (const rule of rules) {
-      if (rule.inverted ? deniesAny(rule, writtenFields) && rule.matchesConditions(record) : false) return false;
-      if (!rule.inverted && coversAll(rule, writtenFields) && rule.matchesConditions(record)) return true;
+      const applies = rule.inverted ? deniesAny(rule, writtenFields) : coversAll(rule, writtenFields);
+      if (applies && rule.matchesConditions(record)) return !rule.inverted;
     }
     return false;
   }
@@ -81,7 +83,6 @@ export class CompiledPolicy {
     const all = Object.keys(record);
     return permittedFieldsOf(this.ability, 'read', record as never, { fieldsFrom: (rule) => rule.fields ?? all });
   }
-
 }
 
 /** The rules (highest priority first) as one MongoDB condition; null when none allows anything. */
