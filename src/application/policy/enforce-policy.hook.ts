@@ -31,7 +31,7 @@ export function enforcePolicy(views: PolicyViews, methods: readonly string[]): H
   const answer = (context: HookContext): void => {
     if (!context.params.provider) return;
     const select = context.params.query?.$select;
-    context.dispatch = views.answer(views.compiledFor(context.params), context.dispatch ?? context.result, sentByCall.get(context), Array.isArray(select) ? select : undefined);
+    context.dispatch = views.answer(context.params, context.dispatch ?? context.result, sentByCall.get(context), Array.isArray(select) ? select : undefined);
   };
   return { before: byMethod(methods, scope), after: byMethod(methods, answer) };
 }
@@ -44,10 +44,9 @@ export function enforcePolicy(views: PolicyViews, methods: readonly string[]): H
 export function answerPolicyErrors(views: PolicyViews, methods: readonly string[]): HookMap {
   const onError = async (context: HookContext): Promise<void> => {
     if (!context.params.provider) return;
-    const compiled = views.compiledFor(context.params);
     // A recovered call skips the after hooks: its answer is viewed here.
-    if (context.result !== undefined) context.dispatch = views.answer(compiled, context.dispatch ?? context.result);
-    else context.error = await refusalOfWrite(context, compiled, actionOf(context.method), context.error);
+    if (context.result !== undefined) context.dispatch = views.answer(context.params, context.dispatch ?? context.result);
+    else context.error = await refusalOfWrite(context, views.compiledFor(context.params), actionOf(context.method), context.error);
   };
   return { error: byMethod(methods, onError) };
 }

@@ -2,6 +2,7 @@ import { isPaginated } from '../../domain/paginated';
 import { isRecord, withoutFields } from '../../domain/plain-record';
 import type { Params } from '../../ports/service-params';
 import type { RecordView, RecordVisibility } from '../../ports/service-options';
+import type { Relation, Relations } from '../relations/relation';
 import { callerOf, type Caller } from './caller';
 import type { CompiledPolicy } from './compiled-policy';
 import { PolicyCache } from './policy-cache';
@@ -23,6 +24,16 @@ export interface PolicySettings {
   /** Fields that never leave the server, whatever a rule says. */
   readonly hiddenFields: readonly string[];
   readonly computed?: ComputedFields;
+  /** Related records answers carry, each shown as its own service's policy shows it to the caller. */
+  readonly relations?: Relations;
+  /** The visibility of another service (a relation's target), looked up when a view is made. */
+  readonly visibilityOf?: (path: string) => RecordVisibility | undefined;
+}
+
+/** Who a view is made for: their compiled policy, and the user record, for the views of related records. */
+interface Viewer {
+  readonly compiled: CompiledPolicy;
+  readonly user: Record<string, any> | undefined;
 }
 
 /**
@@ -34,11 +45,13 @@ export class PolicyViews implements RecordVisibility {
   private readonly policies: PolicyCache;
   private readonly hidden: ReadonlySet<string>;
   private readonly computed: ComputedEntries;
+  private readonly relations: readonly (readonly [string, Relation])[];
 
   constructor(private readonly settings: PolicySettings) {
     this.policies = new PolicyCache(settings.path, settings.policy);
     this.hidden = new Set(settings.hiddenFields);
     this.computed = Object.entries(settings.computed ?? {});
+    this.relations = Object.entries(settings.relations ?? {});
   }
 
   /** The policy of the call's caller, compiled once per caller. */
@@ -51,12 +64,14 @@ export class PolicyViews implements RecordVisibility {
    * are dropped. `sent`: the fields the caller wrote themself (a create's data), which they see
    * back even where they may not read them (a sign-up's own e-mail); a single record they may not
    * read otherwise keeps its id only. `selected`: the call's `$select`, which computed fields obey.
+   * A related record the answer carries is shown as its own service's policy shows it to the caller.
    */
-  answer(compiled: CompiledPolicy, answer: unknown, sent: readonly string[] = [], selected?: readonly string[]): unknown {
+  answer(params: Params, answer: unknown, sent: readonly string[] = [], selected?: readonly string[]): unknown {
+    const viewer: Viewer = { compiled: this.compiledFor(params), user: params.user };
     const computed = selected ? this.computed.filter(([name]) => selected.includes(name)) : this.computed;
-    if (isPaginated(answer)) return { ...answer, data: this.list(compiled, answer.data, computed) };
-    if (Array.isArray(answer)) return sent.length > 0 ? answer.map((record) => this.withSent(compiled, record, sent, computed)) : this.list(compiled, answer, computed);
-    return this.withSent(compiled, answer, sent, computed);
+    if (isPaginated(answer)) return { ...answer, data: this.list(viewer, answer.data, computed) };
+    if (Array.isArray(answer)) return sent.length > 0 ? answer.map((record) => this.withSent(viewer, record, sent, computed)) : this.list(viewer, answer, computed);
+    return this.withSent(viewer, answer, sent, computed);
   }
 
   published(record: unknown): unknown {
@@ -65,33 +80,34 @@ export class PolicyViews implements RecordVisibility {
 
   viewFor(user: Record<string, any> | undefined, record: unknown): RecordView | undefined {
     if (!isRecord(record)) return undefined;
-    const compiled = this.compiledFor({ user });
-    const fields = this.visibleFields(compiled, record);
+    const viewer: Viewer = { compiled: this.compiledFor({ user }), user };
+    const fields = this.visibleFields(viewer.compiled, record);
     if (!fields) return undefined;
-    const view = this.viewOf(compiled, record, fields, this.computed);
+    const relatedKeys: string[] = [];
+    const view = this.viewOf(viewer, record, fields, this.computed, relatedKeys);
     const computedPart = this.computed.length === 0 ? '' : JSON.stringify(this.computed.map(([name]) => view[name]));
-    return { key: `${fields.join('\u0000')}\u0001${computedPart}`, view };
+    return { key: `${fields.join('\u0000')}\u0001${computedPart}\u0001${relatedKeys.join('\u0001')}`, view };
   }
 
   /** One record as the caller sees it; undefined when they may not read it. */
-  recordView(compiled: CompiledPolicy, record: Record<string, unknown>, computed = this.computed): Record<string, unknown> | undefined {
-    const fields = this.visibleFields(compiled, record);
-    return fields && this.viewOf(compiled, record, fields, computed);
+  private recordView(viewer: Viewer, record: Record<string, unknown>, computed: ComputedEntries): Record<string, unknown> | undefined {
+    const fields = this.visibleFields(viewer.compiled, record);
+    return fields && this.viewOf(viewer, record, fields, computed);
   }
 
   /** One answered record: what the caller may read, plus what they sent, plus the id. */
-  private withSent(compiled: CompiledPolicy, record: unknown, sent: readonly string[], computed: ComputedEntries): unknown {
+  private withSent(viewer: Viewer, record: unknown, sent: readonly string[], computed: ComputedEntries): unknown {
     if (!isRecord(record)) return record;
     const idField = this.settings.idField;
-    const view = this.recordView(compiled, record, computed) ?? { [idField]: record[idField] };
+    const view = this.recordView(viewer, record, computed) ?? { [idField]: record[idField] };
     for (const field of sent) if (!this.hidden.has(field) && Object.hasOwn(record, field) && !Object.hasOwn(view, field)) view[field] = record[field];
     return view;
   }
 
-  private list(compiled: CompiledPolicy, records: readonly unknown[], computed: ComputedEntries): unknown[] {
+  private list(viewer: Viewer, records: readonly unknown[], computed: ComputedEntries): unknown[] {
     const views: unknown[] = [];
     for (const record of records) {
-      const view = isRecord(record) ? this.recordView(compiled, record, computed) : record;
+      const view = isRecord(record) ? this.recordView(viewer, record, computed) : record;
       if (view !== undefined) views.push(view);
     }
     return views;
@@ -101,10 +117,32 @@ export class PolicyViews implements RecordVisibility {
     return compiled.visibleFields(record)?.filter((field) => !this.hidden.has(field) && Object.hasOwn(record, field));
   }
 
-  private viewOf(compiled: CompiledPolicy, record: Record<string, unknown>, fields: readonly string[], computed: ComputedEntries): Record<string, unknown> {
+  /**
+   * The fields, the computed fields, and each related record the record carries, as its own
+   * service shows it to the viewer (null when they may not read it): only where the viewer may
+   * read the field naming it, so a relation never tells what its field would not.
+   * `relatedKeys` collects the related views' keys, for the key of the whole view.
+   */
+  private viewOf(viewer: Viewer, record: Record<string, unknown>, fields: readonly string[], computed: ComputedEntries, relatedKeys?: string[]): Record<string, unknown> {
     const view: Record<string, unknown> = {};
     for (const field of fields) view[field] = record[field];
-    for (const [name, compute] of computed) view[name] = compute(record, compiled.caller);
+    for (const [name, compute] of computed) view[name] = compute(record, viewer.compiled.caller);
+    for (const [name, relation] of this.relations) {
+      if (!Object.hasOwn(record, name) || !fields.includes(relation.field)) continue;
+      const related = this.relatedView(relation, record[name], viewer.user);
+      view[name] = related?.view ?? null;
+      relatedKeys?.push(related ? related.key : '');
+    }
     return view;
+  }
+
+  private relatedView(relation: Relation, related: unknown, user: Record<string, any> | undefined): RecordView | undefined {
+    if (!isRecord(related)) return undefined;
+    const target = this.settings.visibilityOf?.(relation.service);
+    if (!target) return { key: JSON.stringify(related), view: related };
+    const seen = target.viewFor(user, related);
+    if (!seen || !relation.select) return seen;
+    const carried = new Set([relation.targetField ?? '_id', ...relation.select]);
+    return { key: seen.key, view: Object.fromEntries(Object.entries(seen.view).filter(([field]) => carried.has(field))) };
   }
 }

@@ -3,6 +3,7 @@ import { protectFields } from '../hooks/protect-fields.hook';
 import type { HookMap } from '../hooks/hook-types';
 import { answerPolicyErrors, enforcePolicy } from '../policy/enforce-policy.hook';
 import { PolicyViews } from '../policy/policy-views';
+import { resolveRelations } from '../relations/resolve-relations.hook';
 import { validateData } from '../validation/validate-data.hook';
 import { validateQuery } from '../validation/validate-query.hook';
 import type { ServiceMethods } from '../../ports/service.port';
@@ -17,18 +18,20 @@ const QUERYING_METHODS = ['find', 'get', 'update', 'patch', 'remove'] as const;
  * only: a remote store forwards them to the server that owns them), then the hooks every
  * definition implies (hidden fields stripped from what leaves, data and queries validated by the
  * DTOs), then the definition's own hooks, which therefore see validated input: its `always`
- * hooks, then, where the store is local, its policy and its `storedHere` hooks (the server a
- * remote store forwards to runs its own). The policy's views also decide what each real-time
- * connection receives of the service's events, on every binding.
+ * hooks, then, where the store is local, its relations, its policy and its `storedHere` hooks
+ * (the server a remote store forwards to runs its own). The policy's views also decide what each
+ * real-time connection receives of the service's events, on every binding.
  */
 export function registerService(app: Application, definition: ServiceDefinition, store: ServiceMethods, { storesLocally, ...dependencies }: ServiceDependencies): void {
   const service = storesLocally ? withCustomMethods(store, definition) : store;
-  const views = policyViewsOf(definition);
+  const views = policyViewsOf(app, definition);
   app.use(definition.path, service, { methods: [...definition.methods], events: definition.events ? [...definition.events] : undefined, visibility: views });
   app.service(definition.path).hooks(definitionHooks(definition));
   const { always, storedHere } = definition.hooks ?? {};
   if (always) app.service(definition.path).hooks(always(dependencies));
-  // Where the records are stored: the policy, then the hooks that stamp what the server owns.
+  // Where the records are stored: related records (which the policy's views then show), the
+  // policy, then the hooks that stamp what the server owns.
+  if (definition.relations && storesLocally) app.service(definition.path).hooks(resolveRelations(definition.relations, definition.methods));
   if (views && storesLocally) app.service(definition.path).hooks(enforcePolicy(views, definition.methods));
   if (storedHere && storesLocally) app.service(definition.path).hooks(storedHere(dependencies));
   if (views && storesLocally) app.service(definition.path).hooks(answerPolicyErrors(views, definition.methods));
@@ -49,9 +52,15 @@ export function definitionHooks(definition: ServiceDefinition): HookMap {
   return hidden.length > 0 ? { around: { all: [protectFields(...hidden)] }, before } : { before };
 }
 
-/** What the definition's policy lets each caller see, if it has one. */
-function policyViewsOf(definition: ServiceDefinition): PolicyViews | undefined {
-  if (!definition.policy) return undefined;
+/**
+ * What the definition's policy lets each caller see, if it has one. Relations need one: it is what
+ * decides who reads the field naming a related record.
+ */
+function policyViewsOf(app: Application, definition: ServiceDefinition): PolicyViews | undefined {
+  if (!definition.policy) {
+    if (definition.relations) throw new Error(`Service '${definition.path}' declares relations but no policy: the policy decides who sees them`);
+    return undefined;
+  }
   return new PolicyViews({
     path: definition.path,
     policy: definition.policy,
@@ -59,6 +68,8 @@ function policyViewsOf(definition: ServiceDefinition): PolicyViews | undefined {
     idField: idOf(definition).field,
     hiddenFields: definition.hiddenFields ?? [],
     computed: definition.computedFields,
+    relations: definition.relations,
+    visibilityOf: (path) => app.lookup(path)?.options.visibility,
   });
 }
 

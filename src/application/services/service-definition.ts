@@ -9,6 +9,7 @@ import type { Publisher } from '../channels/publishers';
 import type { HookMap } from '../hooks/hook-types';
 import type { ComputedFields } from '../policy/policy-views';
 import type { ServicePolicy } from '../policy/service-policy';
+import type { Relations } from '../relations/relation';
 
 /**
  * How a service's records are identified. `objectid`: 24-hex ObjectIds (stored as ObjectIds in
@@ -118,6 +119,13 @@ export interface ServiceDefinition {
   policy?: ServicePolicy;
   /** Fields computed per caller for every record they may read (e.g. `liked`: did I like it). */
   computedFields?: ComputedFields;
+  /**
+   * Records of other services that answers and events carry, by name: `user: { service: 'users',
+   * field: 'userId', select: ['_id', 'name'] }` is the `users` record whose `_id` is `userId`.
+   * Resolved in one call per page through the target service, as the caller; what the caller sees
+   * of it is the target's policy. Clients choose with `$include` (absent: all). Needs a policy.
+   */
+  relations?: Relations;
   /** The service's own hooks, after the validation the definition's DTOs imply. */
   hooks?: ServiceHooks;
   /** Custom event names the service emits. */

@@ -23,6 +23,7 @@ const CALLS: Record<string, Call> = {
   'find with $select': { method: 'find', path: 'messages', query: { _id: '{message}', $select: ['text', 'likes'] } },
   'count ($limit 0)': { method: 'find', path: 'messages', query: { userId: '{owner}', $limit: 0 } },
   get: { method: 'get', path: 'messages', id: '{message}' },
+  'get without relations': { method: 'get', path: 'messages', id: '{message}', query: { $include: '' } },
   create: { method: 'create', path: 'messages', data: { text: 'new' } },
   'patch the text': { method: 'patch', path: 'messages', id: '{message}', data: { text: 'edited' } },
   like: { method: 'patch', path: 'messages', id: '{message}', data: { $inc: { likes: 1 } } },
@@ -119,12 +120,14 @@ describe('the access matrix: the same answers for every actor over REST, sockets
       'anonymous: create': refused('NotAuthenticated', 401),
       "anonymous: get the owner's account": refused('NotAuthenticated', 401),
       // Everyone signed in reads and likes; who liked is for the author and admins.
-      'other: get': ok({ _id: '{message}', text: 'mine', userId: '{owner}', read: false, likes: 1, createdAt: '<time>', liked: true }),
-      'owner: get': ok({ _id: '{message}', text: 'mine', userId: '{owner}', read: false, likes: 1, likedBy: ['{other}'], createdAt: '<time>', liked: false }),
-      'admin: get': ok({ _id: '{message}', text: 'mine', userId: '{owner}', read: false, likes: 1, likedBy: ['{other}'], createdAt: '<time>', liked: false }),
+      // Every message answer names its author as the users policy shows them: `_id` and `name`.
+      'other: get': ok({ _id: '{message}', text: 'mine', userId: '{owner}', read: false, likes: 1, createdAt: '<time>', liked: true, user: { _id: '{owner}', name: 'Owner' } }),
+      'owner: get': ok({ _id: '{message}', text: 'mine', userId: '{owner}', read: false, likes: 1, likedBy: ['{other}'], createdAt: '<time>', liked: false, user: { _id: '{owner}', name: 'Owner' } }),
+      'admin: get': ok({ _id: '{message}', text: 'mine', userId: '{owner}', read: false, likes: 1, likedBy: ['{other}'], createdAt: '<time>', liked: false, user: { _id: '{owner}', name: 'Owner' } }),
+      'other: get without relations': ok({ _id: '{message}', text: 'mine', userId: '{owner}', read: false, likes: 1, createdAt: '<time>', liked: true }),
       'other: find with $select': ok({ total: 1, limit: 10, skip: 0, data: [{ _id: '{message}', text: 'mine', likes: 1 }] }),
       // A second like by the same user changes nothing and answers the message as it is.
-      'other: like': ok({ _id: '{message}', text: 'mine', userId: '{owner}', read: false, likes: 1, createdAt: '<time>', liked: true }),
+      'other: like': ok({ _id: '{message}', text: 'mine', userId: '{owner}', read: false, likes: 1, createdAt: '<time>', liked: true, user: { _id: '{owner}', name: 'Owner' } }),
       'admin: like': ok(expect.objectContaining({ likes: 2, likedBy: ['{other}', '{admin}'], liked: true })),
       // Only the author edits; the author or an admin removes.
       'other: patch the text': refused('Forbidden', 403),
@@ -143,6 +146,9 @@ describe('the access matrix: the same answers for every actor over REST, sockets
       "owner: find by the owner's e-mail": ok(expect.objectContaining({ total: 1 })),
       "other: patch the owner's name": refused('Forbidden', 403),
     });
+    // Exactly these fields: nothing more for anyone (toMatchObject above lets nested extras pass).
+    expect(first['other: get']).toEqual(ok({ _id: '{message}', text: 'mine', userId: '{owner}', read: false, likes: 1, createdAt: '<time>', liked: true, user: { _id: '{owner}', name: 'Owner' } }));
+    expect(first['other: get without relations']).toEqual(ok({ _id: '{message}', text: 'mine', userId: '{owner}', read: false, likes: 1, createdAt: '<time>', liked: true }));
     // A count is a page without records; what it counts is the same for every signed-in reader
     // (the tables above are equal cell by cell), and totals of what some may not read are covered by
     // the e-mail query: 0 for another user, 1 for the owner.
@@ -157,6 +163,7 @@ describe('the access matrix: the same answers for every actor over REST, sockets
       expect(views.admin).toContain('likedBy');
       expect(views.other).not.toContain('likedBy');
       expect(views.other).toContain('liked');
+      for (const actor of ['owner', 'other', 'admin'] as const) expect(views[actor]).toContain('user');
     }
   });
 

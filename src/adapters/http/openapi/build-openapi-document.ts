@@ -44,11 +44,12 @@ export function buildOpenApiDocument({ app, definitions, title = 'API', version 
     document.tags.push({ name: AUTHENTICATION_TAG, description: 'Log in and check tokens' });
     Object.assign(document.paths, authenticationPaths(user, components));
   }
+  const definitionAt = (path: string) => definitions.find((definition) => normalizePath(definition.path) === normalizePath(path));
   for (const definition of definitions) {
     const path = normalizePath(definition.path);
     const normalized = { ...definition, path };
     document.tags.push({ name: path, description: definition.description });
-    Object.assign(document.paths, servicePaths({ definition: normalized, schemas, needsToken: (method) => needsToken(path, method), components }));
+    Object.assign(document.paths, servicePaths({ definition: normalized, schemas, needsToken: (method) => needsToken(path, method), components, definitionAt }));
   }
   addReferencedDtoSchemas(document, schemas);
   return document;

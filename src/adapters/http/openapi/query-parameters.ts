@@ -10,8 +10,10 @@ export interface ServiceQueryParameters {
   conditions: Reference[];
   /** `$limit`, `$skip`, `$sort`, `$select[]` and the definition's own filters. */
   findFilters: Reference[];
-  /** `$select[]` alone (what the other querying methods read besides conditions). */
-  select: Reference[];
+  /** `$select[]` and `$include[]`: what shapes an answer (the other methods read them besides conditions). */
+  answerShape: Reference[];
+  /** `$include[]` alone, when the service has relations (what `create` and custom methods read). */
+  include: Reference[];
 }
 
 /** Operators whose value is a list: written `field[$in][]=a&field[$in][]=b`, so one value is a list too. */
@@ -88,6 +90,15 @@ export function serviceQueryParameters(
     explode: true,
     schema: { type: 'array', items: { type: 'string', enum: [...recordFields] } },
   });
+  const relations = Object.keys(definition.relations ?? {});
+  const include = relations.length === 0 ? [] : [add('$include', {
+    name: '$include[]',
+    in: 'query',
+    description: `Related records the answer carries: every one when absent, none with \`$include=\`, e.g. \`$include[]=${relations[0]}\``,
+    style: 'form',
+    explode: true,
+    schema: { type: 'array', items: { type: 'string', enum: relations } },
+  })];
   const findFilters = [
     add('$limit', { name: '$limit', in: 'query', description: limitText, schema: limitSchema }),
     add('$skip', { name: '$skip', in: 'query', description: 'How many matching records to skip', schema: { type: 'integer', minimum: 0 } }),
@@ -102,9 +113,10 @@ export function serviceQueryParameters(
       example: {},
     }),
     select,
+    ...include,
     ...Object.keys(definition.filters ?? {}).map((filter) =>
       add(filter, { name: filter, in: 'query', description: `The service's own \`${filter}\` filter`, schema: {} }),
     ),
   ];
-  return { conditions, findFilters, select: [select] };
+  return { conditions, findFilters, answerShape: [select, ...include], include };
 }

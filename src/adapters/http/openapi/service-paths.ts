@@ -13,6 +13,8 @@ export interface ServicePathsInput {
   needsToken(method: string): boolean;
   /** Where the service's record, page and parameter components go. */
   components: OpenApiDocument['components'];
+  /** The definition of another described service (a relation's target), if it is one. */
+  definitionAt(path: string): ServiceDefinition | undefined;
 }
 
 /** `chat-rooms/archive` -> `ChatRoomsArchive`: the prefix of a service's component names. */
@@ -26,11 +28,44 @@ function idSchema(type: 'objectid' | 'uuid'): JsonSchema {
 }
 
 /**
+ * What a record looks like: the record DTO's fields (else those it is created with and queried
+ * by), never hidden ones. A declared record DTO names every field: no other may appear.
+ */
+function recordFields(definition: ServiceDefinition, schemas: DtoSchemas): Record<string, JsonSchema> {
+  const { dto } = definition;
+  const fields: Record<string, JsonSchema> = dto.record ? schemas.propertiesOf(dto.record) : { ...schemas.propertiesOf(dto.query), ...schemas.propertiesOf(dto.create) };
+  for (const name of definition.hiddenFields ?? []) delete fields[name];
+  return fields;
+}
+
+/**
+ * Each relation an answer may carry: the target's record narrowed to the relation's fields, or
+ * null (the related record is gone, or the caller may not read it).
+ */
+function relatedRecordSchemas(definition: ServiceDefinition, schemas: DtoSchemas, definitionAt: (path: string) => ServiceDefinition | undefined): Record<string, JsonSchema> {
+  const related: Record<string, JsonSchema> = {};
+  for (const [name, relation] of Object.entries(definition.relations ?? {})) {
+    const target = definitionAt(relation.service);
+    const description = `The \`${relation.service}\` record whose \`${relation.targetField ?? '_id'}\` is \`${relation.field}\` (with \`$include\`), as its policy shows it; null when there is none to show`;
+    if (!target) {
+      related[name] = { type: ['object', 'null'], description };
+      continue;
+    }
+    const targetId = idOf(target);
+    const all: Record<string, JsonSchema> = { [targetId.field]: idSchema(targetId.type), ...recordFields(target, schemas) };
+    const carried = relation.select ? new Set([relation.targetField ?? '_id', ...relation.select]) : undefined;
+    const properties = Object.fromEntries(Object.entries(all).filter(([field]) => !carried || carried.has(field)));
+    related[name] = { type: ['object', 'null'], description, properties, additionalProperties: false };
+  }
+  return related;
+}
+
+/**
  * The routes of one service in the HTTP mapping: `GET /<path>` find, `POST /<path>` create and
  * the custom methods (header `X-Service-Method`), `GET|PUT|PATCH|DELETE /<path>/{id}`, and
  * `PATCH|DELETE /<path>` for the methods `multi` allows.
  */
-export function servicePaths({ definition, schemas, needsToken, components }: ServicePathsInput): Record<string, PathItemObject> {
+export function servicePaths({ definition, schemas, needsToken, components, definitionAt }: ServicePathsInput): Record<string, PathItemObject> {
   const { path, methods, dto } = definition;
   const has = (method: string) => methods.includes(method);
   const multi = (method: string) => definition.multi === true || (Array.isArray(definition.multi) && definition.multi.includes(method));
@@ -38,12 +73,10 @@ export function servicePaths({ definition, schemas, needsToken, components }: Se
   const id = idOf(definition);
   const hidden = new Set(definition.hiddenFields ?? []);
 
-  // What a record looks like: its id and the record DTO's fields (else those it is created with and
-  // queried by), never hidden ones. A declared record DTO names every field: no other may appear.
-  const fields: Record<string, JsonSchema> = dto.record ? schemas.propertiesOf(dto.record) : { ...schemas.propertiesOf(dto.query), ...schemas.propertiesOf(dto.create) };
-  for (const name of hidden) delete fields[name];
+  const fields = recordFields(definition, schemas);
   const record = `${base}Record`;
-  components.schemas[record] = { type: 'object', required: [id.field], properties: { [id.field]: idSchema(id.type), ...fields }, ...(dto.record ? { additionalProperties: false } : {}) };
+  const related = relatedRecordSchemas(definition, schemas, definitionAt);
+  components.schemas[record] = { type: 'object', required: [id.field], properties: { [id.field]: idSchema(id.type), ...fields, ...related }, ...(dto.record ? { additionalProperties: false } : {}) };
   const recordRef = refTo('schemas', record);
   const page = `${base}Page`;
   components.schemas[page] = {
@@ -81,7 +114,7 @@ export function servicePaths({ definition, schemas, needsToken, components }: Se
   const body = (schema: JsonSchema, description?: string) => ({ required: true, description, content: jsonContent(schema) });
   const ok = (description: string, schema: JsonSchema) => ({ '200': { description, content: jsonContent(schema) } });
   const conflict: ErrorResponseName[] = unique ? ['Conflict'] : [];
-  const itemQuery = [...query.conditions, ...query.select];
+  const itemQuery = [...query.conditions, ...query.answerShape];
   const manyRecords = { type: 'array', items: recordRef };
   const dtoRef = (dtoClass: Parameters<DtoSchemas['nameOf']>[0]) => refTo('schemas', schemas.nameOf(dtoClass));
 
@@ -95,7 +128,7 @@ export function servicePaths({ definition, schemas, needsToken, components }: Se
       responses: ok(paginated ? 'A page of records' : 'The matching records', paginated ? refTo('schemas', page) : manyRecords),
     }, []);
   }
-  const post = collectionPost(definition, { dtoRef, recordRef, operation, conflict, multi: multi('create') });
+  const post = collectionPost(definition, { dtoRef, recordRef, operation, conflict, multi: multi('create'), include: query.include });
   if (post) collection.post = post;
   if (has('patch') && multi('patch')) {
     collection.patch = operation('patch', `Patch every matching record of ${path}`, {
@@ -137,6 +170,8 @@ interface PostParts {
   operation(methods: string | string[], summary: string, parts: Partial<OperationObject>, errors: ErrorResponseName[]): OperationObject;
   conflict: ErrorResponseName[];
   multi: boolean;
+  /** `$include[]`, when the service has relations. */
+  include: Reference[];
 }
 
 /**
@@ -145,7 +180,7 @@ interface PostParts {
  * one body schema per method (`oneOf`), 201 for create and 200 for custom methods; the
  * `x-service-methods` extension maps each custom method to its body schema.
  */
-function collectionPost(definition: ServiceDefinition, { dtoRef, recordRef, operation, conflict, multi }: PostParts): OperationObject | undefined {
+function collectionPost(definition: ServiceDefinition, { dtoRef, recordRef, operation, conflict, multi, include }: PostParts): OperationObject | undefined {
   const { path, dto } = definition;
   const creates = definition.methods.includes('create');
   const custom = definition.methods.filter((method) => !(STANDARD_METHODS as readonly string[]).includes(method));
@@ -168,8 +203,8 @@ function collectionPost(definition: ServiceDefinition, { dtoRef, recordRef, oper
   const methodsHere = [...(creates ? ['create'] : []), ...custom];
   const op = operation(methodsHere, creates ? (custom.length > 0 ? `Create a record of ${path}, or call a custom method` : `Create a record of ${path}`) : `Call a custom method of ${path}`, {
     description: lines.join('\n\n'),
-    parameters: custom.length > 0
-      ? [{ name: 'X-Service-Method', in: 'header', required: !creates, description: 'The custom method to call', schema: { type: 'string', enum: custom } }]
+    parameters: custom.length > 0 || include.length > 0
+      ? [...(custom.length > 0 ? [{ name: 'X-Service-Method', in: 'header' as const, required: !creates, description: 'The custom method to call', schema: { type: 'string', enum: custom } }] : []), ...include]
       : undefined,
     requestBody: { required: true, content: jsonContent(bodies.length === 1 ? bodies[0] : { oneOf: bodies }) },
     responses,

@@ -33,6 +33,8 @@ export const messagesService = defineService({
       can('remove');
     }
   },
+  // Every message answer and event names its author: one users call per page, as the caller.
+  relations: { user: { service: 'users', field: 'userId', select: ['_id', 'name'] } },
   computedFields: { liked: (message, caller) => Array.isArray(message.likedBy) && message.likedBy.includes(caller.id) },
   hooks: { always: messagesHooks, storedHere: storedMessagesHooks },
   // Everyone signed in hears messages events.
