@@ -91,6 +91,9 @@ export const ${names.camel}Service = defineService({
     can('create', [${fields.map((field) => `'${field.name}'`).join(', ')}]);
     can(['read', 'update', 'patch', 'remove'], { userId: caller.id });
   },
+  // Records of other services that answers and events carry (README, "Related records"), e.g. the
+  // owner's name, resolved in one users call per page as the caller; clients choose with \`$include\`:
+  // relations: { user: { service: 'users', field: 'userId', select: ['_id', 'name'] } },
   hooks: { always: ${names.camel}Hooks, storedHere: stored${names.pascal}Hooks },
   // Only the owner's own real-time connections hear about a record.
   publish: (app) => (record: { userId?: unknown }) => (record.userId === undefined ? null : app.channel(userChannel(record.userId))),

@@ -9,7 +9,7 @@ export const CHAT_PAGE_HTML = `<!doctype html>
   body { font-family: system-ui, sans-serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem; }
   form { display: flex; gap: .5rem; margin: 1rem 0; flex-wrap: wrap; }
   input { flex: 1; padding: .4rem; }
-  #messages { list-style: none; padding: 0; border-top: 1px solid #ddd; }
+  #messages { list-style: none; padding: 0; margin: 0; border-top: 1px solid #ddd; border-bottom: 1px solid #ddd; max-height: 60vh; overflow-y: auto; }
   #messages li { padding: .4rem 0; border-bottom: 1px solid #eee; display: flex; gap: .5rem; align-items: baseline; flex-wrap: wrap; }
   #messages .avatar { display: inline-grid; place-items: center; width: 1.8rem; height: 1.8rem; border-radius: 50%; background: #dfe7f5; font-size: .75rem; font-weight: 600; align-self: center; }
   #messages .time { color: #777; font-size: .8rem; }

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
 import { startApp, type RunningApp } from '../reliability/support/app-server';
+import { call } from '../reliability/support/http';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -12,7 +13,7 @@ if (!available) console.log(`chat page browser test skipped: ${CHROMIUM} is miss
 
 const HASH = /\$2[aby]\$\d\d\$|\$scrypt\$/;
 
-/** The live chat page at `/`, in headless Chromium: two people in two browser contexts. */
+/** The live chat page at `/`, in headless Chromium: two people and an admin in three browser contexts. */
 (available ? describe : describe.skip)('live chat page', () => {
   let server: RunningApp;
   let browser: Browser;
@@ -26,9 +27,12 @@ const HASH = /\$2[aby]\$\d\d\$|\$scrypt\$/;
     await server?.close();
   });
 
-  /** A person on the page; every frame the page receives from the API is kept. */
-  async function person(name?: string): Promise<{ page: Page; frames: string[]; errors: string[]; email: string }> {
-    const email = uniqueEmail('chat');
+  /**
+   * A person on the page, signed up there (or, with `existing`, logging in with that account);
+   * every frame the page receives from the API is kept.
+   */
+  async function person(name?: string, existing?: string): Promise<{ page: Page; frames: string[]; errors: string[]; email: string }> {
+    const email = existing ?? uniqueEmail('chat');
     const context = await browser.newContext();
     const page = await context.newPage();
     const frames: string[] = [];
@@ -48,15 +52,39 @@ const HASH = /\$2[aby]\$\d\d\$|\$scrypt\$/;
     await page.goto(`${server.url}/`);
     await page.fill('#email', email);
     await page.fill('#password', PASSWORD);
-    if (name) await page.fill('#name', name);
-    await page.click('button[value="signup"]');
+    if (name && !existing) await page.fill('#name', name);
+    await page.click(existing ? 'button[value="login"]' : 'button[value="signup"]');
     await page.waitForSelector('#chat:not([hidden])', { timeout: 15_000 });
     return { page, frames, errors, email };
   }
 
+  /** An account made through the API (its messages posted there too), for what happened before the pages opened. */
+  async function account(name: string): Promise<{ id: string; email: string; token: string }> {
+    const email = uniqueEmail(name.toLowerCase());
+    const created = await call(server.url, 'POST', '/users', { body: { email, password: PASSWORD, name } });
+    const login = await call(server.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } });
+    return { id: String(created.body._id), email, token: login.body.accessToken };
+  }
+
   it('a message posted by one person appears on the other\'s page within 2 s under its author\'s name; no page ever gets a password or another\'s e-mail', async () => {
+    // 30 earlier messages: a page shows the newest 20, the rest when scrolled up.
+    const cy = await account('Cy');
+    for (let index = 0; index < 30; index += 1) expect((await call(server.url, 'POST', '/messages', { token: cy.token, body: { text: `earlier ${index}` } })).status).toBe(201);
+    // An admin, granted the role in the store the way `npm run grant-role` does, then logging in on the page.
+    const chief = await account('Chief');
+    await server.composed.app.lookup('users')!.original._patch(chief.id, { roles: ['admin'] });
     const ada = await person('Ada');
     const bob = await person('Bob');
+    const admin = await person(undefined, chief.email);
+    const earlier = ada.page.locator('#messages li:has-text("earlier")');
+    expect(await earlier.count()).toBe(20);
+    expect(await earlier.first().locator('.text').textContent()).toBe('earlier 10');
+    await ada.page.locator('#messages').evaluate((list) => list.scrollTo({ top: 0 }));
+    await ada.page.waitForSelector('#messages li:first-child:has-text("earlier 0")', { timeout: 2_000 });
+    expect(await earlier.count()).toBe(30);
+    expect(await earlier.nth(29).locator('.text').textContent()).toBe('earlier 29');
+    expect(await ada.page.locator('#messages li:has-text("earlier 0") .author').textContent()).toBe('Cy');
+    await ada.page.locator('#messages').evaluate((list) => list.scrollTo({ top: list.scrollHeight }));
     await ada.page.fill('#text', 'hello from Ada');
     const posted = Date.now();
     await ada.page.click('#post-form button');
@@ -69,6 +97,14 @@ const HASH = /\$2[aby]\$\d\d\$|\$scrypt\$/;
     await bob.page.fill('#text', 'hi Ada');
     await bob.page.click('#post-form button');
     await ada.page.waitForSelector('#messages li:has-text("hi Ada")', { timeout: 2_000 });
+    await admin.page.waitForSelector('#messages li:has-text("hi Ada")', { timeout: 2_000 });
+    // The admin may delete anyone's message; it disappears from both other pages within 2 s.
+    expect(await ada.page.locator('#messages li:has-text("hi Ada") .delete').count()).toBe(0);
+    const removed = Date.now();
+    await admin.page.locator('#messages li:has-text("hi Ada") .delete').click();
+    await ada.page.waitForSelector('#messages li:has-text("hi Ada")', { state: 'detached', timeout: 2_000 });
+    await bob.page.waitForSelector('#messages li:has-text("hi Ada")', { state: 'detached', timeout: 2_000 });
+    expect(Date.now() - removed).toBeLessThan(2_000);
     // Each message is shown once on each page.
     expect(await ada.page.locator('#messages li:has-text("hello from Ada")').count()).toBe(1);
     expect(await bob.page.locator('#messages li:has-text("hello from Ada")').count()).toBe(1);
@@ -84,9 +120,12 @@ const HASH = /\$2[aby]\$\d\d\$|\$scrypt\$/;
     console.log(`chat page as Ada sees it: ${screenshot}`);
     await ada.page.locator('#messages li:has-text("hello from Ada") .delete').click();
     await bob.page.waitForSelector('#messages li:has-text("hello from Ada")', { state: 'detached', timeout: 2_000 });
-    // Who liked a message is for its author: Bob's page never receives it.
+    // Who liked a message is for its author: Bob's page never receives it, nor anyone else's e-mail.
     expect(bob.frames.join('\n')).not.toContain('likedBy');
-    for (const { page, frames, errors } of [ada, bob]) {
+    for (const [viewer, others] of [[ada, [bob.email, chief.email, cy.email]], [bob, [ada.email, chief.email, cy.email]], [admin, [ada.email, bob.email, cy.email]]] as const) {
+      for (const email of others) expect(viewer.frames.join('\n')).not.toContain(email);
+    }
+    for (const { page, frames, errors } of [ada, bob, admin]) {
       expect(frames.length).toBeGreaterThan(3);
       for (const frame of frames) {
         expect(frame).not.toContain('"password"');

@@ -1,6 +1,7 @@
 /**
  * The live chat page's script (bundled for the browser by the chat page router): sign up, log
- * in, post, and see everyone's messages as they arrive, over our own socket client.
+ * in, post, and see everyone's messages as they arrive, over our own socket client, each under
+ * its author's name (the messages' `user` relation); older messages load on scroll.
  */
 import { io } from 'socket.io-client';
 import { authenticationClient, createApp, socketio } from '../../../client';
@@ -14,6 +15,8 @@ interface Message {
   likes?: number;
   /** Whether I liked it (the server computes it for each reader). */
   liked?: boolean;
+  /** Its author, as the users policy shows them to me: their id and name (the messages' `user` relation). */
+  user?: { _id?: string; name?: string } | null;
 }
 
 interface User {
@@ -23,6 +26,11 @@ interface User {
   name?: string;
   roles?: string[];
 }
+
+/** Messages per page, the first and each older one loaded on scroll. */
+const PAGE_SIZE = 20;
+/** Newest first, ties by id: the order pages are read in, so a cursor can continue it. */
+const NEWEST_FIRST = { createdAt: -1, _id: -1 };
 
 const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const socket = io({ transports: ['websocket'] });
@@ -35,28 +43,29 @@ app.configure(auth.configure);
 /** Who is signed in: whose messages get a delete button (every message for an admin). */
 let me: User | undefined;
 
-const names = new Map<string, Promise<string>>();
-/** Who wrote a message: their name (anyone signed in may read it; an e-mail only its own user). */
-function authorOf(userId: string | undefined): Promise<string> {
-  if (!userId) return Promise.resolve('someone');
-  const known = names.get(userId);
-  if (known) return known;
-  const name: Promise<string> = app.service('users').get(userId).then((user: User) => user.name || user.email || 'someone', () => 'someone');
-  names.set(userId, name);
-  return name;
+/** Who wrote a message: the name its `user` relation carries (anyone signed in may read it). */
+function authorOf(message: Message): string {
+  return message.user?.name || 'someone';
 }
 
 const keyOf = (message: Message): string => String(message._id ?? message.id);
 const items = new Map<string, HTMLLIElement>();
 
-/** A message as a list item: initials, author, time, text, a like button with the count, and delete where allowed. */
-function show(message: Message): void {
+/**
+ * A message as a list item: initials, author, time, text, a like button with the count, and
+ * delete where allowed. New messages go at the end (the view follows them when it was at the
+ * end, or when they are mine); older ones, loaded on scroll, at the start.
+ */
+function show(message: Message, where: 'end' | 'start' = 'end'): void {
   const key = keyOf(message);
   if (items.has(key)) return update(message);
+  const list = byId('messages');
+  const following = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
   const item = document.createElement('li');
   item.dataset.id = key;
-  const avatar = element('span', 'avatar', '?');
-  const author = element('strong', 'author', '');
+  const name = authorOf(message);
+  const avatar = element('span', 'avatar', initials(name));
+  const author = element('strong', 'author', name);
   const time = element('time', 'time', message.createdAt ? new Date(message.createdAt).toLocaleTimeString() : '');
   const text = element('span', 'text', message.text);
   const like = element('button', 'like', '') as HTMLButtonElement;
@@ -67,7 +76,8 @@ function show(message: Message): void {
   });
   item.append(avatar, author, time, text, like);
   const myId = me ? String(me._id ?? me.id) : undefined;
-  if (message.userId === myId || me?.roles?.includes('admin')) {
+  const mine = message.userId === myId;
+  if (mine || me?.roles?.includes('admin')) {
     const remove = element('button', 'delete', 'Delete') as HTMLButtonElement;
     remove.type = 'button';
     remove.addEventListener('click', () => {
@@ -76,13 +86,13 @@ function show(message: Message): void {
     item.append(remove);
   }
   items.set(key, item);
-  byId('messages').append(item);
+  if (where === 'start') {
+    list.prepend(item);
+  } else {
+    list.append(item);
+    if (following || mine) list.scrollTop = list.scrollHeight;
+  }
   update(message);
-  void authorOf(message.userId).then((name) => {
-    author.textContent = name;
-    avatar.textContent = initials(name);
-  });
-  item.scrollIntoView({ block: 'end' });
 }
 
 /** A like (mine or anyone's) changes the count; `liked` is mine, computed by the server for me. */
@@ -116,13 +126,49 @@ function setStatus(text: string, error = false): void {
   status.className = error ? 'error' : '';
 }
 
+/** Where the next older page starts: the oldest message shown so far; `done` once none is older. */
+const older: { createdAt?: number; id?: string; done: boolean; loading: boolean } = { done: false, loading: false };
+
+/**
+ * The next page of older messages, put above those shown: those created before the oldest shown
+ * (or at the same time with a smaller id), so messages arriving meanwhile never shift the pages.
+ * Pages keep coming while the list does not fill its box, so there is always something to scroll.
+ */
+async function loadOlder(): Promise<void> {
+  if (older.done || older.loading) return;
+  older.loading = true;
+  const list = byId('messages');
+  try {
+    for (let pages = 0; pages < 100 && !older.done; pages += 1) {
+      const cursor = older.createdAt === undefined ? {} : { $or: [{ createdAt: { $lt: older.createdAt } }, { createdAt: older.createdAt, _id: { $lt: older.id } }] };
+      const page = await app.service('messages').find({ query: { ...cursor, $sort: NEWEST_FIRST, $limit: PAGE_SIZE } });
+      const heightBefore = list.scrollHeight;
+      for (const message of page.data as Message[]) show(message, 'start');
+      // Keep what was on screen where it was: the new items went above it.
+      list.scrollTop += list.scrollHeight - heightBefore;
+      const oldest = page.data[page.data.length - 1] as Message | undefined;
+      if (oldest) Object.assign(older, { createdAt: oldest.createdAt, id: keyOf(oldest) });
+      older.done = page.data.length < PAGE_SIZE;
+      if (list.scrollHeight > list.clientHeight) break;
+    }
+  } catch (error) {
+    setStatus((error as Error).message, true);
+  } finally {
+    older.loading = false;
+  }
+}
+
 async function enterChat(user: User | undefined): Promise<void> {
   me = user;
   byId('signed-out').hidden = true;
   byId('chat').hidden = false;
   setStatus(`Signed in as ${user?.name ?? user?.email ?? 'you'}`);
-  const page = await app.service('messages').find({ query: { $limit: 50, $sort: { createdAt: -1 } } });
-  for (const message of [...page.data].reverse()) show(message);
+  await loadOlder();
+  const list = byId('messages');
+  list.scrollTop = list.scrollHeight;
+  list.addEventListener('scroll', () => {
+    if (list.scrollTop < 40) void loadOlder();
+  });
 }
 
 app.service('messages').on('created', (message: Message) => show(message));
