@@ -6,6 +6,7 @@ export { protectFields } from './application/hooks/protect-fields.hook';
 export { validateData } from './application/validation/validate-data.hook';
 export { validateQuery } from './application/validation/validate-query.hook';
 export { PolicyViews, type ComputedFields, type PolicySettings } from './application/policy/policy-views';
+export { answerPolicyErrors, enforcePolicy } from './application/policy/enforce-policy.hook';
 export type { Caller } from './application/policy/caller';
 export type { PolicyAction, PolicyRules, RecordConditions, ServicePolicy } from './application/policy/service-policy';
 export * from './adapters/memory';

@@ -3,15 +3,26 @@
  * a `messages` service (MemoryService, or DatabaseService on the embedded server), with
  * authentication on the framework's own `authenticate('jwt')` hook (AuthenticationService +
  * JwtAuthenticationStrategy, which verifies the bearer token and loads its user from the `users`
- * service on every call), mounted by createHttpAdapter on a plain Node HTTP server.
+ * service on every call), mounted by createHttpAdapter on a plain Node HTTP server. With the
+ * `policy` setting, `messages` gets a policy as a definition's would: rules compiled per caller
+ * into the store query, the fields a create may write and each answer's fields.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  authenticate, AuthenticationService, createApp, createHttpAdapter, createJwtSettings, DatabaseService, JsonWebTokenIssuer,
-  JwtAuthenticationStrategy, MemoryService, startEmbeddedMongo,
+  answerPolicyErrors, authenticate, AuthenticationService, createApp, createHttpAdapter, createJwtSettings, DatabaseService, enforcePolicy,
+  JsonWebTokenIssuer, JwtAuthenticationStrategy, MemoryService, PolicyViews, startEmbeddedMongo, type ServicePolicy,
 } from '../../src';
 import { BENCH_USER, PAGINATE, SEEDED_MESSAGES, reportFailure, seedMessage, serveUntilStopped, settingsFromEnv } from './server-protocol';
+
+/** The shape of the skeleton's messages policy: everyone signed in reads and posts; a field for the author only. */
+const MESSAGES_POLICY: ServicePolicy = (caller, { can }) => {
+  if (caller.anonymous) return;
+  can('read', ['_id', 'id', 'text', 'userId']);
+  can('read', ['likedBy'], { userId: caller.id });
+  can('create', ['text', 'userId']);
+  if (caller.roles.includes('admin')) can('read');
+};
 
 async function main(): Promise<void> {
   const settings = settingsFromEnv();
@@ -46,6 +57,13 @@ async function main(): Promise<void> {
     });
     app.use('authentication', authentication, { methods: ['create', 'remove'] });
     app.service('messages').hooks({ before: { all: [authenticate('jwt')] } });
+    if (settings.policy) {
+      const idField = settings.store === 'mongo' ? '_id' : 'id';
+      const views = new PolicyViews({ path: 'messages', policy: MESSAGES_POLICY, rolesField: 'roles', idField, hiddenFields: [] });
+      const methods = ['find', 'get', 'create'];
+      app.service('messages').hooks(enforcePolicy(views, methods));
+      app.service('messages').hooks(answerPolicyErrors(views, methods));
+    }
   }
 
   await app.setup();

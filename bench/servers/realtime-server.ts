@@ -8,13 +8,14 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { attachSocketTransport, channels, createApp, NotFound, PolicyViews, type Id, type ServicePolicy } from '../../src';
+import { answerPolicyErrors, attachSocketTransport, channels, createApp, enforcePolicy, NotFound, PolicyViews, type HookContext, type Id, type ServicePolicy } from '../../src';
 import { REALTIME_POLICY_ENV, reportFailure, seedMessage, SEEDED_MESSAGES, serveUntilStopped } from './server-protocol';
 
-/** Two views of every event: a user sees the text, an admin the whole record. */
+/** Two views of every event: a user sees the text, an admin the whole record; anyone signed in posts. */
 const TWO_ROLES: ServicePolicy = (caller, { can }) => {
   if (caller.anonymous) return;
   can('read', ['id', 'text']);
+  can('create', ['text', 'userId']);
   if (caller.roles.includes('admin')) can('read');
 };
 
@@ -28,6 +29,13 @@ async function main(): Promise<void> {
   const withPolicy = process.env[REALTIME_POLICY_ENV] === 'two-roles';
   const visibility = withPolicy ? new PolicyViews({ path: 'messages', policy: TWO_ROLES, rolesField: 'roles', idField: 'id', hiddenFields: [] }) : undefined;
   app.use('messages', messages, { methods: ['get', 'create'], visibility });
+  if (visibility) {
+    // Calls too: each caller's rules join the query of a get and choose the answer's fields. The
+    // caller is the connection's user, as the authenticate hook would set it after a login.
+    app.service('messages').hooks({ before: { all: [(context: HookContext) => { context.params.user ??= context.params.connection?.user; }] } });
+    app.service('messages').hooks(enforcePolicy(visibility, ['get', 'create']));
+    app.service('messages').hooks(answerPolicyErrors(visibility, ['get', 'create']));
+  }
   let connections = 0;
   app.on('connection', (connection) => {
     connections++;

@@ -52,10 +52,12 @@ export interface ServerSettings {
   secret: string;
   /** Fastify baseline only: register @fastify/helmet (the framework always sends helmet's headers). */
   helmet?: boolean;
+  /** Framework only, with `auth`: `messages` gets a policy (store query, answer's fields, written fields). */
+  policy?: boolean;
 }
 
 export function settingsToEnv(settings: ServerSettings): Record<string, string> {
-  return { BENCH_STORE: settings.store, BENCH_AUTH: settings.auth ? '1' : '0', BENCH_SECRET: settings.secret, BENCH_HELMET: settings.helmet ? '1' : '0' };
+  return { BENCH_STORE: settings.store, BENCH_AUTH: settings.auth ? '1' : '0', BENCH_SECRET: settings.secret, BENCH_HELMET: settings.helmet ? '1' : '0', BENCH_POLICY: settings.policy ? '1' : '0' };
 }
 
 /** The mongo-server child keeps its data in this folder when the variable is set (in memory otherwise). */
@@ -72,6 +74,7 @@ export const MONGO_IN_THREAD_ENV = 'BENCH_MONGO_IN_THREAD';
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSettings {
   return {
     store: env.BENCH_STORE === 'mongo' ? 'mongo' : 'memory', auth: env.BENCH_AUTH === '1', secret: env.BENCH_SECRET ?? 'bench-secret', helmet: env.BENCH_HELMET === '1',
+    policy: env.BENCH_POLICY === '1',
   };
 }
 

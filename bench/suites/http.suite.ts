@@ -5,6 +5,7 @@ import { messageRequest, REQUEST_KINDS, REQUEST_TITLES } from '../lib/message-re
 import { AT_REF, pairsWithFrameworkAtRef } from '../lib/scenario-pairs';
 
 const FRAMEWORK = 'framework';
+const FRAMEWORK_POLICY = 'framework-policy';
 const EXPRESS = 'express';
 const FASTIFY = 'fastify';
 const FASTIFY_HELMET = 'fastify-helmet';
@@ -37,7 +38,10 @@ export const httpSuite: Suite = {
         let pairs: ScenarioPair[] = [{ id, title: title('vs bare Express 5'), baseline: EXPRESS, candidate: FRAMEWORK, target: { op: '>=', value: auth ? 1.0 : 1.2 }, cpu: true }];
         if (auth) {
           servers.push(side(FASTIFY_JWT, 'Fastify 5 + @fastify/jwt', 'fastify-server'));
+          // A policy's cost on top of authentication: within 10 % of the same framework without one.
+          servers.push({ ...side(FRAMEWORK_POLICY, 'framework with a policy', 'framework-server'), settings: { ...settings, policy: true } });
           pairs.push(
+            { id: `${id}-policy-cost`, title: title('with a policy vs without'), baseline: FRAMEWORK, candidate: FRAMEWORK_POLICY, target: { op: '>=', value: 0.9 }, cpu: true },
             { id: `${id}-vs-fastify-jwt`, title: title('vs Fastify 5 + @fastify/jwt'), baseline: FASTIFY_JWT, candidate: FRAMEWORK, target: { op: '>=', value: 1.0 }, cpu: true },
             { id: `${id}-fastify-jwt-vs-express`, title: title('Fastify 5 + @fastify/jwt vs bare Express 5'), baseline: EXPRESS, candidate: FASTIFY_JWT },
           );
