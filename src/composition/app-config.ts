@@ -17,6 +17,8 @@ export interface AppConfig {
   databaseTimeoutMs: number;
   /** The longest a request waits for an unreachable database before it gets 503. */
   databaseOperationTimeoutMs: number;
+  /** How long a write's Idempotency-Key keeps its answer (`IDEMPOTENCY_TTL_MS`, default 24 h). */
+  idempotencyTtlMs: number;
   /**
    * Services bound to another server's REST API instead of the local store, by the name of their
    * variable (`MESSAGES_REMOTE_URL` -> `messages`; see `remoteNameOf`).

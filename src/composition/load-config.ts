@@ -41,6 +41,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       queueTimeoutMs: integer(env, 'REMOTE_QUEUE_TIMEOUT_MS', 5_000, 10, 600_000),
     },
     socketMaxCallsInFlight: integer(env, 'SOCKET_MAX_CALLS_IN_FLIGHT', 32, 1, 100_000),
+    idempotencyTtlMs: integer(env, 'IDEMPOTENCY_TTL_MS', 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
     revokedServiceCredentials: credentialIds(env, 'SERVICE_CREDENTIALS_REVOKED'),
     docs: flag(env, 'DOCS', nodeEnv !== 'production'),
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),

@@ -4,6 +4,7 @@ import type { JwtSettings } from '../adapters/passport';
 import type { RemoteBinding } from '../adapters/rest-client/remote-binding';
 import type { Application } from '../application/app/application';
 import type { ServiceDefinition } from '../application/services/service-definition';
+import type { IdempotencyRecords } from '../application/idempotency/idempotency-records';
 import type { LoggerPort } from '../ports/logger.port';
 import type { LoginRateLimiterPort } from '../ports/login-rate-limiter.port';
 import type { PasswordHasherPort } from '../ports/password-hasher.port';
@@ -33,6 +34,8 @@ export const Tokens = {
     remoteBindings: token<ReadonlyMap<string, RemoteBinding>>('services.remoteBindings'),
     /** Makes a definition's store: local collection, memory, or a remote server, by its plan. */
     storeFor: token<(definition: ServiceDefinition) => ServiceMethods>('services.storeFor'),
+    /** The idempotency keys of writes, kept in `STORE`; undefined when no service is stored here. */
+    idempotencyRecords: token<IdempotencyRecords | undefined>('services.idempotencyRecords'),
   },
   auth: {
     /** Keys and options shared by token signing and verification. */

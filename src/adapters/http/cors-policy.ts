@@ -10,7 +10,7 @@ export interface CorsOptions {
 }
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
-const ALLOWED_HEADERS = 'Accept, Authorization, Content-Type, X-Request-Id, X-Service-Method';
+const ALLOWED_HEADERS = 'Accept, Authorization, Content-Type, Idempotency-Key, X-Request-Id, X-Service-Method';
 
 /** CORS headers for one request (undefined when the origin is not allowed), and preflight answers. */
 export class CorsPolicy {

@@ -1,6 +1,7 @@
 import { argumentNames } from '../../application/app/service-call';
 import { userIdOf } from '../../application/authentication/owner.hooks';
 import { ON_BEHALF_OF_HEADER, SERVICE_CREDENTIAL_REFUSALS } from '../../application/authentication/authenticate.hook';
+import { IDEMPOTENCY_HEADER } from '../../application/idempotency/idempotency-key';
 import type { ServiceDefinition } from '../../application/services/service-definition';
 import { BadGateway, Forbidden, NotAuthenticated, ServiceError, Timeout, Unavailable } from '../../domain/errors';
 import type { LoggerPort } from '../../ports/logger.port';
@@ -43,9 +44,9 @@ export interface RemoteBinding {
 }
 
 /**
- * What a call forwarded to another server carries: the query, the route values and, for a
- * signed-in user, this server's service credential with the user's id (`X-On-Behalf-Of`), so the
- * other server applies that user's rules. A call without a user (anonymous, or internal) goes
+ * What a call forwarded to another server carries: the query, the route values, an
+ * Idempotency-Key and, for a signed-in user, this server's service credential with the user's id
+ * (`X-On-Behalf-Of`), so the other server applies that user's rules. A call without a user (anonymous, or internal) goes
  * without the credential: the other server answers it as it answers anyone anonymous, never as a
  * call from this server with more rights. The incoming request's own headers and token stay here.
  */
@@ -54,6 +55,9 @@ export function remoteParams(params: Params | undefined, credential: string | un
   if (params?.query !== undefined) forwarded.query = params.query;
   if (params?.route !== undefined) forwarded.route = params.route;
   if (params?.user && credential) forwarded.headers = { Authorization: `Bearer ${credential}`, [ON_BEHALF_OF_HEADER]: userIdOf(params.user) };
+  // A write's Idempotency-Key goes with it: the storing server keeps the keys.
+  const key = params?.headers?.[IDEMPOTENCY_HEADER];
+  if (typeof key === 'string') forwarded.headers = { ...forwarded.headers, [IDEMPOTENCY_HEADER]: key };
   return forwarded;
 }
 

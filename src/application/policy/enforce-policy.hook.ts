@@ -1,6 +1,7 @@
 import { Forbidden, NotAuthenticated, NotFound } from '../../domain/errors';
 import type { Query } from '../../domain/query';
 import { STANDARD_METHODS } from '../../ports/service.port';
+import { byMethod } from '../hooks/by-method';
 import type { HookContext } from '../hooks/hook-context';
 import type { HookMap } from '../hooks/hook-types';
 import type { CompiledPolicy } from './compiled-policy';
@@ -49,14 +50,6 @@ export function answerPolicyErrors(views: PolicyViews, methods: readonly string[
     else context.error = await refusalOfWrite(context, views.compiledFor(context.params), actionOf(context.method), context.error);
   };
   return { error: byMethod(methods, onError) };
-}
-
-/**
- * By method, not `all`: hooks for `all` run before every method's own, and the policy's must run
- * after the validation and authentication hooks registered before them.
- */
-function byMethod<H>(methods: readonly string[], hook: H): Record<string, H[]> {
-  return Object.fromEntries(methods.map((method) => [method, [hook]]));
 }
 
 function actionOf(method: string): PolicyAction {

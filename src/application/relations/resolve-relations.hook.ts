@@ -2,6 +2,7 @@ import { isPaginated } from '../../domain/paginated';
 import { isRecord } from '../../domain/plain-record';
 import type { Params } from '../../ports/service-params';
 import type { Application } from '../app/application';
+import { byMethod } from '../hooks/by-method';
 import type { HookContext } from '../hooks/hook-context';
 import type { HookMap } from '../hooks/hook-types';
 import { includedRelations } from './included-relations';
@@ -52,13 +53,7 @@ export function resolveRelations(relations: Relations, methods: readonly string[
     context.result = mapRecords(context.result, (record) => withRelations(record, needed));
     if (context.dispatch !== undefined || included.length < needed.length) context.dispatch = mapRecords(answered, (record) => withRelations(record, included));
   };
-  const before: Record<string, typeof takeIncludes[]> = {};
-  const after: Record<string, typeof attach[]> = {};
-  for (const method of methods) {
-    before[method] = [takeIncludes];
-    after[method] = [attach];
-  }
-  return { before, after };
+  return { before: byMethod(methods, takeIncludes), after: byMethod(methods, attach) };
 }
 
 /**

@@ -1,9 +1,11 @@
 import type { Application } from '../app/application';
+import { byMethod } from '../hooks/by-method';
 import { protectFields } from '../hooks/protect-fields.hook';
 import type { HookMap } from '../hooks/hook-types';
 import { answerPolicyErrors, enforcePolicy } from '../policy/enforce-policy.hook';
 import { PolicyViews } from '../policy/policy-views';
 import { resolveRelations } from '../relations/resolve-relations.hook';
+import { idempotentCalls } from '../idempotency/idempotent-calls.hook';
 import { validateData } from '../validation/validate-data.hook';
 import { validateQuery } from '../validation/validate-query.hook';
 import type { ServiceMethods } from '../../ports/service.port';
@@ -22,13 +24,16 @@ const QUERYING_METHODS = ['find', 'get', 'update', 'patch', 'remove'] as const;
  * (the server a remote store forwards to runs its own). The policy's views also decide what each
  * real-time connection receives of the service's events, on every binding.
  */
-export function registerService(app: Application, definition: ServiceDefinition, store: ServiceMethods, { storesLocally, ...dependencies }: ServiceDependencies): void {
+export function registerService(app: Application, definition: ServiceDefinition, store: ServiceMethods, { storesLocally, idempotency, ...dependencies }: ServiceDependencies): void {
   const service = storesLocally ? withCustomMethods(store, definition) : store;
   const views = policyViewsOf(app, definition);
   app.use(definition.path, service, { methods: [...definition.methods], events: definition.events ? [...definition.events] : undefined, visibility: views });
   app.service(definition.path).hooks(definitionHooks(definition));
   const { always, storedHere } = definition.hooks ?? {};
   if (always) app.service(definition.path).hooks(always(dependencies));
+  // Where the records are stored, once the caller is known (an around hook per method, so after
+  // `always`'s authentication): a write with an Idempotency-Key happens once.
+  if (idempotency && storesLocally) app.service(definition.path).hooks({ around: byMethod(definition.methods, idempotentCalls(idempotency)) });
   // Where the records are stored: related records (which the policy's views then show), the
   // policy, then the hooks that stamp what the server owns.
   if (definition.relations && storesLocally) app.service(definition.path).hooks(resolveRelations(definition.relations, definition.methods));

@@ -10,6 +10,7 @@ import type { HookMap } from '../hooks/hook-types';
 import type { ComputedFields } from '../policy/policy-views';
 import type { ServicePolicy } from '../policy/service-policy';
 import type { Relations } from '../relations/relation';
+import type { IdempotencyRecords } from '../idempotency/idempotency-records';
 
 /**
  * How a service's records are identified. `objectid`: 24-hex ObjectIds (stored as ObjectIds in
@@ -22,6 +23,8 @@ export interface IndexDefinition {
   /** Field -> 1 (ascending) or -1 (descending), in index order. */
   fields: Record<string, 1 | -1>;
   unique?: boolean;
+  /** A TTL index (MongoDB): a record goes this many seconds after the date in its one field. */
+  expireAfterSeconds?: number;
 }
 
 /** What a definition's hooks may use: shared collaborators. */
@@ -36,6 +39,8 @@ export interface ServiceDependencies extends HookDependencies {
    * owner rules and hashing, so the definition's `storedHere` hooks do not run here.
    */
   storesLocally: boolean;
+  /** Where the idempotency keys of writes are kept; without it, keys are not honoured. */
+  idempotency?: IdempotencyRecords;
 }
 
 /** A definition's own hooks, by where they run. */

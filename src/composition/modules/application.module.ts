@@ -8,15 +8,15 @@ export function applicationModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(Tokens.app)
       .toResolvedValue(
-        (definitions, plans, storeFor, passwordHasher, configureAuthentication) => {
+        (definitions, plans, storeFor, passwordHasher, configureAuthentication, idempotency) => {
           const app = createApp();
           app.configure(configureAuthentication);
           for (const definition of definitions) {
-            registerService(app, definition, storeFor(definition), { passwordHasher, storesLocally: plans.of(definition.path).store !== 'remote' });
+            registerService(app, definition, storeFor(definition), { passwordHasher, idempotency, storesLocally: plans.of(definition.path).store !== 'remote' });
           }
           return app;
         },
-        [Tokens.services.definitions, Tokens.services.storePlans, Tokens.services.storeFor, Tokens.auth.passwordHasher, Tokens.auth.configure],
+        [Tokens.services.definitions, Tokens.services.storePlans, Tokens.services.storeFor, Tokens.auth.passwordHasher, Tokens.auth.configure, Tokens.services.idempotencyRecords],
       )
       .inSingletonScope()
       .onDeactivation(async (app) => {

@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto';
 import { ContainerModule } from 'inversify';
 import { bindRemote, type RemoteBinding } from '../../adapters/rest-client/remote-binding';
 import type { ServiceDefinition } from '../../application/services/service-definition';
+import { IDEMPOTENCY_KEYS } from '../../application/idempotency/idempotency-keys.definition';
+import { IdempotencyRecords } from '../../application/idempotency/idempotency-records';
 import type { AppConfig } from '../app-config';
 import { createStore } from '../create-store';
 import { createRemoteConnectionPool } from '../remote-connection-pool';
@@ -39,6 +42,14 @@ export function servicesModule(config: AppConfig, definitions: readonly ServiceD
           const plan = plans.of(definition.path);
           return plan.store === 'remote' ? remotes.get(definition.path)!.store : createStore(definition, plan.store, database?.db);
         };
+      })
+      .inSingletonScope();
+    bind(Tokens.services.idempotencyRecords)
+      .toDynamicValue(async (context) => {
+        if (definitions.every((definition) => plans.of(definition.path).store === 'remote')) return undefined;
+        const database = config.store === 'mongo' ? await context.getAsync(Tokens.infrastructure.database) : undefined;
+        const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
+        return new IdempotencyRecords(createStore(IDEMPOTENCY_KEYS, config.store, database?.db), config.idempotencyTtlMs, sha256);
       })
       .inSingletonScope();
   });
