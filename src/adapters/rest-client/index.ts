@@ -7,6 +7,7 @@ export {
   RestService, libraryOptions, callTimeout, type RestClientOptions, type RestRequest, type RestServiceClass, type RestServiceSettings, type HttpMethod,
   type ConnectionOptions,
 } from './rest-service';
+export type { RetryOptions } from './retry-policy';
 export { FetchClient, type FetchFunction, type FetchResponseLike } from './connections/fetch.connection';
 export { AxiosClient, type AxiosLike } from './connections/axios.connection';
 export { SuperagentClient, type SuperagentLike, type SuperagentRequestLike } from './connections/superagent.connection';

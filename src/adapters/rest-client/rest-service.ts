@@ -8,6 +8,8 @@ import { STANDARD_METHODS } from '../../ports/service.port';
 import { buildUrl, servicePath } from './build-url';
 import { encodeQuery } from './encode-query';
 import { mergeHeaders } from './merge-headers';
+import { IDEMPOTENCY_HEADER } from '../../application/idempotency/idempotency-key';
+import { carriesIdempotencyKey, mayRetry, newIdempotencyKey, retryDelay, type RetryOptions } from './retry-policy';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -17,6 +19,12 @@ export interface RestClientOptions {
   headers?: Record<string, string>;
   /** Milliseconds before a call fails with `Timeout`; `params.connection.timeout` overrides it per call. */
   timeout?: number;
+  /**
+   * Tries again a call that got no answer (unreachable, timed out, 502/503/504) when repeating it
+   * is safe: reads, `update` and `remove`, and writes that carry an `Idempotency-Key` (in
+   * `params.headers`, or one per call with `idempotencyKeys: true`). Off by default.
+   */
+  retry?: RetryOptions;
 }
 
 /** One HTTP request, library-neutral; `body` is already JSON text. */
@@ -153,7 +161,23 @@ export abstract class RestService<T = any, D = Partial<T>, P extends Params = Pa
       body === undefined && params.headers === undefined && connection.headers === undefined && extra === undefined
         ? { ...this.defaultHeaders }
         : mergeHeaders(this.defaultHeaders, body === undefined ? undefined : JSON_CONTENT, params.headers, connection.headers, extra);
-    return this.request({ url, method, headers, body }, connection);
+    const retry = this.options.retry;
+    if (!retry || retry.attempts <= 0) return this.request({ url, method, headers, body }, connection);
+    if (retry.idempotencyKeys && (method === 'POST' || method === 'PATCH') && !carriesIdempotencyKey(headers)) headers[IDEMPOTENCY_HEADER] = newIdempotencyKey();
+    return this.sendWithRetries({ url, method, headers, body }, connection, retry);
+  }
+
+  /** Each try the same request (the same key); none after the caller's signal aborted. */
+  private async sendWithRetries(request: RestRequest, connection: ConnectionOptions, retry: RetryOptions): Promise<unknown> {
+    for (let tried = 0; ; tried += 1) {
+      try {
+        return await this.request(request, connection);
+      } catch (error) {
+        const signal = connection.signal as AbortSignal | undefined;
+        if (tried >= retry.attempts || signal?.aborted || !mayRetry(error, request.method, request.headers)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, retryDelay(retry, tried)));
+      }
+    }
   }
 }
 

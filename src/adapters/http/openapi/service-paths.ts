@@ -97,9 +97,23 @@ export function servicePaths({ definition, schemas, needsToken, components, defi
   const unique = (definition.indexes ?? []).some((index) => index.unique);
   // `methods`: the methods the operation calls (the shared POST calls several); a token is
   // required when each of them needs one, optional when only some do.
+  // One component for every service's writes.
+  const idempotencyKey = 'Idempotency-Key';
+  components.parameters[idempotencyKey] ??= {
+    name: 'Idempotency-Key',
+    in: 'header',
+    description: 'Makes the write happen once: the same request with the same key (per caller, kept `IDEMPOTENCY_TTL_MS`) gets the first answer again, marked `Idempotent-Replayed: true`; the same key with another request is a 422. A quoted string, as the IETF draft writes it, or bare: 1-255 visible characters, e.g. a UUID',
+    required: false,
+    schema: { type: 'string', minLength: 1, maxLength: 257 },
+  };
   const operation = (methods: string | string[], summary: string, parts: Partial<OperationObject>, errors: ErrorResponseName[]): OperationObject => {
     const called = typeof methods === 'string' ? [methods] : methods;
     const secured = called.filter((method) => needsToken(method)).length;
+    // Writes take an Idempotency-Key (reads are idempotent already).
+    if (called.some((method) => method !== 'find' && method !== 'get')) {
+      parts = { ...parts, parameters: [...(parts.parameters ?? []), refTo('parameters', idempotencyKey)] };
+      errors = [...new Set<ErrorResponseName>([...errors, 'Conflict', 'Unprocessable'])];
+    }
     const names: ErrorResponseName[] = ['BadRequest', ...(secured > 0 ? ['NotAuthenticated' as const] : []), ...errors, 'Error'];
     const security: OperationObject['security'] = secured === 0 ? undefined : secured === called.length ? [{ [BEARER_SCHEME]: [] }] : [{ [BEARER_SCHEME]: [] }, {}];
     return {

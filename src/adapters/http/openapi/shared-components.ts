@@ -8,7 +8,8 @@ export const ERROR_RESPONSES = {
   BadRequest: { status: '400', description: 'Invalid data or query (`BadRequest`; per-field details in `errors`)' },
   NotAuthenticated: { status: '401', description: 'Missing, invalid or expired token, or wrong credentials (`NotAuthenticated`)' },
   NotFound: { status: '404', description: 'No such record, or one the caller may not see (`NotFound`)' },
-  Conflict: { status: '409', description: 'A unique field already has that value (`Conflict`, naming only the fields)' },
+  Conflict: { status: '409', description: 'A unique field already has that value (`Conflict`, naming only the fields), or a request with the same `Idempotency-Key` is still running' },
+  Unprocessable: { status: '422', description: 'This `Idempotency-Key` was used with another request (`Unprocessable`)' },
   TooManyRequests: { status: '429', description: 'Too many failed logins; `Retry-After` says when to try again (`TooManyRequests`)' },
   Error: { status: 'default', description: 'Any other error, in the same shape (e.g. 413 `PayloadTooLarge`, 503 `Unavailable`, 500 `GeneralError`)' },
 } as const;

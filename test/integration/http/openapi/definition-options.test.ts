@@ -97,7 +97,10 @@ describe('the OpenAPI document follows what a definition states', () => {
   it('documents a custom-method-only POST with a required header and an unpaginated find', () => {
     const post = resolved.paths['/beacons'].post;
     expect(post.operationId).toBe('beacons.signal');
-    expect(post.parameters).toEqual([expect.objectContaining({ name: 'X-Service-Method', in: 'header', required: true, schema: { type: 'string', enum: ['signal'] } })]);
+    expect(post.parameters).toEqual([
+      expect.objectContaining({ name: 'X-Service-Method', in: 'header', required: true, schema: { type: 'string', enum: ['signal'] } }),
+      expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
+    ]);
     expect(Object.keys(post.responses)).not.toContain('201');
     expect(resolved.paths['/beacons'].get.responses['200'].content['application/json'].schema.type).toBe('array');
     expect(resolved.paths['/beacons'].get.parameters.find((parameter: any) => parameter.name === '$limit').schema.maximum).toBeUndefined();
