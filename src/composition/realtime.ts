@@ -1,12 +1,15 @@
 import type { Server } from 'node:http';
 import { clientAddressSource } from '../adapters/http/client-address';
+import { subscribeToRemoteEvents } from '../adapters/remote-events';
 import { attachSocketTransport, type SocketTransport } from '../adapters/socketio';
 import type { Application } from '../application/app/application';
 import { channels } from '../application/channels/channels';
+import { STANDARD_EVENTS } from '../application/channels/real-time-hub';
 import { configureSkeletonChannels } from '../application/services/realtime-policy';
 import type { ServiceDefinition } from '../application/services/service-definition';
 import type { LoggerPort } from '../ports/logger.port';
 import type { AppConfig } from './app-config';
+import type { StorePlans } from './store-plan';
 
 export interface Realtime {
   /** Serves the socket transport on `server` (once). */
@@ -19,11 +22,24 @@ export interface Realtime {
  * Channels, the skeleton's channel policy and, with `REDIS_URL`, the bus to the other
  * instances. The socket transport is attached once the HTTP server exists.
  */
-export function wireRealtime(app: Application, config: AppConfig, logger: LoggerPort, definitions: readonly ServiceDefinition[]): Realtime {
+export function wireRealtime(app: Application, config: AppConfig, logger: LoggerPort, definitions: readonly ServiceDefinition[], plans: StorePlans): Realtime {
   app.configure(channels({ logger }));
   configureSkeletonChannels(app, definitions);
   const bus = config.redisUrl ? new (redisAdapter().RedisEventBus)({ url: config.redisUrl, logger }) : undefined;
   if (bus) app.realtime!.attachBus(bus);
+  // Services bound to another server: their events come from that server, for this server's own
+  // publishers and policies to deliver (see registerService: calls through the binding emit none here).
+  const subscriptions = definitions.flatMap((definition) => {
+    const plan = plans.of(definition.path);
+    if (plan.store !== 'remote' || plan.remote.token === undefined) return [];
+    return [subscribeToRemoteEvents({
+      url: plan.remote.url,
+      credential: plan.remote.token,
+      path: definition.path,
+      events: [...STANDARD_EVENTS, ...(definition.events ?? [])],
+      onEvent: (event, data) => app.realtime!.republish(definition.path, event, data),
+    }, logger)];
+  });
   let transport: SocketTransport | undefined;
   return {
     attach(server) {
@@ -32,6 +48,7 @@ export function wireRealtime(app: Application, config: AppConfig, logger: Logger
       return transport;
     },
     async close() {
+      for (const subscription of subscriptions) subscription.close();
       await transport?.close();
       await bus?.close();
     },

@@ -7,7 +7,9 @@ import { bearerToken } from '../../application/transport/bearer-token';
 import { errorAnswer } from '../../application/transport/error-answer';
 import { currentRoutes } from '../../application/transport/route-table';
 import { answerOf } from '../../application/transport/transport-call';
-import { TooManyRequests } from '../../domain/errors';
+import { echo } from '../../domain/echo';
+import { BadRequest, Forbidden, NotAuthenticated, TooManyRequests } from '../../domain/errors';
+import type { ServiceCallerInfo } from '../../ports/service-caller';
 import { bufferedBytes } from './buffered-bytes';
 import { CallBudget, type Admission } from './call-budget';
 import { runSocketCall, SOCKET_PROVIDER } from './socket-call';
@@ -88,6 +90,8 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   // A token in the handshake (`io(url, { auth: { token } })`, or an Authorization header where the
   // client can send one) signs the connection in before its first frame; a bad one refuses it.
   io.use((socket, next) => {
+    const credential = (socket.handshake.auth as { serviceCredential?: unknown } | undefined)?.serviceCredential;
+    if (credential !== undefined) return subscribeWithCredential(socket, credential, next);
     const token = handshakeToken(socket);
     if (!token) return next();
     const params = { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: addressOf(socket) };
@@ -105,6 +109,35 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
       );
   });
 
+  /**
+   * Another server's subscription to the events of services bound to this one: its service
+   * credential (`auth.serviceCredential`) must be valid and let it read (`find` or `get`) each
+   * service it names (`auth.services`); the connection then hears every event of those services
+   * (RealTimeHub.subscribe), and nothing of others.
+   */
+  const subscribeWithCredential = (socket: Socket, credential: unknown, next: (error?: Error) => void): void => {
+    const params = { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: addressOf(socket) };
+    const authentication = app.service(hub.authenticationPath) as { authenticate(data: unknown, params: object, ...strategies: string[]): Promise<{ service?: ServiceCallerInfo }> };
+    const requested = (socket.handshake.auth as { services?: unknown }).services;
+    Promise.resolve()
+      .then(() => authentication.authenticate({ strategy: 'jwt', accessToken: credential }, params, 'jwt'))
+      .then((result) => {
+        if (!result.service) throw new NotAuthenticated('A subscription to events needs a service credential');
+        if (!Array.isArray(requested) || requested.length === 0 || requested.length > 100 || !requested.every((path) => typeof path === 'string')) {
+          throw new BadRequest('A subscription names the services it hears (auth.services)');
+        }
+        const scopes = result.service.scopes;
+        const refused = requested.filter((path: string) => !Object.hasOwn(scopes, path) || !(scopes[path].includes('find') || scopes[path].includes('get')));
+        if (refused.length > 0) throw new Forbidden(`This service credential may not hear the events of '${echo(refused[0])}'`);
+        (socket.data as { subscribedTo?: string[] }).subscribedTo = requested as string[];
+        next();
+      })
+      .catch((error: unknown) => {
+        const { body } = errorAnswer(error, options.production === true);
+        next(Object.assign(new Error(body.message), { data: body }));
+      });
+  };
+
   io.on('connection', (socket) => {
     const connection: RealTimeConnection = { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: addressOf(socket) };
     sockets.set(connection, socket);
@@ -121,6 +154,8 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     hub.connect(connection, transport);
     const login = (socket.data as { login?: Record<string, any> }).login;
     if (login) hub.loggedIn(connection, login);
+    const subscribedTo = (socket.data as { subscribedTo?: string[] }).subscribedTo;
+    if (subscribedTo) hub.subscribe(connection, subscribedTo);
   });
 
   /** Not async: one promise (the call's) per frame, then the ack. */

@@ -41,7 +41,8 @@ export function deliverToChannels(eventName: string, data: unknown, returned: Re
   for (const views of groups.values()) for (const { view, connections } of views.values()) sendGroup(eventName, view, connections);
 }
 
-function sendGroup(eventName: string, payload: unknown, connections: readonly RealTimeConnection[]): void {
+/** Sends one payload to `connections`, through each one's transport (encoded once per transport). */
+export function sendGroup(eventName: string, payload: unknown, connections: readonly RealTimeConnection[]): void {
   let single: ConnectionTransport | undefined;
   let mixed: Map<ConnectionTransport, RealTimeConnection[]> | undefined;
   for (const connection of connections) {

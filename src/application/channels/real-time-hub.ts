@@ -7,12 +7,12 @@ import { AuthenticationTracking } from './authentication-tracking';
 import type { Channel } from './channel';
 import { ChannelRegistry } from './channel-registry';
 import { bindTransport, type ConnectionTransport, type RealTimeConnection } from './connection';
-import { deliverToChannels } from './event-delivery';
+import { deliverToChannels, sendGroup } from './event-delivery';
 import { PublisherSet, type PublishContext } from './publishers';
 import { concretePath, publishedView } from './published-view';
 
 /** The events every service emits after successful calls; custom ones come from its registration. */
-const STANDARD_EVENTS = ['created', 'updated', 'patched', 'removed'] as const;
+export const STANDARD_EVENTS = ['created', 'updated', 'patched', 'removed'] as const;
 
 export interface RealTimeOptions {
   /** Path of the authentication service whose `create`/`remove` over a connection log it in/out. Default 'authentication'. */
@@ -35,6 +35,8 @@ export class RealTimeHub {
   /** Distinguishes this instance's envelopes on a shared bus. */
   readonly instanceId = randomId();
   private readonly servicePublishers = new Map<string, PublisherSet>();
+  /** Other servers' connections (service credentials) that hear every event of some services, by path. */
+  private readonly subscribers = new Map<string, Set<RealTimeConnection>>();
   private readonly authentication: AuthenticationTracking;
   /** The authentication service whose `create`/`remove` log a connection in and out. */
   readonly authenticationPath: string;
@@ -66,7 +68,38 @@ export class RealTimeHub {
     this.app.emit('connection', connection);
   }
 
+  /**
+   * A server bound to this one (with a service credential whose scope covers reading them) hears
+   * every event of `paths` as instances hear each other (the record less its hidden fields),
+   * whatever the publishers pick, and applies its own publishers and policies to its connections.
+   */
+  subscribe(connection: RealTimeConnection, paths: readonly string[]): void {
+    if (!this.connections.has(connection)) return;
+    for (const path of paths) {
+      let set = this.subscribers.get(path);
+      if (!set) this.subscribers.set(path, (set = new Set()));
+      set.add(connection);
+    }
+  }
+
+  /**
+   * An event of a service bound to another server, heard from that server: this instance's
+   * publishers and policies pick who hears it here. Not put on the bus: every instance hears the
+   * storing server itself.
+   */
+  republish(path: string, event: string, data: unknown): void {
+    const entry = this.app.lookup(path);
+    if (!entry || !publishes(entry)) return;
+    const context: PublishContext = { app: this.app, service: entry.wrapper, path: entry.path, event, params: {}, result: data, dispatch: data, remote: true };
+    try {
+      this.runPublishers(entry, event, entry.path, data, context);
+    } catch (error) {
+      this.reportFailure(error, entry.path, event);
+    }
+  }
+
   disconnect(connection: RealTimeConnection): void {
+    for (const set of this.subscribers.values()) set.delete(connection);
     if (!this.connections.delete(connection)) return;
     this.authentication.forget(connection);
     this.channels.leaveAll(connection);
@@ -141,11 +174,16 @@ export class RealTimeHub {
     }
   }
 
-  /** Precedence: the service's publisher for the event, its catch-all, the app's for the event, the app's catch-all. */
+  /**
+   * Subscribed servers first (they get every event), then the publisher. Precedence: the
+   * service's publisher for the event, its catch-all, the app's for the event, the app's catch-all.
+   */
   private runPublishers(entry: RegisteredService, event: string, path: string, data: unknown, context: PublishContext): void {
+    const eventName = `${path} ${event}`;
+    const subscribed = this.subscribers.get(entry.path);
+    if (subscribed && subscribed.size > 0) sendGroup(eventName, data, [...subscribed]);
     const publisher = this.servicePublishers.get(entry.path)?.for(event) ?? this.appPublishers.for(event);
     if (!publisher) return;
-    const eventName = `${path} ${event}`;
     const returned = publisher(data, context);
     if (isPromise(returned)) {
       returned.then(

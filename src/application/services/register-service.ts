@@ -24,13 +24,14 @@ const QUERYING_METHODS = ['find', 'get', 'update', 'patch', 'remove'] as const;
  * (the server a remote store forwards to runs its own). The policy's views also decide what each
  * real-time connection receives of the service's events, on every binding.
  */
-export function registerService(app: Application, definition: ServiceDefinition, store: ServiceMethods, { storesLocally, idempotency, ...dependencies }: ServiceDependencies): void {
+export function registerService(app: Application, definition: ServiceDefinition, store: ServiceMethods, { storesLocally, idempotency, eventsFromStoringServer, ...dependencies }: ServiceDependencies): void {
   const service = storesLocally ? withCustomMethods(store, definition) : store;
   const views = policyViewsOf(app, definition);
   app.use(definition.path, service, { methods: [...definition.methods], events: definition.events ? [...definition.events] : undefined, visibility: views });
   app.service(definition.path).hooks(definitionHooks(definition));
   const { always, storedHere } = definition.hooks ?? {};
   if (always) app.service(definition.path).hooks(always(dependencies));
+  if (!storesLocally && eventsFromStoringServer) app.service(definition.path).hooks({ after: byMethod(definition.methods, heardFromStoringServer) });
   // Where the records are stored, once the caller is known (an around hook per method, so after
   // `always`'s authentication): a write with an Idempotency-Key happens once.
   if (idempotency && storesLocally) app.service(definition.path).hooks({ around: byMethod(definition.methods, idempotentCalls(idempotency)) });
@@ -92,4 +93,9 @@ function withCustomMethods(store: ServiceMethods, definition: ServiceDefinition)
     service[name] = (data: unknown, params = {}) => implementation(store, data, params);
   }
   return service;
+}
+
+/** A call through a binding whose events come from the storing server: that server's event is the one heard. */
+function heardFromStoringServer(context: { event: string | null }): void {
+  context.event = null;
 }

@@ -41,6 +41,12 @@ export interface ServiceDependencies extends HookDependencies {
   storesLocally: boolean;
   /** Where the idempotency keys of writes are kept; without it, keys are not honoured. */
   idempotency?: IdempotencyRecords;
+  /**
+   * True when the service is bound to another server whose events this server hears (with its
+   * credential): then calls through the binding emit no event here, since the storing server's
+   * event of that call arrives like every other and is heard once.
+   */
+  eventsFromStoringServer?: boolean;
 }
 
 /** A definition's own hooks, by where they run. */

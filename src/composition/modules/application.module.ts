@@ -12,7 +12,10 @@ export function applicationModule(): ContainerModule {
           const app = createApp();
           app.configure(configureAuthentication);
           for (const definition of definitions) {
-            registerService(app, definition, storeFor(definition), { passwordHasher, idempotency, storesLocally: plans.of(definition.path).store !== 'remote' });
+            const plan = plans.of(definition.path);
+            const remote = plan.store === 'remote' ? plan.remote : undefined;
+            // A binding with a credential hears the storing server's events (wireRealtime subscribes).
+            registerService(app, definition, storeFor(definition), { passwordHasher, idempotency, storesLocally: !remote, eventsFromStoringServer: remote?.token !== undefined });
           }
           return app;
         },

@@ -15,7 +15,7 @@ import { Tokens } from '../tokens';
 export function transportsModule(config: AppConfig, api: { title: string; version: string }): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(Tokens.realtime)
-      .toResolvedValue((app, logger, definitions) => wireRealtime(app, config, logger, definitions), [Tokens.app, Tokens.infrastructure.logger, Tokens.services.definitions])
+      .toResolvedValue((app, logger, definitions, plans) => wireRealtime(app, config, logger, definitions, plans), [Tokens.app, Tokens.infrastructure.logger, Tokens.services.definitions, Tokens.services.storePlans])
       .inSingletonScope()
       .onDeactivation((realtime) => realtime.close());
     // The database is asked for only when the plans opened it: /ready never opens one.

@@ -10,17 +10,25 @@ const CALLS = 2_000;
 const POOL = 64; // the default of REMOTE_POOL_SIZE
 const UNAVAILABLE = { name: 'Unavailable', message: "The 'messages' service is unavailable", code: 503, className: 'unavailable' };
 
-/** Server A's side of the link: the TCP connections it accepted (at once and in all), and the `messages.find` calls it is running. */
+/**
+ * Server A's side of the link: the TCP connections that carried HTTP requests (at once and in
+ * all; B's event subscription is a WebSocket of its own, not one of the pool's), and the
+ * `messages.find` calls it is running.
+ */
 function watchServerA(a: Running) {
   const seen = { connections: 0, open: 0, mostOpen: 0, requests: 0, finds: 0, mostFinds: 0 };
   let gate: Promise<void> | undefined;
   let release = () => undefined as void;
-  a.http.server.on('connection', (socket) => {
+  const carriedRequests = new WeakSet<object>();
+  a.http.server.on('request', (request) => {
+    seen.requests++;
+    const socket = request.socket;
+    if (carriedRequests.has(socket)) return;
+    carriedRequests.add(socket);
     seen.connections++;
     seen.mostOpen = Math.max(seen.mostOpen, ++seen.open);
     socket.once('close', () => seen.open--);
   });
-  a.http.server.on('request', () => seen.requests++);
   // An app hook runs before every service hook: it sees each call that reached A, and can hold it.
   a.composed.app.hooks({
     around: {
@@ -71,6 +79,8 @@ describe('a remote binding reaches its server through a bounded keep-alive pool'
 
   beforeAll(async () => {
     serverA = await start({ AUTH_SECRET: SECRET_A });
+    // Sockets too: each B subscribes to A's messages events over one socket of its own.
+    serverA.composed.realtime.attach(serverA.http.server);
     watch = watchServerA(serverA);
   }, 60_000);
   afterAll(async () => {

@@ -134,6 +134,8 @@ describe('relations through remote bindings', () => {
 
   beforeAll(async () => {
     serverA = await start({ AUTH_SECRET: SECRET_A });
+    // B hears A's messages events over a socket to A.
+    serverA.composed.realtime.attach(serverA.http.server);
     const settings = createJwtSettings({ secret: SECRET_A });
     const forB = signServiceCredential(settings, 'server-b', credentialScopes(SERVICES, 'messages')).credential;
     const forC = signServiceCredential(settings, 'server-c', credentialScopes(SERVICES, 'users')).credential;
@@ -151,6 +153,7 @@ describe('relations through remote bindings', () => {
   afterAll(async () => {
     for (const socket of sockets) socket.close();
     await serverB?.composed.realtime.close();
+    await serverA?.composed.realtime.close();
     await stop(serverC);
     await stop(serverB);
     await stop(serverA);
