@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -49,6 +50,10 @@ async function main(): Promise<void> {
   await writeFile(listFile, updatedList);
   for (const [file] of written) console.log(`created ${path.relative(root, file)}`);
   console.log(`updated ${SERVICE_LIST}`);
+  // The clients' types follow the definitions: regenerated here, so that nothing is edited by hand.
+  const types = spawnSync(process.execPath, ['-r', '@swc-node/register', path.join(__dirname, 'generate-client-types.ts'), '--root', root], { cwd: root, encoding: 'utf8' });
+  if (types.status !== 0) throw new Error(`the service was written, but the client types were not regenerated: ${types.stderr.trim()}`);
+  console.log(types.stdout.trim().replace(/^generate:client-types: wrote/, 'updated'));
   console.log(`next: edit the DTOs and hooks in ${path.relative(root, folder)}/, then npm test`);
 }
 

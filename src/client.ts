@@ -15,3 +15,6 @@ export type { ServiceOptions, ServiceRegistrationOptions } from './ports/service
 export * from './adapters/rest-client';
 export * from './adapters/socketio-client';
 export { AuthenticationClient, authenticationClient, type AuthenticationClientOptions, type TokenStorage } from './application/authentication/authentication-client';
+export type { CreateAppOptions } from './application/app/application';
+export type { ComparisonOperators, FieldConditions, ServiceMap, ServiceOf, ServiceShape, TypedParams, TypedQuery, TypedService } from './application/app/typed-service';
+export * from './application/services/service-types.generated';

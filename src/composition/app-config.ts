@@ -33,6 +33,8 @@ export interface AppConfig {
   corsOrigins: string[];
   /** Serve `/openapi.json` and the docs page `/docs` (default: outside production). */
   docs: boolean;
+  /** Serve the demo chat page at `/` (default: outside production). */
+  chatPage: boolean;
   /** Set: service events and login rate limits are shared with the other instances through this Redis. */
   redisUrl?: string;
   /** Authentication settings from the environment; code may override them per composition. */

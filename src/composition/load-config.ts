@@ -20,13 +20,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (authSecret && Buffer.byteLength(authSecret) < 32) throw new ConfigError('AUTH_SECRET must be at least 32 bytes long');
   const mongodbUrl = env.MONGODB_URL || undefined;
   if (mongodbUrl && !/^mongodb(\+srv)?:\/\/.+/.test(mongodbUrl)) throw new ConfigError(`MONGODB_URL must start with mongodb:// or mongodb+srv://`);
+  const store = oneOf(env, 'STORE', ['mongo', 'memory'] as const, 'mongo');
+  checkDatabaseChoice(env, nodeEnv, store, mongodbUrl);
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl && !/^rediss?:\/\/.+/.test(redisUrl)) throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
   return {
     nodeEnv,
     host: env.HOST || '127.0.0.1',
     port: integer(env, 'PORT', 3030, 0, 65535),
-    store: oneOf(env, 'STORE', ['mongo', 'memory'] as const, 'mongo'),
+    store,
     mongodbUrl,
     dataDir: env.DATA_DIR || './data',
     embeddedMaxHeapMb: env.EMBEDDED_MAX_HEAP_MB ? integer(env, 'EMBEDDED_MAX_HEAP_MB', 0, 16, 1_048_576) : undefined,
@@ -44,6 +46,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     idempotencyTtlMs: integer(env, 'IDEMPOTENCY_TTL_MS', 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
     revokedServiceCredentials: credentialIds(env, 'SERVICE_CREDENTIALS_REVOKED'),
     docs: flag(env, 'DOCS', nodeEnv !== 'production'),
+    chatPage: flag(env, 'CHAT_PAGE', nodeEnv !== 'production'),
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
     redisUrl,
     auth: {
@@ -61,6 +64,21 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     trustProxy: trustProxy(env),
   };
+}
+
+/**
+ * `DATABASE`: `mongodb` (the one at `MONGODB_URL`) or `embedded` (the embedded server in `DATA_DIR`).
+ * Outside production an unset `MONGODB_URL` means the embedded server; in production it must be
+ * chosen by name, so that a forgotten `MONGODB_URL` stops start-up instead of keeping the data on
+ * one machine's disk.
+ */
+function checkDatabaseChoice(env: Env, nodeEnv: AppConfig['nodeEnv'], store: AppConfig['store'], mongodbUrl: string | undefined): void {
+  const chosen = env.DATABASE ? oneOf(env, 'DATABASE', ['mongodb', 'embedded'] as const, 'mongodb') : undefined;
+  if (chosen === 'embedded' && mongodbUrl) throw new ConfigError('DATABASE=embedded and MONGODB_URL are both set: unset one of them');
+  if (chosen === 'mongodb' && !mongodbUrl) throw new ConfigError('DATABASE=mongodb needs MONGODB_URL');
+  if (nodeEnv === 'production' && store === 'mongo' && !mongodbUrl && chosen !== 'embedded') {
+    throw new ConfigError('MONGODB_URL must be set when NODE_ENV=production (or choose the embedded database with DATABASE=embedded)');
+  }
 }
 
 const TRUST_PROXY_PRESETS = ['loopback', 'linklocal', 'uniquelocal'];

@@ -9,6 +9,7 @@ import { composeAround, levelChain } from '../hooks/run-hooks';
 import { normalizePath } from './normalize-path';
 import { createHookRegistry, mixInEmitter, resolveMethods, type RegisteredService } from './registered-service';
 import { argumentsOfCall, callFromArguments, type ServiceCall } from './service-call';
+import type { ServiceOf } from './typed-service';
 
 /** Creates a service for a path the app does not know (the REST client installs one). */
 export type DefaultServiceFactory = (path: string) => any;
@@ -16,11 +17,21 @@ type AppHook = (app: Application, next: () => Promise<void>) => Promise<void> | 
 /** Called for every service `use` registers (after its wrapper exists): how plugins such as channels extend services. */
 export type ServiceMixin = (entry: RegisteredService, app: Application) => void;
 
+/** What `createApp` may be told. */
+export interface CreateAppOptions {
+  /**
+   * The methods of each remote service, custom ones included, for the services `service(path)`
+   * creates through a client transport: those are then callable without `app.use(path, ..., { methods })`.
+   */
+  serviceMethods?: Readonly<Record<string, readonly string[]>>;
+}
+
 /**
  * The application core: a registry of services wrapped with hooks and events. It knows nothing
  * of transports; they call `execute` to get the whole context (status, dispatch) of a call.
+ * `Services` maps paths to what `service(path)` returns (a client's generated `ServiceTypes`).
  */
-export class Application {
+export class Application<Services = any> {
   private readonly registered = new Map<string, RegisteredService>();
   private readonly appHooks = new HookRegistry();
   private readonly lifecycleHooks: { setup: AppHook[]; teardown: AppHook[] } = { setup: [], teardown: [] };
@@ -35,6 +46,8 @@ export class Application {
   rest?: unknown;
   /** Run on every later `use`; a plugin adding one also handles the services already registered (`entries()`). */
   readonly mixins: ServiceMixin[] = [];
+
+  constructor(private readonly options: CreateAppOptions = {}) {}
 
   use(path: string, service: ServicePort | Record<string, any>, options: ServiceRegistrationOptions = {}): this {
     const location = normalizePath(path);
@@ -92,14 +105,20 @@ export class Application {
     return entry.original;
   }
 
-  /** The hooked service at `path`; on a client with a default factory, a remote service is created. */
-  service<S = any>(path: string): S {
+  /**
+   * The hooked service at `path`; on a client with a default factory, a remote service is created,
+   * with the methods `serviceMethods` names for that path.
+   */
+  service<K extends keyof Services & string>(path: K): ServiceOf<Services[K]>;
+  service<S = any>(path: string): S;
+  service(path: string): unknown {
     const location = normalizePath(path);
     const entry = this.registered.get(location);
-    if (entry) return entry.wrapper as S;
+    if (entry) return entry.wrapper;
     if (this.defaultService) {
-      this.use(location, this.defaultService(location));
-      return this.registered.get(location)!.wrapper as S;
+      const methods = this.options.serviceMethods && Object.hasOwn(this.options.serviceMethods, location) ? this.options.serviceMethods[location] : undefined;
+      this.use(location, this.defaultService(location), methods ? { methods: [...methods] } : {});
+      return this.registered.get(location)!.wrapper;
     }
     throw new NotFound(`Can not find service '${echo(location)}'`);
   }
@@ -204,6 +223,7 @@ export class Application {
   }
 }
 
-export function createApp(): Application {
-  return new Application();
+/** `createApp<ServiceTypes>({ serviceMethods })` on a client: typed services whose custom methods need no registration. */
+export function createApp<Services = any>(options: CreateAppOptions = {}): Application<Services> {
+  return new Application<Services>(options);
 }

@@ -76,6 +76,12 @@ export interface ServiceDtos {
   /** Data of each custom method, by method name. */
   methods?: Record<string, ClassConstructor<object>>;
   /**
+   * What each custom method answers, by method name: a DTO, or `'record'` (a record of this
+   * service, as the policy shows it). Clients' generated types use it; a method not named here
+   * answers `unknown` to them.
+   */
+  results?: Record<string, ClassConstructor<object> | 'record'>;
+  /**
    * Every field an answer may carry, stored or computed (the policy decides which a caller sees):
    * the record schema of the OpenAPI document, which then admits no other field. Default: the
    * query and create DTOs' fields, with other fields allowed.

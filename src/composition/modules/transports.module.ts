@@ -9,7 +9,7 @@ import { Tokens } from '../tokens';
 
 /**
  * The inbound side: the real-time wiring (closed on unbind), the readiness check and the HTTP
- * adapter, whose OpenAPI document carries `api`'s title and version. Resolve the HTTP adapter once
+ * adapter (with the demo chat page when `CHAT_PAGE` is on), whose OpenAPI document carries `api`'s title and version. Resolve the HTTP adapter once
  * the application is set up: the document describes the services as registered.
  */
 export function transportsModule(config: AppConfig, api: { title: string; version: string }): ContainerModule {
@@ -39,7 +39,7 @@ export function transportsModule(config: AppConfig, api: { title: string; versio
             cors: config.corsOrigins.length > 0 ? { origins: config.corsOrigins } : false,
             apiDocs,
           });
-          http.express.use(chatPage({ logger }));
+          if (config.chatPage) http.express.use(chatPage({ logger }));
           return http;
         },
         [Tokens.app, Tokens.infrastructure.logger, Tokens.services.definitions, Tokens.http.readiness],

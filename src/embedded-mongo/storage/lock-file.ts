@@ -8,6 +8,11 @@ import { currentProcessIdentity, isProcessAlive, type ProcessIdentity } from './
 
 const MAX_ATTEMPTS = 50;
 
+/** What the refusal tells someone who started a second instance on the same folder. */
+const ONE_SERVER_PER_FOLDER =
+  'A data folder serves one server: several instances of one application share a MongoDB instead (the same MONGODB_URL); ' +
+  'see the README section "Deploying"';
+
 /**
  * One server per dataDir: the lock file names its owner by pid, process start time and boot
  * (see `ProcessIdentity`). A lock whose owner no longer runs (crashed, a zombie, or its pid now
@@ -24,7 +29,7 @@ export async function acquireDataDirLock(dataDir: string, logger: EmbeddedMongoL
     if (recorded === undefined) continue; // released meanwhile
     const owner = parseOwner(recorded);
     if (owner && ownerRuns(owner, me)) {
-      throw new Error(`dataDir ${dataDir} is in use by another server (pid ${owner.pid}, lock file ${file})`);
+      throw new Error(`dataDir ${dataDir} is in use by another server (pid ${owner.pid}, lock file ${file}). ${ONE_SERVER_PER_FOLDER}`);
     }
     await takeOver(file, recorded, content, () => logger.warn('taking over a stale dataDir lock', { file, previousOwner: owner?.pid ?? 'unreadable' }));
   }

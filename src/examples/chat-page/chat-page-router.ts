@@ -1,6 +1,6 @@
 import { Router, type Response } from 'express';
 import type { LoggerPort } from '../../ports/logger.port';
-import { bundleChatScript } from './bundle-chat-script';
+import { chatScript } from './bundle-chat-script';
 import { CHAT_PAGE_HTML, CHAT_SCRIPT_PATH } from './chat-page.html';
 
 /**
@@ -24,7 +24,7 @@ export function chatPage({ logger }: { logger: LoggerPort }): Router {
   let bundle: Promise<string> | undefined;
   router.get(['/', '/index.html'], (_req, res) => send(res, 200, 'text/html; charset=utf-8', CHAT_PAGE_HTML));
   router.get(CHAT_SCRIPT_PATH, (_req, res) => {
-    bundle ??= bundleChatScript();
+    bundle ??= chatScript();
     bundle.then(
       (code) => send(res, 200, 'text/javascript; charset=utf-8', code),
       (error: Error) => {

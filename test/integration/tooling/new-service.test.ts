@@ -57,6 +57,12 @@ describe('npm run new:service', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(await readFile(path.join(copy, 'src/application/services/service-list.ts'), 'utf8')).toMatch(/\[usersService, messagesService, notesService\]/);
+    // The clients' types now know the service (and the check that CI runs agrees).
+    expect(run.stdout).toContain('updated src/application/services/service-types.generated.ts');
+    const clientTypes = await readFile(path.join(copy, 'src/application/services/service-types.generated.ts'), 'utf8');
+    expect(clientTypes).toContain('  notes: {\n    record: NotesRecord;\n    create: CreateNotesDto;');
+    const check = node(['-r', '@swc-node/register', path.join(root, 'scripts/generate-client-types.ts'), '--check', '--root', copy], root);
+    expect(check.stdout).toContain('is up to date');
     // Each field is written once, in the create DTO; the patch and query DTOs are derived from it.
     const dto = await readFile(path.join(copy, 'src/application/services/notes/notes.dto.ts'), 'utf8');
     for (const field of ['title', 'body', 'done']) expect(dto.match(new RegExp(`^  ${field}[?!]:`, 'gm'))).toHaveLength(1);

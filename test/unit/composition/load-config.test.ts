@@ -86,12 +86,49 @@ describe('loadConfig', () => {
   });
 
   it('serves the API docs outside production unless DOCS says otherwise', () => {
-    const production = { NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32) };
+    const production = { NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32), MONGODB_URL: 'mongodb://db.internal/app' };
     expect(loadConfig({}).docs).toBe(true);
     expect(loadConfig({ NODE_ENV: 'test' }).docs).toBe(true);
     expect(loadConfig(production).docs).toBe(false);
     expect(loadConfig({ ...production, DOCS: 'true' }).docs).toBe(true);
     expect(loadConfig({ DOCS: 'false' }).docs).toBe(false);
+  });
+
+  it('serves the demo chat page outside production unless CHAT_PAGE says otherwise', () => {
+    const production = { NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32), MONGODB_URL: 'mongodb://db.internal/app' };
+    expect(loadConfig({}).chatPage).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).chatPage).toBe(true);
+    expect(loadConfig({ CHAT_PAGE: 'false' }).chatPage).toBe(false);
+    expect(loadConfig(production).chatPage).toBe(false);
+    expect(loadConfig({ ...production, CHAT_PAGE: 'true' }).chatPage).toBe(true);
+    expect(() => loadConfig({ CHAT_PAGE: 'on' })).toThrow(/^CHAT_PAGE must be one of true, false, got "on"$/);
+  });
+
+  describe('the database in production: MONGODB_URL, or the embedded server chosen by name', () => {
+    const production = { NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32) };
+
+    it('refuses to start without MONGODB_URL, in one line naming both ways out', () => {
+      expect(() => loadConfig(production)).toThrow(ConfigError);
+      expect(() => loadConfig(production)).toThrow(/^MONGODB_URL must be set when NODE_ENV=production \(or choose the embedded database with DATABASE=embedded\)$/);
+      expect(() => loadConfig({ ...production, DATABASE: 'mongodb' })).toThrow(/^DATABASE=mongodb needs MONGODB_URL$/);
+    });
+
+    it('starts on MONGODB_URL, or on the embedded server when DATABASE=embedded', () => {
+      expect(loadConfig({ ...production, MONGODB_URL: 'mongodb://db.internal/app' }).mongodbUrl).toBe('mongodb://db.internal/app');
+      expect(loadConfig({ ...production, MONGODB_URL: 'mongodb://db.internal/app', DATABASE: 'mongodb' }).mongodbUrl).toBe('mongodb://db.internal/app');
+      expect(loadConfig({ ...production, DATABASE: 'embedded' }).mongodbUrl).toBeUndefined();
+    });
+
+    it('needs no database choice when nothing is stored in MongoDB (STORE=memory)', () => {
+      expect(loadConfig({ ...production, STORE: 'memory' }).store).toBe('memory');
+    });
+
+    it('keeps the embedded server as the default outside production, and refuses contradictions everywhere', () => {
+      expect(loadConfig({}).mongodbUrl).toBeUndefined();
+      expect(loadConfig({ NODE_ENV: 'test', DATABASE: 'embedded' }).mongodbUrl).toBeUndefined();
+      expect(() => loadConfig({ DATABASE: 'embedded', MONGODB_URL: 'mongodb://db.internal/app' })).toThrow(/^DATABASE=embedded and MONGODB_URL are both set: unset one of them$/);
+      expect(() => loadConfig({ DATABASE: 'postgres' })).toThrow(/^DATABASE must be one of mongodb, embedded, got "postgres"$/);
+    });
   });
 
   it('accepts a production configuration with a long secret', () => {

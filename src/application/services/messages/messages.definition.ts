@@ -11,7 +11,7 @@ export const messagesService = defineService({
     // Hooks narrow which messages qualify (the owner rule) through params.query.
     markRead: (store, data: MarkReadDto, params) => store.patch(data.id, { read: true }, { ...params, query: params.query ?? {} }),
   },
-  dto: { create: CreateMessageDto, patch: PatchMessageDto, query: MessagesQueryDto, methods: { markRead: MarkReadDto }, record: MessageRecordDto },
+  dto: { create: CreateMessageDto, patch: PatchMessageDto, query: MessagesQueryDto, methods: { markRead: MarkReadDto }, results: { markRead: 'record' }, record: MessageRecordDto },
   paginate: { default: 10, max: 50 },
   indexes: [{ fields: { userId: 1, createdAt: -1 } }],
   // `$inc` from clients (a like, as the patch DTO allows); `$addToSet`/`$pull` only from the like rule.

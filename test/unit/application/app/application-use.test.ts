@@ -1,4 +1,5 @@
 import { createApp } from '../../../../src/application/app/application';
+import { DECLARE_METHODS } from '../../../../src/application/app/registered-service';
 import type { HookContext } from '../../../../src/application/hooks/hook-context';
 
 function crud() {
@@ -120,6 +121,25 @@ describe('unknown paths', () => {
     app.defaultService = () => crud();
     await expect(app.service('remote').get(2)).resolves.toEqual({ id: 2 });
     expect(app.lookup('remote')).toBeDefined();
+  });
+
+  it('a service the default factory creates gets the methods serviceMethods names for its path, custom ones included', async () => {
+    // As the REST and socket clients do: custom methods are made when `use` lists them.
+    const remote = () => {
+      const service: Record<string | symbol, unknown> = crud();
+      service[DECLARE_METHODS] = (names: string[]) => names.forEach((name) => (service[name] = async (data: unknown) => ({ called: name, data })));
+      return service;
+    };
+    const app = createApp({ serviceMethods: { messages: ['find', 'markRead'] } });
+    app.defaultService = remote;
+    await expect(app.service('messages').markRead({ id: 1 })).resolves.toEqual({ called: 'markRead', data: { id: 1 } });
+    expect(app.lookup('messages')!.methods).toEqual(['find', 'markRead']);
+    expect(app.lookup('messages')!.hookedMethods).toContain('markRead');
+    // Other paths, and apps without the option, get the standard methods only.
+    expect(app.service('users').markRead).toBeUndefined();
+    const plain = createApp();
+    plain.defaultService = remote;
+    expect(plain.service('messages').markRead).toBeUndefined();
   });
 });
 
