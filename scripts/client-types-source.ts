@@ -1,7 +1,7 @@
 import type { ClassConstructor } from 'class-transformer';
 import { DtoSchemas } from '../src/adapters/http/openapi/dto-schemas';
 import type { JsonSchema } from '../src/adapters/http/openapi/openapi-types';
-import { componentBase } from '../src/adapters/http/openapi/service-paths';
+import { componentBase, recordFields as recordFieldsOf } from '../src/adapters/http/openapi/service-paths';
 import { isPaginating } from '../src/application/query/pagination';
 import { idOf, type ServiceDefinition } from '../src/application/services/service-definition';
 import { STANDARD_METHODS } from '../src/ports/service.port';
@@ -44,13 +44,13 @@ export function clientTypesSource(definitions: readonly ServiceDefinition[]): st
     const base = componentBase(definition.path);
     const id = idOf(definition);
     const hidden = new Set(definition.hiddenFields ?? []);
-    const recordFields = dto.record ? schemas.propertiesOf(dto.record) : { ...schemas.propertiesOf(dto.query), ...schemas.propertiesOf(dto.create) };
+    const recordFields = recordFieldsOf(definition, schemas);
     const recordRequired = new Set(dto.record ? schemas.requiredOf(dto.record) : []);
-    for (const name of hidden) delete recordFields[name];
     const record = `${base}Record`;
+    const body = objectType({ [id.field]: { type: 'string' }, ...recordFields }, new Set([id.field, ...recordRequired]), '', referTo);
     records.push(
       `/** A \`${definition.path}\` record as answers carry it: fields the caller's policy withholds are absent. */\n` +
-        `export interface ${record} ${objectType({ [id.field]: { type: 'string' }, ...recordFields }, new Set([id.field, ...recordRequired]), '', referTo)}\n`,
+        `export interface ${record} ${withRelations(body, definition, definitions)}\n`,
     );
     const queryFields = schemas.propertiesOf(dto.query);
     for (const name of hidden) delete queryFields[name];
@@ -72,6 +72,7 @@ export function clientTypesSource(definitions: readonly ServiceDefinition[]): st
         `    patch: ${dtoType(dto.patch)};\n` +
         `    fields: ${fields};\n` +
         `    operators: ${operators.length > 0 ? `{ ${operators.join('; ')} }` : 'Record<never, never>'};\n` +
+        `    relations: ${Object.keys(definition.relations ?? {}).map((name) => `'${name}'`).join(' | ') || 'never'};\n` +
         `    standard: ${standard.map((method) => `'${method}'`).join(' | ') || 'never'};\n` +
         `    methods: ${customTypes.length > 0 ? `{\n${customTypes.join('\n')}\n    }` : 'Record<never, never>'};\n` +
         `    paginated: ${isPaginating(definition.paginate || undefined)};\n` +
@@ -106,6 +107,22 @@ export function clientTypesSource(definitions: readonly ServiceDefinition[]): st
     '} as const;',
     '',
   ].join('\n');
+}
+
+/**
+ * The record type's body with its relations added: each the target's record, narrowed to the
+ * relation's fields, or null (gone, or not readable by the caller); absent with `$include=`.
+ */
+function withRelations(body: string, definition: ServiceDefinition, definitions: readonly ServiceDefinition[]): string {
+  const relations = Object.entries(definition.relations ?? {});
+  if (relations.length === 0) return body;
+  const lines = relations.map(([name, relation]) => {
+    const target = definitions.find((candidate) => candidate.path === relation.service);
+    const targetRecord = target ? `${componentBase(target.path)}Record` : 'Record<string, unknown>';
+    const carried = target && relation.select ? `Pick<${targetRecord}, ${[...new Set([relation.targetField ?? idOf(target).field, ...relation.select])].map((field) => `'${field}'`).join(' | ')}>` : targetRecord;
+    return `  /** The \`${relation.service}\` record named by \`${relation.field}\` (\`$include\`), as its policy shows it. */\n  ${propertyKey(name)}?: ${carried} | null;`;
+  });
+  return `${body.slice(0, body.lastIndexOf('}'))}${lines.join('\n')}\n}`;
 }
 
 function objectType(properties: Record<string, JsonSchema>, required: ReadonlySet<string>, indent: string, referTo: (name: string) => string): string {

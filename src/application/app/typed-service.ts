@@ -18,6 +18,8 @@ export interface ServiceShape {
   fields: object;
   /** Operators beyond the standard ones, with their operand types (e.g. `{ $regex: string }`). */
   operators: object;
+  /** The names of the relations answers may carry (`$include`); `never` without any. */
+  relations: string;
   /** The standard methods the service offers. */
   standard: StandardMethod;
   /** Custom methods: data and result of each. */
@@ -44,14 +46,19 @@ export interface ComparisonOperators<T> {
 /** Conditions on the fields: a value, or operators (the standard ones plus the service's own). */
 export type FieldConditions<Fields, Operators = object> = { [K in keyof Fields]?: Fields[K] | (ComparisonOperators<Fields[K]> & Partial<Operators>) };
 
-/** A query of a service: conditions, `$or` / `$and` of conditions, paging, sorting and selection. */
-export type TypedQuery<Fields, Operators = object> = FieldConditions<Fields, Operators> & {
+/**
+ * A query of a service: conditions, `$or` / `$and` of conditions, paging, sorting, selection, the
+ * relations to include (`''`: none), and a write's idempotency key (sockets; REST may use the header).
+ */
+export type TypedQuery<Fields, Operators = object, Relations extends string = never> = FieldConditions<Fields, Operators> & {
   $or?: FieldConditions<Fields, Operators>[];
   $and?: FieldConditions<Fields, Operators>[];
   $limit?: number;
   $skip?: number;
   $sort?: { [K in keyof Fields]?: 1 | -1 };
   $select?: (keyof Fields & string)[];
+  $include?: '' | Relations | Relations[];
+  $idempotencyKey?: string;
 };
 
 /**
@@ -68,7 +75,7 @@ export interface TypedParams<Q> {
   connection?: Record<string, unknown>;
 }
 
-type QueryOf<S extends ServiceShape> = TypedQuery<S['fields'], S['operators']>;
+type QueryOf<S extends ServiceShape> = TypedQuery<S['fields'], S['operators'], S['relations']>;
 type ParamsOf<S extends ServiceShape> = TypedParams<QueryOf<S>>;
 type Page<S extends ServiceShape> = S['paginated'] extends true ? Paginated<S['record']> : S['record'][];
 

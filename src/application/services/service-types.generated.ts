@@ -23,6 +23,8 @@ export interface MessagesRecord {
   /** minimum 0 */
   createdAt?: number;
   likes?: number;
+  /** The `users` record named by `userId` (`$include`), as its policy shows it. */
+  user?: Pick<UsersRecord, '_id' | 'name'> | null;
 }
 
 export interface CreateMessageDto {
@@ -79,6 +81,7 @@ export type ServiceTypes = ServiceMap<{
       name: string;
     };
     operators: Record<never, never>;
+    relations: never;
     standard: 'find' | 'get' | 'create' | 'update' | 'patch' | 'remove';
     methods: Record<never, never>;
     paginated: true;
@@ -99,6 +102,7 @@ export type ServiceTypes = ServiceMap<{
       text: string;
     };
     operators: Record<never, never>;
+    relations: 'user';
     standard: 'find' | 'get' | 'create' | 'update' | 'patch' | 'remove';
     methods: {
       markRead: { data: MarkReadDto; result: MessagesRecord };

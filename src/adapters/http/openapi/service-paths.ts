@@ -31,7 +31,7 @@ function idSchema(type: 'objectid' | 'uuid'): JsonSchema {
  * What a record looks like: the record DTO's fields (else those it is created with and queried
  * by), never hidden ones. A declared record DTO names every field: no other may appear.
  */
-function recordFields(definition: ServiceDefinition, schemas: DtoSchemas): Record<string, JsonSchema> {
+export function recordFields(definition: ServiceDefinition, schemas: DtoSchemas): Record<string, JsonSchema> {
   const { dto } = definition;
   const fields: Record<string, JsonSchema> = dto.record ? schemas.propertiesOf(dto.record) : { ...schemas.propertiesOf(dto.query), ...schemas.propertiesOf(dto.create) };
   for (const name of definition.hiddenFields ?? []) delete fields[name];
