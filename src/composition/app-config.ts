@@ -20,6 +20,11 @@ export interface AppConfig {
   /** How long a write's Idempotency-Key keeps its answer (`IDEMPOTENCY_TTL_MS`, default 24 h). */
   idempotencyTtlMs: number;
   /**
+   * What each instance keeps of the events it sent, for sockets that reconnect: the window
+   * (`EVENTS_RESUME_WINDOW_MS`, 0: off), events per connection and payload bytes in all.
+   */
+  eventsResume: { windowMs: number; maxEventsPerConnection: number; maxBytes: number };
+  /**
    * Services bound to another server's REST API instead of the local store, by the name of their
    * variable (`MESSAGES_REMOTE_URL` -> `messages`; see `remoteNameOf`).
    */

@@ -44,6 +44,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     socketMaxCallsInFlight: integer(env, 'SOCKET_MAX_CALLS_IN_FLIGHT', 32, 1, 100_000),
     idempotencyTtlMs: integer(env, 'IDEMPOTENCY_TTL_MS', 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),
+    eventsResume: {
+      windowMs: integer(env, 'EVENTS_RESUME_WINDOW_MS', 120_000, 0, 24 * 3_600_000),
+      maxEventsPerConnection: integer(env, 'EVENTS_RESUME_MAX_EVENTS', 1_000, 1, 1_000_000),
+      maxBytes: integer(env, 'EVENTS_RESUME_MAX_BYTES', 64 * 1024 * 1024, 1024, 16 * 1024 * 1024 * 1024),
+    },
     revokedServiceCredentials: credentialIds(env, 'SERVICE_CREDENTIALS_REVOKED'),
     docs: flag(env, 'DOCS', nodeEnv !== 'production'),
     chatPage: flag(env, 'CHAT_PAGE', nodeEnv !== 'production'),

@@ -44,7 +44,7 @@ export function wireRealtime(app: Application, config: AppConfig, logger: Logger
   return {
     attach(server) {
       if (transport) return transport;
-      transport = attachSocketTransport(app, server, { logger, production: config.nodeEnv === 'production', corsOrigins: config.corsOrigins, clientAddress: config.trustProxy === undefined ? undefined : clientAddressSource(config.trustProxy), maxCallsInFlight: config.socketMaxCallsInFlight });
+      transport = attachSocketTransport(app, server, { logger, production: config.nodeEnv === 'production', corsOrigins: config.corsOrigins, clientAddress: config.trustProxy === undefined ? undefined : clientAddressSource(config.trustProxy), maxCallsInFlight: config.socketMaxCallsInFlight, resume: config.eventsResume });
       return transport;
     },
     async close() {

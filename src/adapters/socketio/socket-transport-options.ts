@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { LoggerPort } from '../../ports/logger.port';
+import type { ResumeWindowOptions } from './resume-window';
 
 export interface SocketTransportOptions {
   logger: LoggerPort;
@@ -23,6 +24,11 @@ export interface SocketTransportOptions {
   path?: string;
   /** The caller's address from the handshake request (e.g. honouring trusted proxies), as `params.ip`. Default: the socket's peer. */
   clientAddress?: (request: IncomingMessage) => string | undefined;
+  /**
+   * How long and how much of the events sent is kept for clients that reconnect (socket.io's
+   * connection state recovery). Default: off (`windowMs` 0).
+   */
+  resume?: ResumeWindowOptions;
 }
 
 export const SOCKET_DEFAULTS = Object.freeze({

@@ -14,9 +14,16 @@ import { bufferedBytes } from './buffered-bytes';
 import { CallBudget, type Admission } from './call-budget';
 import { runSocketCall, SOCKET_PROVIDER } from './socket-call';
 import { SOCKET_DEFAULTS, type SocketTransportOptions } from './socket-transport-options';
+import { resumableAdapter, type DroppedSession, type SessionKeeper } from './resumable-adapter';
+import { ResumeWindow } from './resume-window';
+
+/** The event a new connection first gets when events resume: the offset it starts from (its only argument). */
+export const RESUME_POINT_EVENT = 'resume-point';
 
 export interface SocketTransport {
   readonly io: Server;
+  /** What is kept for clients that reconnect (undefined when events do not resume). */
+  readonly resumeWindow?: ResumeWindow;
   /** Disconnects every socket and stops the engine; the HTTP server itself stays up. */
   close(): Promise<void>;
 }
@@ -36,13 +43,59 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   const maxBufferedBytes = options.maxBufferedBytes ?? SOCKET_DEFAULTS.maxBufferedBytes;
   // socket.io loads with the first transport, not with the package (an app without sockets never pays for it).
   const { Server: SocketServer } = require('socket.io') as typeof import('socket.io');
+  const sockets = new WeakMap<RealTimeConnection, Socket>();
+  const resume = options.resume && options.resume.windowMs > 0 ? new ResumeWindow(options.resume) : undefined;
+  /** Connections whose socket dropped within the resume window, by socket.io's private session id. */
+  const away = new Map<string, { session: DroppedSession; connection: RealTimeConnection; expiry: ReturnType<typeof setTimeout> }>();
+  const awayConnections = new WeakSet<RealTimeConnection>();
+  const connectionsBySocketId = new Map<string, RealTimeConnection>();
+  /** The connection is gone for good: out of its channels, its history dropped. */
+  const endConnection = (connection: RealTimeConnection, socketId: string): void => {
+    connectionsBySocketId.delete(socketId);
+    resume?.forget(socketId);
+    hub.disconnect(connection);
+  };
+  const endAway = (pid: string): void => {
+    const entry = away.get(pid);
+    if (!entry) return;
+    away.delete(pid);
+    awayConnections.delete(entry.connection);
+    clearTimeout(entry.expiry);
+    endConnection(entry.connection, entry.session.sid);
+  };
+  // A dropped connection stays in its channels for the window: what it is sent meanwhile is kept
+  // for it (the history), and given to it, in order, if it comes back naming its last offset.
+  const keeper: SessionKeeper = {
+    dropped(session) {
+      const connection = connectionsBySocketId.get(session.sid);
+      if (!resume || !connection) return;
+      const expiry = setTimeout(() => endAway(session.pid), resume.options.windowMs);
+      expiry.unref();
+      away.set(session.pid, { session, connection, expiry });
+      awayConnections.add(connection);
+    },
+    resumed(pid, offset) {
+      const entry = away.get(pid);
+      if (!entry || !resume) return undefined;
+      const missedPackets = resume.missedSince(entry.session.sid, offset);
+      // Not all of what it missed is kept: it starts afresh, and the old connection ends now.
+      if (!missedPackets) {
+        endAway(pid);
+        return undefined;
+      }
+      away.delete(pid);
+      awayConnections.delete(entry.connection);
+      clearTimeout(entry.expiry);
+      return { ...entry.session, missedPackets };
+    },
+  };
   const io = new SocketServer(server, {
     path: options.path ?? SOCKET_DEFAULTS.path,
     serveClient: false,
     maxHttpBufferSize: options.maxMessageBytes ?? SOCKET_DEFAULTS.maxMessageBytes,
     cors: options.corsOrigins && options.corsOrigins.length > 0 ? { origin: options.corsOrigins } : undefined,
+    ...(resume ? { connectionStateRecovery: { maxDisconnectionDuration: resume.options.windowMs, skipMiddlewares: false }, adapter: resumableAdapter(keeper) } : {}),
   });
-  const sockets = new WeakMap<RealTimeConnection, Socket>();
   const addressOf = (socket: Socket): string => options.clientAddress?.(socket.request) ?? socket.handshake.address;
   const callSettings = { app, routes: currentRoutes(app) };
   const callLimits = {
@@ -75,14 +128,25 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   const transport: ConnectionTransport = {
     send(eventName, data, connections) {
       const recipients: Socket[] = [];
+      const kept: string[] = [];
       for (const connection of connections) {
         const socket = sockets.get(connection);
-        if (socket?.connected) recipients.push(socket);
+        if (!socket) continue;
+        // A dropped connection within the window gets the event later, from its history.
+        if (resume) kept.push(socket.id);
+        if (socket.connected) recipients.push(socket);
+      }
+      // Each event carries its offset last: the client sends back the last one it got when it reconnects.
+      const args: unknown[] = [data];
+      if (resume && kept.length > 0) {
+        const offset = resume.nextOffset();
+        args.push(offset);
+        resume.record([eventName, data, offset], kept, JSON.stringify(data)?.length ?? 0);
       }
       if (recipients.length === 0) return;
       // A broadcast encodes the packet once and writes it to every recipient.
-      if (recipients.length === 1) recipients[0].emit(eventName, data);
-      else io.to(recipients.map((socket) => socket.id)).emit(eventName, data);
+      if (recipients.length === 1) recipients[0].emit(eventName, ...args);
+      else io.to(recipients.map((socket) => socket.id)).emit(eventName, ...args);
       for (const socket of recipients) checkBacklog(socket);
     },
   };
@@ -139,9 +203,15 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   };
 
   io.on('connection', (socket) => {
-    const connection: RealTimeConnection = { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: addressOf(socket) };
+    // A resumed connection is the one it was (identity, channels); its missed events are already sent.
+    const resumed = socket.recovered ? connectionsBySocketId.get(socket.id) : undefined;
+    const connection: RealTimeConnection = resumed ?? { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: addressOf(socket) };
     sockets.set(connection, socket);
-    socket.on('disconnect', () => hub.disconnect(connection));
+    connectionsBySocketId.set(socket.id, connection);
+    socket.on('disconnect', () => {
+      // Kept for the window when socket.io persisted its session (a lost network, not a logout or a kick).
+      if (!awayConnections.has(connection)) endConnection(connection, socket.id);
+    });
     const budget = new CallBudget(callLimits);
     socket.onAny((method: unknown, ...args: unknown[]) => {
       // Frames read before a flooding connection was cut off are dropped.
@@ -151,7 +221,10 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
       if (admission === 'run') answer(hub, socket, connection, budget, method, args, ack);
       else refuse(socket, budget, admission, ack);
     });
+    if (resumed) return;
     hub.connect(connection, transport);
+    // Where the client starts from: a client that has had no event yet can still resume.
+    if (resume) socket.emit(RESUME_POINT_EVENT, resume.currentOffset());
     const login = (socket.data as { login?: Record<string, any> }).login;
     if (login) hub.loggedIn(connection, login);
     const subscribedTo = (socket.data as { subscribedTo?: string[] }).subscribedTo;
@@ -192,7 +265,9 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
 
   return {
     io,
+    resumeWindow: resume,
     close: async () => {
+      for (const pid of [...away.keys()]) endAway(pid);
       io.disconnectSockets(true);
       io.engine.close();
       hub.close();

@@ -211,4 +211,22 @@ byId('logout').addEventListener('click', async () => {
   location.reload();
 });
 
+/**
+ * Back after the network went away: a resumed connection has already been given what it missed;
+ * one that could not resume (away too long) reloads the list, so the page never shows holes.
+ */
+let connectedBefore = false;
+socket.on('connect', () => {
+  if (connectedBefore && !socket.recovered && me) void reloadMessages();
+  connectedBefore = true;
+});
+
+async function reloadMessages(): Promise<void> {
+  for (const key of [...items.keys()]) forget(key);
+  Object.assign(older, { createdAt: undefined, id: undefined, done: false });
+  await loadOlder();
+  const list = byId('messages');
+  list.scrollTop = list.scrollHeight;
+}
+
 auth.reAuthenticate().then((result) => enterChat(result.user), () => setStatus('Sign up or log in to chat.'));

@@ -2,6 +2,7 @@ import { feathers, type Application as FeathersApplication } from '@feathersjs/f
 import authenticationClient from '@feathersjs/authentication-client';
 import socketioClient from '@feathersjs/socketio-client';
 import { io, type Socket } from 'socket.io-client';
+import { RESUME_POINT_EVENT } from '../../../../src/adapters/socketio/socket-transport';
 
 export const MESSAGES_METHODS = ['find', 'get', 'create', 'update', 'patch', 'remove', 'markRead'];
 
@@ -54,6 +55,11 @@ export class RecordingSocket {
         resolve(response);
       });
     });
+  }
+
+  /** Every event but the resume point (an offset the transport sends each new connection, no data). */
+  dataEvents(): [string, any][] {
+    return this.events.filter(([name]) => name !== RESUME_POINT_EVENT);
   }
 
   named(name: string): any[] {
