@@ -47,7 +47,9 @@ async function main(): Promise<void> {
   const server = createServer((_req, res) => res.writeHead(404).end());
   const logger = { debug: () => undefined, info: () => undefined, warn: console.warn, error: console.error };
   // The benchmark's clients read as fast as they can; the limit only guards against a stuck harness.
-  const transport = attachSocketTransport(app, server, { logger, production: true, maxBufferedBytes: 64 * 1024 * 1024 });
+  // Events resume as in the application (its defaults): every event kept per connection for the window.
+  const resume = { windowMs: 120_000, maxEventsPerConnection: 1_000, maxBytes: 64 * 1024 * 1024 };
+  const transport = attachSocketTransport(app, server, { logger, production: true, maxBufferedBytes: 64 * 1024 * 1024, resume });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   serveUntilStopped({ type: 'ready', port: (server.address() as AddressInfo).port, sampleId: '1' }, async () => {
     await transport.close();
