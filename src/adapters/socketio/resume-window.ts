@@ -17,9 +17,10 @@ interface KeptEvent {
   readonly offset: number;
   readonly at: number;
   readonly bytes: number;
-  /** The connections (by socket.io's private session id) whose history holds it. */
-  readonly pids: string[];
+  /** How many connections' histories hold it. */
   refs: number;
+  /** Dropped for its age or the byte limit: histories still holding it drop it when next touched. */
+  dropped: boolean;
 }
 
 /** What a connection's history holds: the events sent to it, and whether some were dropped. */
@@ -60,10 +61,11 @@ export class ResumeWindow {
   /** Keeps one event sent (or due) to the connections of `pids`; `bytes` is its payload's size. */
   record(packet: EventPacket, pids: readonly string[], bytes: number): void {
     if (pids.length === 0) return;
-    const event: KeptEvent = { packet, offset: Number(packet[2]), at: this.now(), bytes, pids: [...pids], refs: 0 };
+    const event: KeptEvent = { packet, offset: Number(packet[2]), at: this.now(), bytes, refs: 0, dropped: false };
     for (const pid of pids) {
       let history = this.histories.get(pid);
       if (!history) this.histories.set(pid, (history = { events: [], droppedThrough: 0 }));
+      this.pruneDropped(history);
       history.events.push(event);
       event.refs += 1;
       if (history.events.length > this.options.maxEventsPerConnection) this.dropOldestOf(history);
@@ -82,6 +84,7 @@ export class ResumeWindow {
     this.trim();
     const history = this.histories.get(pid);
     const since = Number(offset);
+    if (history) this.pruneDropped(history);
     if (!history || !Number.isSafeInteger(since) || since < history.droppedThrough) return undefined;
     return history.events.filter((event) => event.offset > since).map((event) => event.packet);
   }
@@ -91,7 +94,7 @@ export class ResumeWindow {
     const history = this.histories.get(pid);
     if (!history) return;
     this.histories.delete(pid);
-    for (const event of history.events) this.release(event);
+    for (const event of history.events) if (!event.dropped) this.release(event);
   }
 
   /** Events and bytes kept now, for the bench's report of the window's memory. */
@@ -115,22 +118,27 @@ export class ResumeWindow {
     }
   }
 
+  /** No history holds it from now on (each drops it when next touched: it is their oldest). */
   private dropEverywhere(event: KeptEvent): void {
-    for (const pid of event.pids) {
-      const history = this.histories.get(pid);
-      if (history && history.events[0] === event) this.dropOldestOf(history);
-    }
-    if (event.refs > 0) {
-      this.bytes -= event.bytes;
-      event.refs = 0;
-    }
+    event.dropped = true;
+    this.bytes -= event.bytes;
+    event.refs = 0;
+  }
+
+  /** The events dropped everywhere leave the head of `history`, which then cannot resume before them. */
+  private pruneDropped(history: History): void {
+    let count = 0;
+    while (count < history.events.length && history.events[count].dropped) count += 1;
+    if (count === 0) return;
+    history.droppedThrough = Math.max(history.droppedThrough, history.events[count - 1].offset);
+    history.events.splice(0, count);
   }
 
   private dropOldestOf(history: History): void {
     const dropped = history.events.shift();
     if (!dropped) return;
     history.droppedThrough = Math.max(history.droppedThrough, dropped.offset);
-    this.release(dropped);
+    if (!dropped.dropped) this.release(dropped);
   }
 
   private release(event: KeptEvent): void {
