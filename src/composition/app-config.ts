@@ -34,7 +34,7 @@ export interface AppConfig {
   /** Set: service events and login rate limits are shared with the other instances through this Redis. */
   redisUrl?: string;
   /** Authentication settings from the environment; code may override them per composition. */
-  auth: { jwtExpiresIn: string; jwtAudience: string; jwtIssuer: string; passwordHashCost: number; passwordHashConcurrency: number; passwordHashQueueLimit: number; maxLoginFailuresPerEmail: number; maxLoginFailuresPerClient: number; loginWindowMs: number; maxSignUpsPerClient: number; signUpWindowMs: number };
+  auth: { jwtExpiresIn: string; refreshTokenTtlMs: number; jwtAudience: string; jwtIssuer: string; passwordHashCost: number; passwordHashConcurrency: number; passwordHashQueueLimit: number; maxLoginFailuresPerEmail: number; maxLoginFailuresPerClient: number; loginWindowMs: number; maxSignUpsPerClient: number; signUpWindowMs: number };
   /**
    * Proxies trusted for `X-Forwarded-For` (HTTP requests and socket handshakes): a hop count, or
    * addresses, CIDR subnets and proxy-addr presets; `false` trusts none. Unset: none either, except

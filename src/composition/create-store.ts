@@ -46,6 +46,6 @@ export function createStore(definition: ServiceDefinition, store: Exclude<StoreP
 /** The service's collection with its indexes (inside the Model promise, per the seed). */
 async function prepareCollection(db: Db, definition: ServiceDefinition): Promise<Collection> {
   const collection = db.collection(definition.path);
-  for (const index of definition.indexes ?? []) await collection.createIndex(index.fields, { unique: index.unique === true });
+  for (const index of definition.indexes ?? []) await collection.createIndex(index.fields, { unique: index.unique === true, ...(index.expireAfterSeconds === undefined ? {} : { expireAfterSeconds: index.expireAfterSeconds }) });
   return collection;
 }

@@ -46,7 +46,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
     redisUrl,
     auth: {
-      jwtExpiresIn: duration(env, 'JWT_EXPIRES_IN', '1d'),
+      jwtExpiresIn: duration(env, 'JWT_EXPIRES_IN', '15m'),
+      refreshTokenTtlMs: durationMs(duration(env, 'REFRESH_TOKEN_TTL', '30d')),
       jwtAudience: claimValue(env, 'JWT_AUDIENCE', 'hexa-services'),
       jwtIssuer: claimValue(env, 'JWT_ISSUER', 'hexa-services'),
       passwordHashCost: passwordHashCost(env),
@@ -129,6 +130,13 @@ function duration(env: Env, name: string, fallback: string): string {
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d{1,9}(s|m|h|d)?$/.test(raw)) throw new ConfigError(`${name} must be a number of seconds or a number with s, m, h or d, got "${raw}"`);
   return /^\d+$/.test(raw) ? `${raw}s` : raw;
+}
+
+const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A `duration` (always with its unit) in milliseconds. */
+function durationMs(value: string): number {
+  return Number(value.slice(0, -1)) * UNIT_MS[value.slice(-1)];
 }
 
 /** A token claim such as the audience: 1 to 200 visible characters, no spaces (a name or a URL). */

@@ -14,11 +14,16 @@ import type { LoginRateLimitOptions } from '../../application/authentication/log
 import { REQUEST_RATE_LIMITER, SIGN_UP } from '../../application/authentication/limit-per-client.hook';
 import { MemoryRequestRateLimiter } from '../../application/authentication/request-rate-limiter';
 import { USER_IDENTITY } from '../../application/services/users/user-identity';
+import { sessionsService } from '../../application/authentication/sessions/sessions.definition';
+import { announceEndedSessions, SESSION_REGISTRY, SessionRegistry } from '../../application/authentication/sessions/session-registry';
+import { endSessionsOnAccountChanges } from '../../application/authentication/sessions/account-changes.hook';
+import { registerService } from '../../application/services/register-service';
 import type { LoginRateLimiterPort } from '../../ports/login-rate-limiter.port';
 import type { RequestLimit, RequestRateLimiterPort } from '../../ports/request-rate-limiter.port';
 import type { ServicePort } from '../../ports/service.port';
 import type { AppConfig } from '../app-config';
 import { resolveAuthSecret } from '../auth-secret';
+import { createStore } from '../create-store';
 import { serviceCredentialChecks } from '../revoked-credentials';
 import { Tokens } from '../tokens';
 
@@ -84,17 +89,39 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
     bind(Tokens.auth.tokenIssuer)
       .toResolvedValue((settings) => new JsonWebTokenIssuer(settings), [Tokens.auth.jwtSettings])
       .inSingletonScope();
+    // Sessions live in MongoDB (with a TTL index) where services are stored there, else in memory.
+    bind(Tokens.auth.sessionsStore)
+      .toDynamicValue(async (context) => {
+        const plans = context.get(Tokens.services.storePlans);
+        const database = plans.usesDatabase ? await context.getAsync(Tokens.infrastructure.database) : undefined;
+        return createStore(sessionsService, database ? 'mongo' : 'memory', database?.db);
+      })
+      .inSingletonScope();
     bind(Tokens.auth.configure)
       .toResolvedValue(
-        (settings, tokenIssuer, passwordHasher, definitions, logger, plans, rateLimiters) => (app: Application) => {
+        (settings, tokenIssuer, passwordHasher, definitions, logger, plans, rateLimiters, sessionsStore) => (app: Application) => {
           const users = () => app.service(USER_IDENTITY.path);
           const usersDefinition = definitions.find((definition) => definition.path === USER_IDENTITY.path);
           const credentialChecks = serviceCredentialChecks(config, logger);
+          const usersElsewhere = usersDefinition !== undefined && plans.of(USER_IDENTITY.path).store === 'remote';
+          registerService(app, sessionsService, sessionsStore, { passwordHasher, storesLocally: true });
+          const sessions = new SessionRegistry({ sessions: () => app.service(sessionsService.path), refreshTokenTtlMs: config.auth.refreshTokenTtlMs });
+          app.service(sessionsService.path).hooks({ after: { remove: [announceEndedSessions(sessions)] } });
+          app.hooks(endSessionsOnAccountChanges(sessions, USER_IDENTITY));
+          app.set(SESSION_REGISTRY, sessions);
           const service = new AuthenticationService({
             strategies: [
               new LocalAuthenticationStrategy({ users, passwordHasher, logger, usernameField: USER_IDENTITY.loginField, passwordField: USER_IDENTITY.passwordField }),
-              new JwtAuthenticationStrategy({ settings, users: usersDefinition && plans.of(USER_IDENTITY.path).store === 'remote' ? tokenOwnersThrough(users) : users, serviceCredentials: credentialChecks }),
+              new JwtAuthenticationStrategy({
+                settings,
+                users: usersElsewhere ? tokenOwnersThrough(users) : users,
+                serviceCredentials: credentialChecks,
+                // Users bound to another server log in there, so their sessions live there: a token is
+                // refused here once its session is known to have ended (a logout here, or the bus).
+                sessions: usersElsewhere ? { isActive: (sessionId) => !sessions.hasEnded(sessionId) } : sessions,
+              }),
             ],
+            sessions,
             tokenIssuer,
             authStrategies: options.authStrategies ?? ['local', 'jwt'],
             // The login answer carries the user as the users service would answer it.
@@ -114,7 +141,7 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
           // Legacy bcrypt hashes are verified in worker threads: they end with the app.
           app.hooks({ teardown: [async (_app: Application, next: () => Promise<void>) => { await next(); await scryptHasher.close(); }] });
         },
-        [Tokens.auth.jwtSettings, Tokens.auth.tokenIssuer, Tokens.auth.passwordHasher, Tokens.services.definitions, Tokens.infrastructure.logger, Tokens.services.storePlans, Tokens.auth.rateLimiters],
+        [Tokens.auth.jwtSettings, Tokens.auth.tokenIssuer, Tokens.auth.passwordHasher, Tokens.services.definitions, Tokens.infrastructure.logger, Tokens.services.storePlans, Tokens.auth.rateLimiters, Tokens.auth.sessionsStore],
       )
       .inSingletonScope();
   });

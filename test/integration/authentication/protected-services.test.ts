@@ -100,7 +100,7 @@ describe.each(['memory', 'mongo'])('authenticate(jwt) on messages and users on t
     expect(removed.body).not.toHaveProperty('password');
     const after = await agent.get('/messages').set(bearer(token));
     expect(after.status).toBe(401);
-    expect(after.body).toMatchObject({ name: 'NotAuthenticated', message: 'Invalid access token' });
+    expect(after.body).toMatchObject({ name: 'NotAuthenticated', message: 'The session of this access token has ended: log in again', data: { reason: 'revoked' } });
     expect((await agent.post('/authentication').send({ strategy: 'jwt', accessToken: token })).status).toBe(401);
   });
 
