@@ -79,6 +79,31 @@ describe.each(BOTH_STORES)('security: hidden fields on %s', (_store, env) => {
     else expect(response.status).toBe(400);
   });
 
+  it('session answers carry no refresh token or hash of one, whatever the query names', async () => {
+    const email = uniqueEmail('hidden-sessions');
+    await call(app.url, 'POST', '/users', { body: { email, password: PASSWORD } });
+    const login = (await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } })).body;
+    const refreshed = await call(app.url, 'POST', '/authentication', { body: { strategy: 'refresh', refreshToken: login.refreshToken } });
+    expectNoSecret(refreshed.text);
+    const token = refreshed.body.accessToken;
+    const sid = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')).sid;
+    const responses = [
+      await call(app.url, 'GET', '/sessions', { token }),
+      await call(app.url, 'GET', `/sessions/${sid}`, { token }),
+      await call(app.url, 'GET', '/sessions?$select[0]=refreshTokenHash', { token }),
+      await call(app.url, 'GET', '/sessions?$select[0]=rotatedTokenHashes', { token }),
+      await call(app.url, 'GET', '/sessions?$sort[refreshTokenHash]=1', { token }),
+      await call(app.url, 'DELETE', `/sessions/${sid}`, { token }),
+    ];
+    for (const response of responses) {
+      expect([200, 400, 403]).toContain(response.status);
+      expect(response.text).not.toMatch(/"(refreshTokenHash|rotatedTokenHashes)":|[0-9a-f]{64}/);
+      for (const secret of [login.refreshToken, refreshed.body.refreshToken]) expect(response.text).not.toContain(secret.split('.')[1]);
+    }
+    expect(responses[0].status).toBe(200);
+    expect(responses[5].status).toBe(200);
+  });
+
   it('errors about users carry no password or hash', async () => {
     const duplicate = await call(app.url, 'POST', '/users', { body: { email: alice.user.email, password: PASSWORD } });
     expect(duplicate.status).toBe(409);

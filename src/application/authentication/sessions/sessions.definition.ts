@@ -20,6 +20,7 @@ export const sessionsService = defineService({
   methods: ['find', 'get', 'remove'],
   dto: { create: SessionWriteDto, patch: SessionWriteDto, query: SessionsQueryDto },
   id: { type: 'uuid' },
+  paginate: { default: 20, max: 100 },
   multi: ['remove'],
   indexes: [{ fields: { userId: 1 } }, { fields: { expiresAt: 1 }, expireAfterSeconds: 0 }],
   hiddenFields: SESSION_SECRET_FIELDS,
