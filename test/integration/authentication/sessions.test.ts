@@ -141,7 +141,7 @@ describe.each(BOTH_STORES)('sessions on the %s store', (_store, env) => {
   it('a password change through the API ends every other session of the user and keeps the caller\'s', async () => {
     const { email, user, accessToken } = await account();
     const elsewhere = await login(email);
-    const changed = await call(app.url, 'PATCH', `/users/${user._id}`, { token: accessToken, body: { password: 'another long password' } });
+    const changed = await call(app.url, 'PATCH', `/users/${user._id}`, { token: accessToken, body: { password: 'another long password', currentPassword: PASSWORD } });
     expect(changed.status).toBe(200);
     expect((await messages(accessToken)).status).toBe(200);
     expect((await messages(elsewhere.accessToken)).body).toMatchObject({ code: 401, data: { reason: 'revoked' } });

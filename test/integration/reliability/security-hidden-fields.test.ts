@@ -54,8 +54,8 @@ describe.each(BOTH_STORES)('security: hidden fields on %s', (_store, env) => {
       await call(app.url, 'GET', `/users?email=${encodeURIComponent(alice.user.email)}`, { token }),
       await call(app.url, 'GET', `/users/${aliceId}`, { token }),
       await call(app.url, 'PATCH', `/users/${aliceId}`, { token, body: { name: 'Alice' } }),
-      await call(app.url, 'PATCH', `/users/${aliceId}`, { token, body: { password: PASSWORD } }),
-      await call(app.url, 'PUT', `/users/${aliceId}`, { token, body: { email: alice.user.email, password: PASSWORD, name: 'A' } }),
+      await call(app.url, 'PATCH', `/users/${aliceId}`, { token, body: { password: PASSWORD, currentPassword: PASSWORD } }),
+      await call(app.url, 'PUT', `/users/${aliceId}`, { token, body: { email: alice.user.email, password: PASSWORD, name: 'A', currentPassword: PASSWORD } }),
     ];
     for (const response of responses) {
       expect(response.status).toBe(200);
