@@ -21,11 +21,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const mongodbUrl = env.MONGODB_URL || undefined;
   if (mongodbUrl && !/^mongodb(\+srv)?:\/\/.+/.test(mongodbUrl)) throw new ConfigError(`MONGODB_URL must start with mongodb:// or mongodb+srv://`);
   const redisUrl = env.REDIS_URL || undefined;
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl && !/^smtps?:\/\/.+/.test(smtpUrl)) throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
+  const host = env.HOST || '127.0.0.1';
+  const port = integer(env, 'PORT', 3030, 0, 65535);
+  const passwordResetUrl = env.PASSWORD_RESET_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}/reset-password`;
+  if (!/^https?:\/\/[^#\s]+$/.test(passwordResetUrl)) throw new ConfigError('PASSWORD_RESET_URL must be an http:// or https:// address without a fragment');
   if (redisUrl && !/^rediss?:\/\/.+/.test(redisUrl)) throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
   return {
     nodeEnv,
-    host: env.HOST || '127.0.0.1',
-    port: integer(env, 'PORT', 3030, 0, 65535),
+    host,
+    port,
     store: oneOf(env, 'STORE', ['mongo', 'memory'] as const, 'mongo'),
     mongodbUrl,
     dataDir: env.DATA_DIR || './data',
@@ -60,6 +66,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       signUpWindowMs: integer(env, 'SIGNUP_WINDOW_MS', 15 * 60_000, 1_000, 24 * 3_600_000),
     },
     trustProxy: trustProxy(env),
+    mail: { smtpUrl, from: env.MAIL_FROM || 'hexa-services <no-reply@localhost>' },
+    passwordResetUrl,
   };
 }
 

@@ -3,7 +3,7 @@ import type { Params } from '../../../ports/service-params';
 import type { ServicePort } from '../../../ports/service.port';
 import type { HookContext } from '../../hooks/hook-context';
 import type { SessionRecord } from './session-record';
-import { hashRefreshToken, newRefreshToken, sessionIdOfRefreshToken } from './refresh-token';
+import { hashOpaqueToken, idOfOpaqueToken, newOpaqueToken } from './opaque-token';
 
 export interface SessionRegistryOptions {
   /** The sessions service (internal calls), looked up per call. */
@@ -67,8 +67,8 @@ export class SessionRegistry {
     };
     // The id is the store's (a UUID): the first refresh token is written once it is known.
     const created = (await this.options.sessions().create!({ ...draft, refreshTokenHash: '' }, {})) as SessionRecord;
-    const refreshToken = newRefreshToken(created._id);
-    await this.options.sessions().patch!(created._id, { refreshTokenHash: await hashRefreshToken(refreshToken) }, {});
+    const refreshToken = newOpaqueToken(created._id);
+    await this.options.sessions().patch!(created._id, { refreshTokenHash: await hashOpaqueToken(refreshToken) }, {});
     this.remember(created._id, { active: true, userId, until: this.now() + this.recheckMs });
     return { sessionId: created._id, refreshToken };
   }
@@ -78,20 +78,20 @@ export class SessionRegistry {
    * before ends the session (401, `data.reason: 'revoked'`); an unknown or malformed one is a 401.
    */
   async refresh(refreshToken: unknown): Promise<{ sessionId: string; userId: string; refreshToken: string }> {
-    const sessionId = sessionIdOfRefreshToken(refreshToken);
+    const sessionId = idOfOpaqueToken(refreshToken);
     const session = sessionId === undefined ? undefined : await this.read(sessionId);
     if (!session) throw new NotAuthenticated('Invalid refresh token');
     if (session.expiresAt.getTime() <= this.now()) {
       await this.end(session._id);
       throw new NotAuthenticated('The session has expired: log in again', { reason: 'expired' });
     }
-    const hash = await hashRefreshToken(refreshToken as string);
+    const hash = await hashOpaqueToken(refreshToken as string);
     if (session.rotatedTokenHashes.includes(hash)) return this.endForReuse(session._id);
     if (hash !== session.refreshTokenHash) throw new NotAuthenticated('Invalid refresh token');
-    const next = newRefreshToken(session._id);
+    const next = newOpaqueToken(session._id);
     const now = this.now();
     const changes = {
-      refreshTokenHash: await hashRefreshToken(next),
+      refreshTokenHash: await hashOpaqueToken(next),
       rotatedTokenHashes: [...session.rotatedTokenHashes, hash].slice(-MAX_ROTATED_HASHES),
       lastUsedAt: new Date(now),
       expiresAt: new Date(now + this.options.refreshTokenTtlMs),
