@@ -29,8 +29,9 @@ describeWithRedis('ended sessions across instances (Redis)', () => {
     feed.on('monitor', (_time: string, args: string[]) => traffic.push(args.join(' ')));
     database = await startMongoTestServer();
     const env = { STORE: 'mongo', MONGODB_URL: database.url, REDIS_URL: redis.url };
-    first = await startApp(env);
-    second = await startApp(env);
+    // Password reset requests counted across instances (the other limits stay off, as in every suite).
+    first = await startApp(env, { passwordResetRateLimit: {} });
+    second = await startApp(env, { passwordResetRateLimit: {} });
     // Each instance subscribes to the events and to the ended sessions.
     await waitFor(() => traffic.filter((line) => line.startsWith('subscribe')).length >= 4, 'both instances to subscribe', 10_000);
   }, 60_000);
@@ -94,6 +95,31 @@ describeWithRedis('ended sessions across instances (Redis)', () => {
     }
   });
 
+  it('a password change on one instance ends the other sessions on the other, and a removal of the user ends all', async () => {
+    const { email, user, accessToken } = await account(first.url);
+    const login = await call(second.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } });
+    secrets.push(login.body.accessToken, login.body.refreshToken);
+    expect((await call(second.url, 'GET', '/messages', { token: login.body.accessToken })).status).toBe(200);
+    const changed = await call(first.url, 'PATCH', `/users/${user._id}`, { token: accessToken, body: { password: 'another long password', currentPassword: PASSWORD } });
+    expect(changed.status).toBe(200);
+    expect(await refusedWithin(second.url, login.body.accessToken, 1_000)).toBeLessThan(1_000);
+    expect((await call(second.url, 'GET', '/messages', { token: accessToken })).status).toBe(200);
+    expect((await call(second.url, 'DELETE', `/users/${user._id}`, { token: accessToken })).status).toBe(200);
+    expect(await refusedWithin(first.url, accessToken, 1_000)).toBeLessThan(1_000);
+  });
+
+  it('a password reset request is counted in Redis under the address\'s hash, and answers alike on both instances', async () => {
+    const { email } = await account(first.url);
+    const answers = [await call(first.url, 'POST', '/password-resets', { body: { email } }), await call(second.url, 'POST', '/password-resets', { body: { email: 'nobody-here@example.com' } })];
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201]);
+    expect(answers[0].text).toBe(answers[1].text);
+    await pause(200);
+    const counted = traffic.filter((line) => line.includes('password-reset-address'));
+    expect(counted.length).toBeGreaterThanOrEqual(2);
+    expect(counted.join('\n')).not.toContain('@');
+    expect(traffic.join('\n')).not.toContain('nobody-here@example.com');
+  });
+
   it('the Redis traffic carries session ids only: no access, refresh token or hash', () => {
     const ended = traffic.filter((line) => line.startsWith('publish hexa-services:sessions-ended'));
     expect(ended.length).toBeGreaterThanOrEqual(2);
@@ -102,6 +128,8 @@ describeWithRedis('ended sessions across instances (Redis)', () => {
       expect(all).not.toContain(secret);
       expect(all).not.toContain(secret.split('.').pop());
     }
-    expect(all).not.toMatch(/refreshTokenHash|rotatedTokenHashes|[0-9a-f]{64}/);
+    expect(all).not.toMatch(/refreshTokenHash|rotatedTokenHashes/);
+    // 64 hex digits are the hash of a token, except in the request counters' keys (an address's hash).
+    expect(traffic.filter((line) => !line.includes('hexa-services:requests:')).join('\n')).not.toMatch(/[0-9a-f]{64}/);
   });
 });
