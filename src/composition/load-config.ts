@@ -23,11 +23,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const store = oneOf(env, 'STORE', ['mongo', 'memory'] as const, 'mongo');
   checkDatabaseChoice(env, nodeEnv, store, mongodbUrl);
   const redisUrl = env.REDIS_URL || undefined;
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl && !/^smtps?:\/\/.+/.test(smtpUrl)) throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
+  const host = env.HOST || '127.0.0.1';
+  const port = integer(env, 'PORT', 3030, 0, 65535);
+  const passwordResetUrl = env.PASSWORD_RESET_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}/reset-password`;
+  if (!/^https?:\/\/[^#\s]+$/.test(passwordResetUrl)) throw new ConfigError('PASSWORD_RESET_URL must be an http:// or https:// address without a fragment');
   if (redisUrl && !/^rediss?:\/\/.+/.test(redisUrl)) throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
   return {
     nodeEnv,
-    host: env.HOST || '127.0.0.1',
-    port: integer(env, 'PORT', 3030, 0, 65535),
+    host,
+    port,
     store,
     mongodbUrl,
     dataDir: env.DATA_DIR || './data',
@@ -55,7 +61,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
     redisUrl,
     auth: {
-      jwtExpiresIn: duration(env, 'JWT_EXPIRES_IN', '1d'),
+      jwtExpiresIn: duration(env, 'JWT_EXPIRES_IN', '15m'),
+      refreshTokenTtlMs: durationMs(duration(env, 'REFRESH_TOKEN_TTL', '30d')),
       jwtAudience: claimValue(env, 'JWT_AUDIENCE', 'hexa-services'),
       jwtIssuer: claimValue(env, 'JWT_ISSUER', 'hexa-services'),
       passwordHashCost: passwordHashCost(env),
@@ -68,6 +75,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       signUpWindowMs: integer(env, 'SIGNUP_WINDOW_MS', 15 * 60_000, 1_000, 24 * 3_600_000),
     },
     trustProxy: trustProxy(env),
+    mail: { smtpUrl, from: env.MAIL_FROM || 'hexa-services <no-reply@localhost>' },
+    passwordResetUrl,
   };
 }
 
@@ -153,6 +162,13 @@ function duration(env: Env, name: string, fallback: string): string {
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d{1,9}(s|m|h|d)?$/.test(raw)) throw new ConfigError(`${name} must be a number of seconds or a number with s, m, h or d, got "${raw}"`);
   return /^\d+$/.test(raw) ? `${raw}s` : raw;
+}
+
+const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A `duration` (always with its unit) in milliseconds. */
+function durationMs(value: string): number {
+  return Number(value.slice(0, -1)) * UNIT_MS[value.slice(-1)];
 }
 
 /** A token claim such as the audience: 1 to 200 visible characters, no spaces (a name or a URL). */

@@ -5,6 +5,8 @@ import { attachSocketTransport, type SocketTransport } from '../adapters/socketi
 import type { Application } from '../application/app/application';
 import { channels } from '../application/channels/channels';
 import { STANDARD_EVENTS } from '../application/channels/real-time-hub';
+import { SESSION_REGISTRY, type SessionRegistry } from '../application/authentication/sessions/session-registry';
+import { shareSessionEnds } from '../application/authentication/sessions/shared-session-ends';
 import { configureSkeletonChannels } from '../application/services/realtime-policy';
 import type { ServiceDefinition } from '../application/services/service-definition';
 import type { LoggerPort } from '../ports/logger.port';
@@ -20,7 +22,8 @@ export interface Realtime {
 
 /**
  * Channels, the skeleton's channel policy and, with `REDIS_URL`, the bus to the other
- * instances. The socket transport is attached once the HTTP server exists.
+ * instances (service events), and a second one for ended sessions, whose connections become
+ * anonymous on every instance. The socket transport is attached once the HTTP server exists.
  */
 export function wireRealtime(app: Application, config: AppConfig, logger: LoggerPort, definitions: readonly ServiceDefinition[], plans: StorePlans): Realtime {
   app.configure(channels({ logger }));
@@ -40,6 +43,10 @@ export function wireRealtime(app: Application, config: AppConfig, logger: Logger
       onEvent: (event, data) => app.realtime!.republish(definition.path, event, data),
     }, logger)];
   });
+  const sessions = app.get<SessionRegistry | undefined>(SESSION_REGISTRY);
+  sessions?.onEnded((sessionIds) => app.realtime!.endSessions(sessionIds));
+  const sessionsBus = sessions && config.redisUrl ? new (redisAdapter().RedisEventBus)({ url: config.redisUrl, logger, channel: 'hexa-services:sessions-ended' }) : undefined;
+  if (sessions && sessionsBus) shareSessionEnds(sessions, sessionsBus, app.realtime!.instanceId);
   let transport: SocketTransport | undefined;
   return {
     attach(server) {
@@ -51,6 +58,7 @@ export function wireRealtime(app: Application, config: AppConfig, logger: Logger
       for (const subscription of subscriptions) subscription.close();
       await transport?.close();
       await bus?.close();
+      await sessionsBus?.close();
     },
   };
 }

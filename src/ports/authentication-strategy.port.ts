@@ -22,6 +22,8 @@ export interface AuthenticationInfo {
  */
 export interface AuthenticationResult {
   accessToken?: string;
+  /** A login's or refresh's next refresh token (opaque; the server keeps only its hash). */
+  refreshToken?: string;
   authentication: AuthenticationInfo;
   user?: Record<string, any>;
   service?: ServiceCallerInfo;

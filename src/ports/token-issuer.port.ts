@@ -6,6 +6,8 @@ export interface AccessTokenPayload {
   aud?: string | string[];
   iss?: string;
   jti?: string;
+  /** The session the token belongs to (its login). */
+  sid?: string;
   [claim: string]: unknown;
 }
 

@@ -1,5 +1,5 @@
 export { JsonWebTokenIssuer } from './jsonwebtoken-issuer';
-export { JwtAuthenticationStrategy, type JwtStrategyOptions, type ServiceCredentialChecks } from './jwt.strategy';
+export { JwtAuthenticationStrategy, type JwtStrategyOptions, type ServiceCredentialChecks, type SessionChecks } from './jwt.strategy';
 export { createJwtSettings, DEFAULT_JWT_OPTIONS, type JwtKeys, type JwtOptions, type JwtSettings } from './jwt-settings';
 export { LocalAuthenticationStrategy, type LocalStrategyOptions } from './local.strategy';
 export { runPassportStrategy, type MinimalRequest } from './passport-strategy-adapter';

@@ -13,10 +13,13 @@ export interface JwtOptions {
   header: { typ: string };
 }
 
-/** Feathers v5's algorithm, lifetime and token type; audience and issuer name this project (set them per deployment). */
+/**
+ * Feathers v5's algorithm and token type; a 15-minute lifetime (sessions go on with refresh
+ * tokens); audience and issuer name this project (set them per deployment).
+ */
 export const DEFAULT_JWT_OPTIONS: Readonly<JwtOptions> = Object.freeze({
   algorithm: 'HS256',
-  expiresIn: '1d',
+  expiresIn: '15m',
   audience: 'hexa-services',
   issuer: 'hexa-services',
   header: Object.freeze({ typ: 'access' }),

@@ -19,6 +19,13 @@ export interface JwtStrategyOptions {
    * service credential is refused like any token of the wrong type.
    */
   serviceCredentials?: ServiceCredentialChecks;
+  /** Require every access token to name an active session (`sid`). Without it, sessions are not checked. */
+  sessions?: SessionChecks;
+}
+
+/** Whether a session is still active: a boolean when known without waiting (the usual case), else a promise. */
+export interface SessionChecks {
+  isActive(sessionId: string, userId: string): boolean | Promise<boolean>;
 }
 
 /** How this server judges the service credentials it issued. */
@@ -77,6 +84,10 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
     }
     const verified = this.verifiedTokens.get(accessToken);
     if (verified !== undefined) {
+      const check = this.sessionEnded(verified);
+      // Known sessions are answered without a promise: the memo's path stays as fast as it was.
+      const ended = check instanceof Promise ? await check : check;
+      if (ended) throw ended;
       const user = await this.userOf(verified);
       if (user instanceof NotAuthenticated) throw user;
       return this.result(accessToken, verified, user);
@@ -100,8 +111,20 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
       if (error instanceof NotAuthenticated) return error;
       throw error;
     }
+    const ended = await this.sessionEnded(payload);
+    if (ended) return ended;
     const user = await this.userOf(payload);
     return user instanceof NotAuthenticated ? user : { user, payload };
+  }
+
+  /** Why the token's session no longer admits it, if it does not (answered from memory unless the session is not known yet). */
+  private sessionEnded(payload: AccessTokenPayload): NotAuthenticated | undefined | Promise<NotAuthenticated | undefined> {
+    const sessions = this.options.sessions;
+    if (!sessions) return undefined;
+    if (typeof payload.sid !== 'string' || payload.sid === '') return new NotAuthenticated('Invalid access token: it belongs to no session', { reason: 'invalid' });
+    const active = sessions.isActive(payload.sid, payload.sub);
+    const refusal = (isActive: boolean) => (isActive ? undefined : new NotAuthenticated('The session of this access token has ended: log in again', { reason: 'revoked' }));
+    return typeof active === 'boolean' ? refusal(active) : active.then(refusal);
   }
 
   /** The token's user; a user that no longer exists makes the token invalid. */

@@ -16,11 +16,20 @@ export interface AuthenticationClientOptions {
   path?: string;
   /** Storage key of the access token. Default 'accessToken'. */
   storageKey?: string;
+  /** Storage key of the refresh token. Default 'refreshToken'. */
+  refreshStorageKey?: string;
   storage?: TokenStorage;
+  /**
+   * How long before the access token expires it is refreshed (with the stored refresh token), in
+   * milliseconds; at most a fifth of the token's lifetime. Default 60 000.
+   */
+  refreshBeforeMs?: number;
 }
 
 export interface AuthenticationResult {
   accessToken: string;
+  /** Present where the server keeps sessions: the next refresh token. */
+  refreshToken?: string;
   authentication?: Record<string, unknown>;
   user?: Record<string, any>;
   [key: string]: unknown;
@@ -37,23 +46,43 @@ class MemoryTokenStorage implements TokenStorage {
   removeItem(key: string) { this.items.delete(key); }
 }
 
+/** Seconds since the epoch at which a token expires (its `exp`, read without verifying: the server verifies). */
+function expiryOf(token: string): number | undefined {
+  try {
+    const part = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    const exp = (JSON.parse(atob(part)) as { exp?: unknown }).exp;
+    return typeof exp === 'number' ? exp : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Login, stored token and re-authentication for a client app on either connection. Over REST
+ * Login, stored tokens and re-authentication for a client app on either connection. Over REST
  * every call carries `Authorization: Bearer <token>`; over a socket the login authenticates the
  * connection, and after the socket drops and reconnects the stored token signs it in again
- * before any buffered call. Configure it after the connection: `app.configure(auth)`.
+ * before any buffered call. With a refresh token (the server's sessions), the access token is
+ * exchanged shortly before it expires, and a call that finds it expired waits for the exchange,
+ * so the application never sees the expiry; over a socket the exchange signs the same
+ * connection in again. Configure it after the connection: `app.configure(auth)`.
  */
 export class AuthenticationClient {
   private app?: Application;
   private pending?: Promise<AuthenticationResult>;
+  private refreshing?: Promise<AuthenticationResult>;
   private result?: AuthenticationResult;
+  private refreshTimer?: ReturnType<typeof setTimeout>;
   private readonly path: string;
   private readonly storageKey: string;
+  private readonly refreshStorageKey: string;
+  private readonly refreshBeforeMs: number;
   readonly storage: TokenStorage;
 
   constructor(options: AuthenticationClientOptions = {}) {
     this.path = options.path ?? 'authentication';
     this.storageKey = options.storageKey ?? 'accessToken';
+    this.refreshStorageKey = options.refreshStorageKey ?? 'refreshToken';
+    this.refreshBeforeMs = options.refreshBeforeMs ?? 60_000;
     this.storage = options.storage ?? new MemoryTokenStorage();
   }
 
@@ -72,19 +101,25 @@ export class AuthenticationClient {
     });
   };
 
-  /** Logs in with a strategy (`{ strategy: 'local', email, password }`) and stores the token. */
+  /** Logs in with a strategy (`{ strategy: 'local', email, password }`) and stores the tokens. */
   authenticate(data: Record<string, unknown>): Promise<AuthenticationResult> {
+    this.cancelRefresh();
     const attempt = this.service()
       .create(data)
       .then(async (result: AuthenticationResult) => {
         this.result = result;
         await this.storage.setItem(this.storageKey, result.accessToken);
+        if (typeof result.refreshToken === 'string') await this.storage.setItem(this.refreshStorageKey, result.refreshToken);
+        this.scheduleRefresh(result.accessToken);
         return result;
       })
       .catch(async (error: { code?: number }) => {
         this.result = undefined;
-        // A refused token is useless: forget it.
-        if (error?.code === 401) await this.storage.removeItem(this.storageKey);
+        // A refused token is useless: forget it (a refused refresh token ends the session here too).
+        if (error?.code === 401) {
+          await this.storage.removeItem(this.storageKey);
+          if (data.strategy === 'refresh') await this.storage.removeItem(this.refreshStorageKey);
+        }
         throw error;
       })
       .finally(() => {
@@ -94,20 +129,45 @@ export class AuthenticationClient {
     return attempt;
   }
 
-  /** Signs in with the stored token; with `force` false an existing login is returned as it is. */
+  /**
+   * Signs in with the stored access token, or, when it has expired or is refused, with the stored
+   * refresh token; with `force` false an existing login is returned as it is.
+   */
   async reAuthenticate(force = false): Promise<AuthenticationResult> {
     if (!force && this.pending) return this.pending;
     if (!force && this.result) return this.result;
     const accessToken = await this.storage.getItem(this.storageKey);
-    if (!accessToken) throw Object.assign(new Error('No accessToken found in storage'), { name: 'NotAuthenticated', code: 401 });
-    return this.authenticate({ strategy: 'jwt', accessToken });
+    const refreshToken = await this.storage.getItem(this.refreshStorageKey);
+    if (accessToken && !(refreshToken && this.expiresWithin(accessToken, 0))) {
+      try {
+        return await this.authenticate({ strategy: 'jwt', accessToken });
+      } catch (error) {
+        if (!refreshToken || (error as { code?: number })?.code !== 401) throw error;
+      }
+    }
+    if (refreshToken) return this.refresh();
+    throw Object.assign(new Error('No accessToken found in storage'), { name: 'NotAuthenticated', code: 401 });
   }
 
-  /** Logs out on the server (the socket becomes anonymous) and forgets the token. */
+  /** Exchanges the stored refresh token for new tokens of the same session (once however many calls ask). */
+  async refresh(): Promise<AuthenticationResult> {
+    if (this.refreshing) return this.refreshing;
+    const refreshToken = await this.storage.getItem(this.refreshStorageKey);
+    if (!refreshToken) throw Object.assign(new Error('No refreshToken found in storage'), { name: 'NotAuthenticated', code: 401 });
+    const attempt = this.authenticate({ strategy: 'refresh', refreshToken }).finally(() => {
+      if (this.refreshing === attempt) this.refreshing = undefined;
+    });
+    this.refreshing = attempt;
+    return attempt;
+  }
+
+  /** Logs out on the server (ending the session; the socket becomes anonymous) and forgets the tokens. */
   async logout(): Promise<AuthenticationResult | null> {
     const was = this.result;
     this.result = undefined;
+    this.cancelRefresh();
     await this.storage.removeItem(this.storageKey);
+    await this.storage.removeItem(this.refreshStorageKey);
     if (!was) return null;
     return this.service().remove(null, { headers: { Authorization: `Bearer ${was.accessToken}` } }).catch(() => null);
   }
@@ -115,8 +175,35 @@ export class AuthenticationClient {
   private async beforeCall(context: HookContext): Promise<void> {
     if (context.path === this.path) return;
     if (this.pending) await this.pending.catch(() => undefined);
+    // A token past its time (a timer delayed by a sleeping device) is refreshed before the call.
+    if (this.result && this.expiresWithin(this.result.accessToken, 0) && (await this.storage.getItem(this.refreshStorageKey))) await this.refresh().catch(() => undefined);
     const token = this.result?.accessToken;
     if (token) context.params = { ...context.params, headers: { ...context.params.headers, Authorization: `Bearer ${token}` } };
+  }
+
+  /** Arms the exchange of `accessToken` shortly before it expires, if there is a refresh token to exchange. */
+  private scheduleRefresh(accessToken: string): void {
+    const exp = expiryOf(accessToken);
+    if (exp === undefined || typeof this.result?.refreshToken !== 'string') return;
+    const lifetimeMs = exp * 1000 - Date.now();
+    const delay = Math.max(0, lifetimeMs - Math.min(this.refreshBeforeMs, lifetimeMs / 5));
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      // A failed exchange leaves the client signed out; the application sees it on its next call.
+      void this.refresh().catch(() => undefined);
+    }, delay);
+    // In Node, a pending refresh does not keep the process alive.
+    (this.refreshTimer as { unref?: () => void }).unref?.();
+  }
+
+  private cancelRefresh(): void {
+    if (this.refreshTimer !== undefined) clearTimeout(this.refreshTimer);
+    this.refreshTimer = undefined;
+  }
+
+  private expiresWithin(accessToken: string, ms: number): boolean {
+    const exp = expiryOf(accessToken);
+    return exp !== undefined && exp * 1000 - Date.now() <= ms;
   }
 
   private service(): any {

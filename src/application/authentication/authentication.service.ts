@@ -8,6 +8,7 @@ import { clientAddressOf } from './client-address';
 import type { GrantedLoginAttempt, LoginAttemptKeys, LoginRateLimiterPort } from '../../ports/login-rate-limiter.port';
 import { LoginRateLimiter, type LoginRateLimitOptions } from './login-rate-limiter';
 import { isRecord, withoutFields } from '../../domain/plain-record';
+import type { SessionRegistry } from './sessions/session-registry';
 
 /** The methods transports may call on the authentication service. */
 export const AUTHENTICATION_METHODS = ['create', 'remove'] as const;
@@ -26,16 +27,26 @@ export interface AuthenticationServiceOptions {
   /** A limiter shared by several instances (e.g. Redis); replaces the in-memory one unless `rateLimit` is false. */
   rateLimiter?: LoginRateLimiterPort;
   now?: () => number;
+  /**
+   * Sessions: each login starts one, its tokens carry its id (`sid`), login answers a refresh
+   * token too, and logout ends it. Without them a login answers an access token alone.
+   */
+  sessions?: SessionRegistry;
 }
+
+/** The strategy of `{ strategy: 'refresh', refreshToken }`: answered by the sessions, not by a Passport strategy. */
+export const REFRESH_STRATEGY = 'refresh';
 
 const NO_STRATEGY = 'Invalid authentication information (no `strategy` set)';
 const SERVICE_CREDENTIAL_NO_LOGIN = 'A service credential authenticates calls from another server; it cannot log in or out';
 
 /**
  * `POST /authentication` (`create`): authenticates with a named strategy and returns
- * `{ accessToken, authentication: { strategy, payload }, user }`; a `jwt` request returns the
- * token it was given (a re-login never extends a token). `DELETE /authentication` (`remove`)
- * checks the bearer token and returns the same shape. `authenticate` serves the hook.
+ * `{ accessToken, refreshToken, authentication: { strategy, payload }, user }`, starting a
+ * session; a `jwt` request returns the token it was given (a re-login never extends a token);
+ * `{ strategy: 'refresh', refreshToken }` answers a new pair of the same session (rotation).
+ * `DELETE /authentication` (`remove`) ends the bearer token's session (`?all=true`: every session
+ * of its user) and returns the same shape. `authenticate` serves the hook.
  */
 export class AuthenticationService {
   private readonly strategies = new Map<string, AuthenticationStrategyPort>();
@@ -63,6 +74,7 @@ export class AuthenticationService {
   }
 
   async create(data: unknown, params: Params = {}): Promise<AuthenticationResult> {
+    if (this.options.sessions && isRecord(data) && data.strategy === REFRESH_STRATEGY) return this.refresh(this.options.sessions, data.refreshToken, params);
     const attempt = await this.reserveAttempt(data, params);
     let result: AuthenticationResult;
     try {
@@ -77,19 +89,43 @@ export class AuthenticationService {
     if (user === undefined) throw new NotAuthenticated(SERVICE_CREDENTIAL_NO_LOGIN);
     if (attempt) await this.limiter?.succeeded(attempt);
     if (result.accessToken) return result;
-    const accessToken = await this.options.tokenIssuer.sign(this.subjectOf(user));
-    const payload = await this.options.tokenIssuer.verify(accessToken);
-    return { accessToken, authentication: { ...result.authentication, payload }, user };
+    const subject = this.subjectOf(user);
+    if (!this.options.sessions) {
+      const accessToken = await this.options.tokenIssuer.sign(subject);
+      return { accessToken, authentication: { ...result.authentication, payload: await this.options.tokenIssuer.verify(accessToken) }, user };
+    }
+    const { sessionId, refreshToken } = await this.options.sessions.start(subject, params);
+    const accessToken = await this.options.tokenIssuer.sign(subject, { sid: sessionId });
+    return { accessToken, refreshToken, authentication: { ...result.authentication, payload: await this.options.tokenIssuer.verify(accessToken) }, user };
   }
 
-  /** Logout: there is no server-side revocation, so this checks the bearer token and echoes the result. */
+  /**
+   * Logout: ends the bearer token's session, so its access and refresh tokens are refused from
+   * now on (`?all=true`: every session of the token's user).
+   */
   async remove(id: NullableId, params: Params = {}): Promise<AuthenticationResult> {
     const authentication = params.authentication;
     if (!isRecord(authentication) || typeof authentication.accessToken !== 'string') throw new NotAuthenticated(NO_STRATEGY);
     const result = await this.authenticate(authentication, params, 'jwt');
     if (result.user === undefined) throw new NotAuthenticated(SERVICE_CREDENTIAL_NO_LOGIN);
     if (id != null && String(id) !== result.accessToken) throw new NotAuthenticated('Invalid access token');
+    const sessions = this.options.sessions;
+    const sessionId = result.authentication.payload?.sid;
+    if (sessions && typeof sessionId === 'string') {
+      const all = params.query?.all;
+      if (all === true || all === 'true') await sessions.endAllOf(this.subjectOf(result.user));
+      else await sessions.end(sessionId);
+    }
     return result;
+  }
+
+  /** A new access token and the next refresh token of the session a refresh token belongs to. */
+  private async refresh(sessions: SessionRegistry, refreshToken: unknown, params: Params): Promise<AuthenticationResult> {
+    const next = await sessions.refresh(refreshToken);
+    const accessToken = await this.options.tokenIssuer.sign(next.userId, { sid: next.sessionId });
+    // As any token is checked: the user must still exist (its answer is the user's view).
+    const result = await this.authenticate({ strategy: 'jwt', accessToken }, params);
+    return { accessToken, refreshToken: next.refreshToken, authentication: { strategy: REFRESH_STRATEGY, payload: result.authentication.payload }, user: result.user };
   }
 
   /**

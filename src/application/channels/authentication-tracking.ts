@@ -3,18 +3,20 @@ import type { RealTimeConnection } from './connection';
 /** setTimeout's largest delay; a later expiry is re-armed in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+export type LogoutReason = 'logout' | 'expired' | 'revoked';
+
 export interface AuthenticationEvents {
   /** After the connection took the new identity (channels already left). */
   login(connection: RealTimeConnection, result: Record<string, any>): void;
-  /** After the identity was removed (channels already left); `reason` is 'logout' or 'expired'. */
-  logout(connection: RealTimeConnection, result: Record<string, any> | null, reason: 'logout' | 'expired'): void;
+  /** After the identity was removed (channels already left): by a logout, the token's expiry, or the end of its session. */
+  logout(connection: RealTimeConnection, result: Record<string, any> | null, reason: LogoutReason): void;
   /** Takes the connection out of every channel. */
   leaveAll(connection: RealTimeConnection): void;
 }
 
 /**
- * The identity of each real-time connection: set by a login over it, removed by a logout over it
- * and when its token expires. Unlike Feathers, expiry does not drop the socket: it becomes
+ * The identity of each real-time connection: set by a login over it, removed by a logout over it,
+ * when its token expires and when its session ends. Unlike Feathers, expiry does not drop the socket: it becomes
  * anonymous (and its channels are left), so the client may sign in again on the same connection.
  */
 export class AuthenticationTracking {
@@ -32,14 +34,15 @@ export class AuthenticationTracking {
     // A new login (another user, or the same one again) starts from no channels: what the login
     // handlers grant is exactly what the connection has.
     this.events.leaveAll(connection);
-    connection.authentication = { strategy: 'jwt', accessToken: result.accessToken };
+    const sessionId = result.authentication?.payload?.sid;
+    connection.authentication = { strategy: 'jwt', accessToken: result.accessToken, ...(typeof sessionId === 'string' ? { sessionId } : {}) };
     connection.user = result.user;
     const exp = result.authentication?.payload?.exp;
     if (typeof exp === 'number') this.arm(connection, exp * 1000);
     this.events.login(connection, result);
   }
 
-  loggedOut(connection: RealTimeConnection, result: Record<string, any> | null, reason: 'logout' | 'expired' = 'logout'): void {
+  loggedOut(connection: RealTimeConnection, result: Record<string, any> | null, reason: LogoutReason = 'logout'): void {
     this.clearTimer(connection);
     delete connection.authentication;
     delete connection.user;

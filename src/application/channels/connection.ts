@@ -10,7 +10,8 @@ export interface RealTimeConnection {
   /** The client's network address (login rate limits). */
   readonly ip?: string;
   user?: Record<string, any>;
-  authentication?: { strategy: string; accessToken?: string };
+  /** The login: its access token, and the session it belongs to (which may end it before the token expires). */
+  authentication?: { strategy: string; accessToken?: string; sessionId?: string };
   [key: string]: any;
 }
 

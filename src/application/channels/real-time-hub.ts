@@ -112,12 +112,22 @@ export class RealTimeHub {
     const connection = context.params.connection as RealTimeConnection | undefined;
     if (!connection || !this.connections.has(connection)) return;
     if (context.method === 'create' && typeof context.result?.accessToken === 'string') this.authentication.loggedIn(connection, context.result);
-    else if (context.method === 'remove') this.authentication.loggedOut(connection, context.dispatch ?? context.result ?? null);
+    // A logout that ended the connection's session has made it anonymous already (`endSessions`).
+    else if (context.method === 'remove' && connection.authentication) this.authentication.loggedOut(connection, context.dispatch ?? context.result ?? null);
   }
 
   /** A login the transport made for the connection itself (a token in the handshake). */
   loggedIn(connection: RealTimeConnection, result: Record<string, any>): void {
     if (this.connections.has(connection)) this.authentication.loggedIn(connection, result);
+  }
+
+  /** Sessions that ended (here or on another instance): their connections become anonymous and leave their channels at once. */
+  endSessions(sessionIds: readonly string[]): void {
+    const ended = new Set(sessionIds);
+    for (const connection of this.connections) {
+      const sessionId = connection.authentication?.sessionId;
+      if (sessionId !== undefined && ended.has(sessionId)) this.authentication.loggedOut(connection, null, 'revoked');
+    }
   }
 
   /** Listens to a service's events; its own publishers are set with `service.publish(...)`. */

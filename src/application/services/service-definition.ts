@@ -23,7 +23,7 @@ export interface IndexDefinition {
   /** Field -> 1 (ascending) or -1 (descending), in index order. */
   fields: Record<string, 1 | -1>;
   unique?: boolean;
-  /** A TTL index (MongoDB): a record goes this many seconds after the date in its one field. */
+  /** A TTL index (MongoDB only): records go once this many seconds have passed since the date in its one field. */
   expireAfterSeconds?: number;
 }
 

@@ -59,10 +59,23 @@ export interface PatchMessageDto {
 }
 
 export interface PatchUserDto {
+  /** maxLength 1024 */
+  currentPassword?: string;
   /** format email, maxLength 254 */
   email?: string;
   /** minLength 8, maxLength 200 */
   password?: string;
+  /** maxLength 100 */
+  name?: string;
+}
+
+export interface UpdateUserDto {
+  /** maxLength 1024 */
+  currentPassword?: string;
+  /** format email, maxLength 254 */
+  email: string;
+  /** minLength 8, maxLength 200 */
+  password: string;
   /** maxLength 100 */
   name?: string;
 }
@@ -72,7 +85,7 @@ export type ServiceTypes = ServiceMap<{
   users: {
     record: UsersRecord;
     create: CreateUserDto;
-    update: CreateUserDto;
+    update: UpdateUserDto;
     patch: PatchUserDto;
     fields: {
       _id: string;

@@ -14,11 +14,19 @@ import type { LoginRateLimitOptions } from '../../application/authentication/log
 import { REQUEST_RATE_LIMITER, SIGN_UP } from '../../application/authentication/limit-per-client.hook';
 import { MemoryRequestRateLimiter } from '../../application/authentication/request-rate-limiter';
 import { USER_IDENTITY } from '../../application/services/users/user-identity';
+import { sessionsService } from '../../application/authentication/sessions/sessions.definition';
+import { announceEndedSessions, SESSION_REGISTRY, SessionRegistry } from '../../application/authentication/sessions/session-registry';
+import { endSessionsOnAccountChanges } from '../../application/authentication/sessions/account-changes.hook';
+import { registerService } from '../../application/services/register-service';
+import { passwordResetTokensStore } from '../../application/authentication/password-reset/password-reset-record';
+import { PASSWORD_RESET_PER_ADDRESS, PASSWORD_RESET_PER_CLIENT, PASSWORD_RESETS_PATH, PasswordResetService } from '../../application/authentication/password-reset/password-reset.service';
+import { createMailer } from '../mailer';
 import type { LoginRateLimiterPort } from '../../ports/login-rate-limiter.port';
 import type { RequestLimit, RequestRateLimiterPort } from '../../ports/request-rate-limiter.port';
 import type { ServicePort } from '../../ports/service.port';
 import type { AppConfig } from '../app-config';
 import { resolveAuthSecret } from '../auth-secret';
+import { createStore } from '../create-store';
 import { serviceCredentialChecks } from '../revoked-credentials';
 import { Tokens } from '../tokens';
 
@@ -41,15 +49,34 @@ export interface AuthenticationOptions {
    * turns the limit off. Default: on, unless `rateLimit` is false.
    */
   signUpRateLimit?: Partial<RequestLimit> | false;
+  /**
+   * Password reset requests per client address (default 10 in 15 minutes) and per e-mail address
+   * asked about (default 3 an hour); `false` turns both off. Default: on, unless `rateLimit` is false.
+   */
+  passwordResetRateLimit?: { perClient?: Partial<RequestLimit>; perAddress?: Partial<RequestLimit> } | false;
   /** A request limiter shared between instances. Unset: a Redis one when REDIS_URL is set, else counts in memory. */
   requestRateLimiter?: RequestRateLimiterPort;
 }
 
-/** The per-address request limits in force (sign-up; a password reset would join it), or undefined when off. */
+/** The request limits in force (sign-up, password reset requests), or undefined when all are off. */
 export function requestLimits(config: AppConfig, options: AuthenticationOptions = {}): Record<string, RequestLimit> | undefined {
+  const limits: Record<string, RequestLimit> = {};
   const signUp = options.signUpRateLimit ?? (options.rateLimit === false ? false : {});
-  if (signUp === false) return undefined;
-  return { [SIGN_UP]: { max: config.auth.maxSignUpsPerClient, windowMs: config.auth.signUpWindowMs, ...signUp } };
+  if (signUp !== false) limits[SIGN_UP] = { max: config.auth.maxSignUpsPerClient, windowMs: config.auth.signUpWindowMs, ...signUp };
+  const reset = options.passwordResetRateLimit ?? (options.rateLimit === false ? false : {});
+  if (reset !== false) {
+    limits[PASSWORD_RESET_PER_CLIENT] = { max: 10, windowMs: 15 * 60_000, ...reset.perClient };
+    limits[PASSWORD_RESET_PER_ADDRESS] = { max: 3, windowMs: 3_600_000, ...reset.perAddress };
+  }
+  return Object.keys(limits).length > 0 ? limits : undefined;
+}
+
+/** The request limits this server configures; any of them may be turned off on its own. */
+const REQUEST_ACTIONS: readonly string[] = [SIGN_UP, PASSWORD_RESET_PER_CLIENT, PASSWORD_RESET_PER_ADDRESS];
+
+/** The limiter, letting through the requests whose limit is turned off (any other action without a limit still throws). */
+function withLimitsTurnedOff(limiter: RequestRateLimiterPort, limits: Readonly<Record<string, RequestLimit>>): RequestRateLimiterPort {
+  return { consume: (action, client) => (REQUEST_ACTIONS.includes(action) && !Object.hasOwn(limits, action) ? 0 : limiter.consume(action, client)) };
 }
 
 /**
@@ -84,17 +111,40 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
     bind(Tokens.auth.tokenIssuer)
       .toResolvedValue((settings) => new JsonWebTokenIssuer(settings), [Tokens.auth.jwtSettings])
       .inSingletonScope();
+    // Sessions and reset links live in MongoDB (with TTL indexes) where services are stored there, else in memory.
+    bind(Tokens.auth.stores)
+      .toDynamicValue(async (context) => {
+        const plans = context.get(Tokens.services.storePlans);
+        const database = plans.usesDatabase ? await context.getAsync(Tokens.infrastructure.database) : undefined;
+        const store = database ? 'mongo' : 'memory';
+        return { sessions: createStore(sessionsService, store, database?.db), passwordResetTokens: createStore(passwordResetTokensStore, store, database?.db) };
+      })
+      .inSingletonScope();
     bind(Tokens.auth.configure)
       .toResolvedValue(
-        (settings, tokenIssuer, passwordHasher, definitions, logger, plans, rateLimiters) => (app: Application) => {
+        (settings, tokenIssuer, passwordHasher, definitions, logger, plans, rateLimiters, stores) => (app: Application) => {
           const users = () => app.service(USER_IDENTITY.path);
           const usersDefinition = definitions.find((definition) => definition.path === USER_IDENTITY.path);
           const credentialChecks = serviceCredentialChecks(config, logger);
+          const usersElsewhere = usersDefinition !== undefined && plans.of(USER_IDENTITY.path).store === 'remote';
+          registerService(app, sessionsService, stores.sessions, { passwordHasher, storesLocally: true });
+          const sessions = new SessionRegistry({ sessions: () => app.service(sessionsService.path), refreshTokenTtlMs: config.auth.refreshTokenTtlMs });
+          app.service(sessionsService.path).hooks({ after: { remove: [announceEndedSessions(sessions)] } });
+          app.hooks(endSessionsOnAccountChanges(sessions, USER_IDENTITY));
+          app.set(SESSION_REGISTRY, sessions);
           const service = new AuthenticationService({
             strategies: [
               new LocalAuthenticationStrategy({ users, passwordHasher, logger, usernameField: USER_IDENTITY.loginField, passwordField: USER_IDENTITY.passwordField }),
-              new JwtAuthenticationStrategy({ settings, users: usersDefinition && plans.of(USER_IDENTITY.path).store === 'remote' ? tokenOwnersThrough(users) : users, serviceCredentials: credentialChecks }),
+              new JwtAuthenticationStrategy({
+                settings,
+                users: usersElsewhere ? tokenOwnersThrough(users) : users,
+                serviceCredentials: credentialChecks,
+                // Users bound to another server log in there, so their sessions live there: a token is
+                // refused here once its session is known to have ended (a logout here, or the bus).
+                sessions: usersElsewhere ? { isActive: (sessionId) => !sessions.hasEnded(sessionId) } : sessions,
+              }),
             ],
+            sessions,
             tokenIssuer,
             authStrategies: options.authStrategies ?? ['local', 'jwt'],
             // The login answer carries the user as the users service would answer it.
@@ -109,12 +159,25 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
           });
           app.use('authentication', service, { methods: [...AUTHENTICATION_METHODS] });
           const limits = requestLimits(config, options);
-          if (limits) app.set(REQUEST_RATE_LIMITER, rateLimiters.requests ?? new MemoryRequestRateLimiter(limits));
+          if (limits) app.set(REQUEST_RATE_LIMITER, withLimitsTurnedOff(rateLimiters.requests ?? new MemoryRequestRateLimiter(limits), limits));
           app.service('authentication').hooks(authenticationHooks());
+          registerService(app, passwordResetTokensStore, stores.passwordResetTokens, { passwordHasher, storesLocally: true });
+          const mailer = createMailer(config, logger);
+          app.use(PASSWORD_RESETS_PATH, new PasswordResetService({
+            tokens: () => app.service(passwordResetTokensStore.path),
+            users,
+            sessions,
+            mailer,
+            limiter: () => app.get<RequestRateLimiterPort | undefined>(REQUEST_RATE_LIMITER),
+            resetUrl: config.passwordResetUrl,
+            identity: USER_IDENTITY,
+            logger,
+          }), { methods: ['create'] });
+          app.service(PASSWORD_RESETS_PATH).hooks(authenticationHooks());
           // Legacy bcrypt hashes are verified in worker threads: they end with the app.
-          app.hooks({ teardown: [async (_app: Application, next: () => Promise<void>) => { await next(); await scryptHasher.close(); }] });
+          app.hooks({ teardown: [async (_app: Application, next: () => Promise<void>) => { await next(); await scryptHasher.close(); await mailer.close?.(); }] });
         },
-        [Tokens.auth.jwtSettings, Tokens.auth.tokenIssuer, Tokens.auth.passwordHasher, Tokens.services.definitions, Tokens.infrastructure.logger, Tokens.services.storePlans, Tokens.auth.rateLimiters],
+        [Tokens.auth.jwtSettings, Tokens.auth.tokenIssuer, Tokens.auth.passwordHasher, Tokens.services.definitions, Tokens.infrastructure.logger, Tokens.services.storePlans, Tokens.auth.rateLimiters, Tokens.auth.stores],
       )
       .inSingletonScope();
   });

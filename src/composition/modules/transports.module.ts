@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { createHttpAdapter } from '../../adapters/http';
 import { buildOpenApiDocument } from '../../adapters/http/openapi/build-openapi-document';
+import { sessionsService } from '../../application/authentication/sessions/sessions.definition';
 import { chatPage } from '../../examples/chat-page';
 import type { AppConfig } from '../app-config';
 import { readinessCheck } from '../readiness-check';
@@ -29,7 +30,8 @@ export function transportsModule(config: AppConfig, api: { title: string; versio
       .toResolvedValue(
         (app, logger, definitions, readiness) => {
           // Built once, here: class-validator-jsonschema and the page's files load only when docs are on.
-          const apiDocs = config.docs ? { document: buildOpenApiDocument({ app, definitions, ...api }), page: true } : undefined;
+          // The sessions service comes with authentication, not from the application's list.
+          const apiDocs = config.docs ? { document: buildOpenApiDocument({ app, definitions: [...definitions, sessionsService], ...api }), page: true } : undefined;
           const http = createHttpAdapter(app, {
             logger,
             trustProxy: config.trustProxy,

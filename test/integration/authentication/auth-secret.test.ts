@@ -57,9 +57,11 @@ describe('the token secret', () => {
     }
     const second = await composeApplication(config, options);
     try {
-      // The memory store starts empty: put ann back under the id her token names.
-      const sub = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')).sub;
+      // The memory store starts empty: put ann and her session back under the ids her token names.
+      const { sub, sid } = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
       await second.app.lookup('users')!.original._create({ _id: sub, email: 'ann@example.com', password: 'irrelevant-here' });
+      const now = new Date();
+      await second.app.lookup('sessions')!.original._create({ _id: sid, userId: sub, refreshTokenHash: '', rotatedTokenHashes: [], createdAt: now, lastUsedAt: now, expiresAt: new Date(now.getTime() + 60_000) });
       await request(second.http).get('/messages').set('Authorization', `Bearer ${token}`).expect(200);
     } finally {
       await second.close();

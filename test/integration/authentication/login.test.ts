@@ -22,14 +22,14 @@ describe('POST /authentication (local and jwt)', () => {
     const response = await agent.post('/authentication').send({ strategy: 'local', email: 'ann@example.com', password: PASSWORD });
     expect(response.status).toBe(201);
     const { accessToken, authentication, user } = response.body;
-    expect(Object.keys(response.body).sort()).toEqual(['accessToken', 'authentication', 'user']);
+    expect(Object.keys(response.body).sort()).toEqual(['accessToken', 'authentication', 'refreshToken', 'user']);
     expect(user).toEqual({ email: 'ann@example.com', _id: expect.stringMatching(/^[0-9a-f]{24}$/) });
     expect(authentication.strategy).toBe('local');
     expect(decodePart(accessToken, 0)).toEqual({ alg: 'HS256', typ: 'access' });
     const payload = decodePart(accessToken, 1);
     expect(authentication.payload).toEqual(payload);
     expect(payload).toMatchObject({ aud: 'hexa-services', iss: 'hexa-services', sub: user._id });
-    expect(payload.exp - payload.iat).toBe(24 * 3600);
+    expect(payload.exp - payload.iat).toBe(15 * 60);
     expect(payload.jti).toMatch(/^[0-9a-f-]{36}$/);
     expect(lookups).toBe(1);
   });
@@ -107,20 +107,24 @@ describe('DELETE /authentication (logout)', () => {
   });
   afterAll(() => composed.close());
 
-  it('returns 200 with the jwt result for a valid bearer token', async () => {
+  it('returns 200 with the jwt result for a valid bearer token, which is refused from then on', async () => {
     const response = await agent.delete('/authentication').set('Authorization', `Bearer ${token}`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       accessToken: token, authentication: { strategy: 'jwt', accessToken: token, payload: decodePart(token, 1) }, user: { email: 'bob@example.com', _id: decodePart(token, 1).sub },
     });
+    const again = await agent.delete('/authentication').set('Authorization', `Bearer ${token}`);
+    expect(again.status).toBe(401);
+    expect(again.body.data).toEqual({ reason: 'revoked' });
   });
 
   it('accepts the same token as id and refuses another one', async () => {
-    const same = await agent.delete(`/authentication/${token}`).set('Authorization', `Bearer ${token}`);
-    expect(same.status).toBe(200);
-    const other = await agent.delete('/authentication/some-other-token').set('Authorization', `Bearer ${token}`);
+    const fresh = await logIn(agent, 'bob@example.com');
+    const other = await agent.delete('/authentication/some-other-token').set('Authorization', `Bearer ${fresh}`);
     expect(other.status).toBe(401);
     expect(other.body.message).toBe('Invalid access token');
+    const same = await agent.delete(`/authentication/${fresh}`).set('Authorization', `Bearer ${fresh}`);
+    expect(same.status).toBe(200);
   });
 
   it('answers 401, not 500, without a header (with and without id)', async () => {

@@ -100,7 +100,7 @@ describe.each(['memory', 'mongo'])('authenticate(jwt) on messages and users on t
     expect(removed.body).not.toHaveProperty('password');
     const after = await agent.get('/messages').set(bearer(token));
     expect(after.status).toBe(401);
-    expect(after.body).toMatchObject({ name: 'NotAuthenticated', message: 'Invalid access token' });
+    expect(after.body).toMatchObject({ name: 'NotAuthenticated', message: 'The session of this access token has ended: log in again', data: { reason: 'revoked' } });
     expect((await agent.post('/authentication').send({ strategy: 'jwt', accessToken: token })).status).toBe(401);
   });
 
@@ -138,7 +138,7 @@ describe.each(['memory', 'mongo'])('authenticate(jwt) on messages and users on t
       const other = await agent.patch(`/users/${bobId}`).set(bearer(annToken)).send({ name: 'Mallory' });
       expect(other.status).toBe(403);
       expect(other.body).toMatchObject({ name: 'Forbidden' });
-      expect((await agent.put(`/users/${bobId}`).set(bearer(annToken)).send({ email: 'x@example.com', password: PASSWORD })).status).toBe(403);
+      expect((await agent.put(`/users/${bobId}`).set(bearer(annToken)).send({ email: 'x@example.com', password: PASSWORD, currentPassword: PASSWORD })).status).toBe(403);
       expect((await agent.delete(`/users/${bobId}`).set(bearer(annToken))).status).toBe(403);
       // Several accounts at once: not a method users offer at all.
       expect((await agent.patch('/users').set(bearer(annToken)).send({ name: 'All' })).status).toBe(405);
@@ -149,7 +149,7 @@ describe.each(['memory', 'mongo'])('authenticate(jwt) on messages and users on t
     });
 
     it('hashes a patched password, so the new one logs in', async () => {
-      const changed = await agent.patch(`/users/${bobId}`).set(bearer(bobToken)).send({ password: 'a brand new password' });
+      const changed = await agent.patch(`/users/${bobId}`).set(bearer(bobToken)).send({ password: 'a brand new password', currentPassword: PASSWORD });
       expect(changed.status).toBe(200);
       const stored = await composed.app.service('users').get(bobId);
       expect(stored.password).toMatch(/^\$scrypt\$/);

@@ -54,8 +54,8 @@ describe.each(BOTH_STORES)('security: hidden fields on %s', (_store, env) => {
       await call(app.url, 'GET', `/users?email=${encodeURIComponent(alice.user.email)}`, { token }),
       await call(app.url, 'GET', `/users/${aliceId}`, { token }),
       await call(app.url, 'PATCH', `/users/${aliceId}`, { token, body: { name: 'Alice' } }),
-      await call(app.url, 'PATCH', `/users/${aliceId}`, { token, body: { password: PASSWORD } }),
-      await call(app.url, 'PUT', `/users/${aliceId}`, { token, body: { email: alice.user.email, password: PASSWORD, name: 'A' } }),
+      await call(app.url, 'PATCH', `/users/${aliceId}`, { token, body: { password: PASSWORD, currentPassword: PASSWORD } }),
+      await call(app.url, 'PUT', `/users/${aliceId}`, { token, body: { email: alice.user.email, password: PASSWORD, name: 'A', currentPassword: PASSWORD } }),
     ];
     for (const response of responses) {
       expect(response.status).toBe(200);
@@ -77,6 +77,31 @@ describe.each(BOTH_STORES)('security: hidden fields on %s', (_store, env) => {
     const response = await call(app.url, 'GET', `/users?${query}`, { token: alice.token });
     if (response.status === 200) expectNoSecret(response.text);
     else expect(response.status).toBe(400);
+  });
+
+  it('session answers carry no refresh token or hash of one, whatever the query names', async () => {
+    const email = uniqueEmail('hidden-sessions');
+    await call(app.url, 'POST', '/users', { body: { email, password: PASSWORD } });
+    const login = (await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } })).body;
+    const refreshed = await call(app.url, 'POST', '/authentication', { body: { strategy: 'refresh', refreshToken: login.refreshToken } });
+    expectNoSecret(refreshed.text);
+    const token = refreshed.body.accessToken;
+    const sid = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')).sid;
+    const responses = [
+      await call(app.url, 'GET', '/sessions', { token }),
+      await call(app.url, 'GET', `/sessions/${sid}`, { token }),
+      await call(app.url, 'GET', '/sessions?$select[0]=refreshTokenHash', { token }),
+      await call(app.url, 'GET', '/sessions?$select[0]=rotatedTokenHashes', { token }),
+      await call(app.url, 'GET', '/sessions?$sort[refreshTokenHash]=1', { token }),
+      await call(app.url, 'DELETE', `/sessions/${sid}`, { token }),
+    ];
+    for (const response of responses) {
+      expect([200, 400, 403]).toContain(response.status);
+      expect(response.text).not.toMatch(/"(refreshTokenHash|rotatedTokenHashes)":|[0-9a-f]{64}/);
+      for (const secret of [login.refreshToken, refreshed.body.refreshToken]) expect(response.text).not.toContain(secret.split('.')[1]);
+    }
+    expect(responses[0].status).toBe(200);
+    expect(responses[5].status).toBe(200);
   });
 
   it('errors about users carry no password or hash', async () => {

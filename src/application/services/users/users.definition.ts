@@ -1,7 +1,7 @@
 import { userChannel } from '../realtime-policy';
 import { recordIdOf } from '../record-id';
 import { defineService } from '../service-definition';
-import { CreateUserDto, PatchUserDto, UserRecordDto, UsersQueryDto } from './users.dto';
+import { CreateUserDto, PatchUserDto, UpdateUserDto, UserRecordDto, UsersQueryDto } from './users.dto';
 import { USER_IDENTITY } from './user-identity';
 import { storedUsersHooks, usersHooks } from './users.hooks';
 
@@ -10,7 +10,7 @@ export const usersService = defineService({
   path: USER_IDENTITY.path,
   description: 'User accounts. Sign-up is public; signed-in users see every name; a user reads the rest of their own account and changes or removes only it (an admin: any).',
   methods: ['find', 'get', 'create', 'update', 'patch', 'remove'],
-  dto: { create: CreateUserDto, patch: PatchUserDto, query: UsersQueryDto, record: UserRecordDto },
+  dto: { create: CreateUserDto, update: UpdateUserDto, patch: PatchUserDto, query: UsersQueryDto, record: UserRecordDto },
   paginate: { default: 10, max: 50 },
   indexes: [{ fields: { [USER_IDENTITY.loginField]: 1 }, unique: true }],
   hiddenFields: [USER_IDENTITY.passwordField],

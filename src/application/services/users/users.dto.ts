@@ -18,8 +18,21 @@ export class CreateUserDto {
   name?: string;
 }
 
-/** Patch data: the sign-up fields, each optional. */
-export const PatchUserDto = partialOf(CreateUserDto, 'PatchUserDto');
+/** Replacement data: the sign-up fields, and the current password (required to change the password or the e-mail). */
+export class UpdateUserDto extends CreateUserDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(1024)
+  currentPassword?: string;
+}
+
+/** Patch data: the sign-up fields, each optional, and the current password (required to change the password or the e-mail). */
+export class PatchUserDto extends partialOf(CreateUserDto) {
+  @IsOptional()
+  @IsString()
+  @MaxLength(1024)
+  currentPassword?: string;
+}
 
 /**
  * Fields a client may filter users by (never the password). The e-mail is any string here: a

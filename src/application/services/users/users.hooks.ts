@@ -1,4 +1,5 @@
 import { authenticate } from '../../authentication/authenticate.hook';
+import { requireCurrentPassword, takeCurrentPassword } from '../../authentication/current-password.hook';
 import { hashPassword } from '../../authentication/hash-password.hook';
 import { limitSignUps } from '../../authentication/limit-per-client.hook';
 import { refuseFieldsFromServiceCallers } from '../../authentication/service-caller-fields.hook';
@@ -32,9 +33,9 @@ function normalizeEmail(context: HookContext): void {
 
 /**
  * Sign-up (`create`) is public; every other external call needs a valid token (who may read or
- * change which account is the definition's policy). E-mails are normalized wherever they are
- * written or looked up. These run wherever users are stored; data and queries are validated by
- * the definition's DTOs first.
+ * change which account is the definition's policy; a change of password or e-mail also needs the
+ * caller's current password). E-mails are normalized wherever they are written or looked up.
+ * These run wherever users are stored; data and queries are validated by the definition's DTOs first.
  */
 export function usersHooks(): HookMap {
   const requireToken = authenticate('jwt');
@@ -53,14 +54,19 @@ export function usersHooks(): HookMap {
       find: [normalizeEmail],
       get: [normalizeEmail],
       create: [limitSignUps, normalizeEmail],
-      update: [notFromServiceCallers, normalizeEmail],
-      patch: [notFromServiceCallers, normalizeEmail],
+      // `currentPassword` is no field of the account: taken out before the policy sees the data.
+      update: [notFromServiceCallers, normalizeEmail, takeCurrentPassword],
+      patch: [notFromServiceCallers, normalizeEmail, takeCurrentPassword],
     },
   };
 }
 
-/** Passwords (validated by the DTOs, e-mails normalized first) are hashed by the server that stores them. */
+/**
+ * The server that stores accounts checks the current password of a change of password or e-mail,
+ * then hashes passwords (validated by the DTOs, e-mails normalized first).
+ */
 export function storedUsersHooks({ passwordHasher }: HookDependencies): HookMap {
   const hash = hashPassword(passwordHasher, USER_IDENTITY.passwordField);
-  return { before: { create: [hash], update: [hash], patch: [hash] } };
+  const confirmIdentity = requireCurrentPassword(passwordHasher, USER_IDENTITY);
+  return { before: { create: [hash], update: [confirmIdentity, hash], patch: [confirmIdentity, hash] } };
 }

@@ -17,7 +17,7 @@ describe('JsonWebTokenIssuer', () => {
     const token = await issuer.sign('42');
     expect(part(token, 0)).toEqual({ alg: 'HS256', typ: 'access' });
     const payload = part(token, 1);
-    expect(payload).toEqual({ iat: expect.any(Number), exp: payload.iat + 86400, aud: 'hexa-services', iss: 'hexa-services', sub: '42', jti: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(payload).toEqual({ iat: expect.any(Number), exp: payload.iat + 900, aud: 'hexa-services', iss: 'hexa-services', sub: '42', jti: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(await issuer.verify(token)).toEqual(payload);
     expect(part(await issuer.sign('42'), 1).jti).not.toBe(payload.jti);
   });

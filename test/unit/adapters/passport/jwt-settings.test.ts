@@ -8,7 +8,7 @@ const ec = generateKeyPairSync('ec', { namedCurve: 'P-256', publicKeyEncoding: {
 describe('createJwtSettings', () => {
   it('uses the Feathers defaults', () => {
     const settings = createJwtSettings(SECRET);
-    expect(settings.options).toEqual({ algorithm: 'HS256', expiresIn: '1d', audience: 'hexa-services', issuer: 'hexa-services', header: { typ: 'access' } });
+    expect(settings.options).toEqual({ algorithm: 'HS256', expiresIn: '15m', audience: 'hexa-services', issuer: 'hexa-services', header: { typ: 'access' } });
     expect(settings.algorithms).toEqual(['HS256']);
     expect(settings.signingKey.type).toBe('secret');
   });

@@ -1,0 +1,2 @@
+export { LogMailer, UndeliverableMailer } from './log-mailer';
+export { SmtpMailer } from './smtp-mailer';
