@@ -1,11 +1,10 @@
 import { isIP } from 'node:net';
 import type { AppConfig } from './app-config';
+import { ConfigError } from './config-error';
 import { normalizeCredentialId } from './revoked-credentials';
+import { readTracingConfig } from './tracing-config';
 
-/** A bad configuration value: the message is one line naming the variable. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
@@ -60,6 +59,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       signUpWindowMs: integer(env, 'SIGNUP_WINDOW_MS', 15 * 60_000, 1_000, 24 * 3_600_000),
     },
     trustProxy: trustProxy(env),
+    tracing: readTracingConfig(env),
+    metrics: flag(env, 'METRICS', nodeEnv !== 'production'),
   };
 }
 

@@ -7,6 +7,7 @@ import { configureSkeletonChannels } from '../application/services/realtime-poli
 import type { ServiceDefinition } from '../application/services/service-definition';
 import type { LoggerPort } from '../ports/logger.port';
 import type { AppConfig } from './app-config';
+import type { Telemetry } from './telemetry';
 
 export interface Realtime {
   /** Serves the socket transport on `server` (once). */
@@ -19,16 +20,16 @@ export interface Realtime {
  * Channels, the skeleton's channel policy and, with `REDIS_URL`, the bus to the other
  * instances. The socket transport is attached once the HTTP server exists.
  */
-export function wireRealtime(app: Application, config: AppConfig, logger: LoggerPort, definitions: readonly ServiceDefinition[]): Realtime {
+export function wireRealtime(app: Application, config: AppConfig, logger: LoggerPort, definitions: readonly ServiceDefinition[], { tracer, metrics }: Telemetry): Realtime {
   app.configure(channels({ logger }));
   configureSkeletonChannels(app, definitions);
-  const bus = config.redisUrl ? new (redisAdapter().RedisEventBus)({ url: config.redisUrl, logger }) : undefined;
+  const bus = config.redisUrl ? new (redisAdapter().RedisEventBus)({ url: config.redisUrl, logger, tracer, metrics }) : undefined;
   if (bus) app.realtime!.attachBus(bus);
   let transport: SocketTransport | undefined;
   return {
     attach(server) {
       if (transport) return transport;
-      transport = attachSocketTransport(app, server, { logger, production: config.nodeEnv === 'production', corsOrigins: config.corsOrigins, clientAddress: config.trustProxy === undefined ? undefined : clientAddressSource(config.trustProxy), maxCallsInFlight: config.socketMaxCallsInFlight });
+      transport = attachSocketTransport(app, server, { logger, production: config.nodeEnv === 'production', corsOrigins: config.corsOrigins, clientAddress: config.trustProxy === undefined ? undefined : clientAddressSource(config.trustProxy), maxCallsInFlight: config.socketMaxCallsInFlight, metrics });
       return transport;
     },
     async close() {

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { LoggerPort } from '../../ports/logger.port';
+import type { MetricsPort } from '../../ports/metrics.port';
 
 export interface SocketTransportOptions {
   logger: LoggerPort;
@@ -23,6 +24,8 @@ export interface SocketTransportOptions {
   path?: string;
   /** The caller's address from the handshake request (e.g. honouring trusted proxies), as `params.ip`. Default: the socket's peer. */
   clientAddress?: (request: IncomingMessage) => string | undefined;
+  /** Counts the open connections. Default: none. */
+  metrics?: MetricsPort;
 }
 
 export const SOCKET_DEFAULTS = Object.freeze({

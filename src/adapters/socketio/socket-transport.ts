@@ -108,6 +108,11 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   io.on('connection', (socket) => {
     const connection: RealTimeConnection = { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: addressOf(socket) };
     sockets.set(connection, socket);
+    const { metrics } = options;
+    if (metrics) {
+      metrics.socketConnections(1);
+      socket.on('disconnect', () => metrics.socketConnections(-1));
+    }
     socket.on('disconnect', () => hub.disconnect(connection));
     const budget = new CallBudget(callLimits);
     socket.onAny((method: unknown, ...args: unknown[]) => {

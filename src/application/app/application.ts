@@ -9,6 +9,7 @@ import { composeAround, levelChain } from '../hooks/run-hooks';
 import { normalizePath } from './normalize-path';
 import { createHookRegistry, mixInEmitter, resolveMethods, type RegisteredService } from './registered-service';
 import { argumentsOfCall, callFromArguments, type ServiceCall } from './service-call';
+import type { CallObserver } from '../observability/observe-service-calls';
 
 /** Creates a service for a path the app does not know (the REST client installs one). */
 export type DefaultServiceFactory = (path: string) => any;
@@ -35,6 +36,8 @@ export class Application {
   rest?: unknown;
   /** Run on every later `use`; a plugin adding one also handles the services already registered (`entries()`). */
   readonly mixins: ServiceMixin[] = [];
+  /** Traces and measures every call (`observeServiceCalls`); unset, calls pay nothing for it. */
+  observeCall?: CallObserver;
 
   use(path: string, service: ServicePort | Record<string, any>, options: ServiceRegistrationOptions = {}): this {
     const location = normalizePath(path);
@@ -160,7 +163,8 @@ export class Application {
     if (!entry.hookedMethods.includes(method)) throw new NotFound(`Method '${echo(method)}' is not available on service '${echo(location)}'`);
     if (entry.pendingSetup) await entry.pendingSetup;
     const context = createContext(this, entry.wrapper, location, method, call);
-    await this.chainFor(entry, method)(context);
+    if (this.observeCall === undefined) await this.chainFor(entry, method)(context);
+    else await this.observeCall(context, this.chainFor(entry, method));
     this.emitEvent(entry, context);
     return context;
   }

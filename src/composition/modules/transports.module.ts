@@ -15,7 +15,7 @@ import { Tokens } from '../tokens';
 export function transportsModule(config: AppConfig, api: { title: string; version: string }): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(Tokens.realtime)
-      .toResolvedValue((app, logger, definitions) => wireRealtime(app, config, logger, definitions), [Tokens.app, Tokens.infrastructure.logger, Tokens.services.definitions])
+      .toResolvedValue((app, logger, definitions, telemetry) => wireRealtime(app, config, logger, definitions, telemetry), [Tokens.app, Tokens.infrastructure.logger, Tokens.services.definitions, Tokens.infrastructure.telemetry])
       .inSingletonScope()
       .onDeactivation((realtime) => realtime.close());
     // The database is asked for only when the plans opened it: /ready never opens one.
@@ -27,7 +27,7 @@ export function transportsModule(config: AppConfig, api: { title: string; versio
       .inSingletonScope();
     bind(Tokens.http.adapter)
       .toResolvedValue(
-        (app, logger, definitions, readiness) => {
+        (app, logger, definitions, readiness, { tracer, metrics }) => {
           // Built once, here: class-validator-jsonschema and the page's files load only when docs are on.
           const apiDocs = config.docs ? { document: buildOpenApiDocument({ app, definitions, ...api }), page: true } : undefined;
           const http = createHttpAdapter(app, {
@@ -38,11 +38,13 @@ export function transportsModule(config: AppConfig, api: { title: string; versio
             readiness,
             cors: config.corsOrigins.length > 0 ? { origins: config.corsOrigins } : false,
             apiDocs,
+            tracer,
+            metrics,
           });
           http.express.use(chatPage({ logger }));
           return http;
         },
-        [Tokens.app, Tokens.infrastructure.logger, Tokens.services.definitions, Tokens.http.readiness],
+        [Tokens.app, Tokens.infrastructure.logger, Tokens.services.definitions, Tokens.http.readiness, Tokens.infrastructure.telemetry],
       )
       .inSingletonScope();
   });
