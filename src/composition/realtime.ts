@@ -29,7 +29,7 @@ export function wireRealtime(app: Application, config: AppConfig, logger: Logger
   return {
     attach(server) {
       if (transport) return transport;
-      transport = attachSocketTransport(app, server, { logger, production: config.nodeEnv === 'production', corsOrigins: config.corsOrigins, clientAddress: config.trustProxy === undefined ? undefined : clientAddressSource(config.trustProxy), maxCallsInFlight: config.socketMaxCallsInFlight, metrics });
+      transport = attachSocketTransport(app, server, { logger, production: config.nodeEnv === 'production', corsOrigins: config.corsOrigins, clientAddress: config.trustProxy === undefined ? undefined : clientAddressSource(config.trustProxy), maxCallsInFlight: config.socketMaxCallsInFlight, tracer, metrics });
       return transport;
     },
     async close() {

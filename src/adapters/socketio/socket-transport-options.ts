@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { LoggerPort } from '../../ports/logger.port';
 import type { MetricsPort } from '../../ports/metrics.port';
+import type { TracerPort } from '../../ports/tracer.port';
 
 export interface SocketTransportOptions {
   logger: LoggerPort;
@@ -24,6 +25,8 @@ export interface SocketTransportOptions {
   path?: string;
   /** The caller's address from the handshake request (e.g. honouring trusted proxies), as `params.ip`. Default: the socket's peer. */
   clientAddress?: (request: IncomingMessage) => string | undefined;
+  /** Traces each call (a server span). Default: none. */
+  tracer?: TracerPort;
   /** Counts the open connections. Default: none. */
   metrics?: MetricsPort;
 }

@@ -42,7 +42,7 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   });
   const sockets = new WeakMap<RealTimeConnection, Socket>();
   const addressOf = (socket: Socket): string => options.clientAddress?.(socket.request) ?? socket.handshake.address;
-  const callSettings = { app, routes: currentRoutes(app) };
+  const callSettings = { app, routes: currentRoutes(app), tracer: options.tracer };
   const callLimits = {
     maxCallsInFlight: options.maxCallsInFlight ?? SOCKET_DEFAULTS.maxCallsInFlight,
     maxRefusedCalls: options.maxRefusedCalls ?? SOCKET_DEFAULTS.maxRefusedCalls,
