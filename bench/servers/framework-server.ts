@@ -18,7 +18,7 @@ import {
   JsonWebTokenIssuer, JwtAuthenticationStrategy, MemoryService, PolicyViews, startEmbeddedMongo, type ServicePolicy,
 } from '../../src';
 import { OpenTelemetryTracer } from '../../src/adapters/opentelemetry';
-import { traceStoreCalls } from '../../src/application/adapter/trace-store-calls';
+import { observeStoreCalls } from '../../src/application/adapter/observe-store-calls';
 import { observeServiceCalls } from '../../src/application/observability/observe-service-calls';
 import { BENCH_USER, PAGINATE, SEEDED_MESSAGES, reportFailure, seedMessage, serveUntilStopped, settingsFromEnv } from './server-protocol';
 
@@ -49,12 +49,12 @@ async function main(): Promise<void> {
     const inserted = await collection.insertMany(Array.from({ length: SEEDED_MESSAGES }, (_, i) => seedMessage(i)));
     sampleId = String(inserted.insertedIds[1]);
     const service = new DatabaseService({ Model: collection, paginate: PAGINATE });
-    if (tracer) traceStoreCalls(service, tracer, { system: 'mongodb', collection: 'messages' });
+    observeStoreCalls(service, { tracer }, { system: 'mongodb', collection: 'messages' });
     app.use('messages', service);
   } else {
     const service = new MemoryService({ paginate: PAGINATE });
     for (let i = 0; i < SEEDED_MESSAGES; i++) await service.create(seedMessage(i));
-    if (tracer) traceStoreCalls(service, tracer, { system: 'memory', collection: 'messages' });
+    observeStoreCalls(service, { tracer }, { system: 'memory', collection: 'messages' });
     app.use('messages', service);
   }
 

@@ -14,6 +14,8 @@ export interface MetricsPort {
   socketConnections(change: 1 | -1): void;
   /** An event put on the bus, delivered from it to this instance's clients, or dropped (bus down, too large). */
   busEvent(stage: EventStage): void;
+  /** A store call failed by the store's own fault (an unreachable database, an unexpected error), not a 4xx answer. */
+  storeError(collection: string, operation: string): void;
   /** A call to a service bound to another server failed there or on the way (the path of the binding). */
   remoteBindingError(path: string): void;
 }

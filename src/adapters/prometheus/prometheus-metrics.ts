@@ -38,6 +38,12 @@ export class PrometheusMetrics implements MetricsPort, MetricsExposition {
     labelNames: ['stage'] as const,
     registers: [this.registry],
   });
+  private readonly storeErrors = new Counter({
+    name: 'hexa_store_errors_total',
+    help: 'Store calls that failed by the store\'s own fault (unreachable database, unexpected error), not 4xx answers',
+    labelNames: ['collection', 'operation'] as const,
+    registers: [this.registry],
+  });
   private readonly remoteErrors = new Counter({
     name: 'hexa_remote_binding_errors_total',
     help: 'Calls to a service bound to another server that failed there or on the way (unreachable, refused, 5xx)',
@@ -67,6 +73,10 @@ export class PrometheusMetrics implements MetricsPort, MetricsExposition {
 
   busEvent(stage: EventStage): void {
     this.busEvents.inc({ stage });
+  }
+
+  storeError(collection: string, operation: string): void {
+    this.storeErrors.inc({ collection, operation });
   }
 
   remoteBindingError(path: string): void {

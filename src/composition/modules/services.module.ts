@@ -38,10 +38,10 @@ export function servicesModule(config: AppConfig, definitions: readonly ServiceD
       .toDynamicValue(async (context) => {
         const database = plans.usesDatabase ? await context.getAsync(Tokens.infrastructure.database) : undefined;
         const remotes = context.get(Tokens.services.remoteBindings);
-        const { tracer } = context.get(Tokens.infrastructure.telemetry);
+        const { tracer, metrics } = context.get(Tokens.infrastructure.telemetry);
         return (definition: ServiceDefinition) => {
           const plan = plans.of(definition.path);
-          return plan.store === 'remote' ? remotes.get(definition.path)!.store : createStore(definition, plan.store, database?.db, tracer);
+          return plan.store === 'remote' ? remotes.get(definition.path)!.store : createStore(definition, plan.store, database?.db, { tracer, metrics });
         };
       })
       .inSingletonScope();

@@ -54,6 +54,7 @@ describe.each(BOTH_STORES)('GET /metrics on %s', (_store, env) => {
     expect(signUp.status).toBe(201);
     const { _id: userId } = (await signUp.json()) as { _id: string };
     const login = (await (await post(app.url, '/authentication', { strategy: 'local', email: 'metrics@example.com', password: 'correct horse battery' })).json()) as { accessToken: string };
+    expect((await post(app.url, '/authentication', { strategy: 'local', email: 'metrics@example.com', password: 'wrong password' })).status).toBe(401);
     const created = (await (await post(app.url, '/messages', { text: 'counted' }, login.accessToken)).json()) as { _id: string };
     expect((await fetch(`${app.url}/messages/${created._id}`, { headers: { authorization: `Bearer ${login.accessToken}` } })).status).toBe(200);
     expect((await fetch(`${app.url}/messages/${created._id}`)).status).toBe(401);
@@ -68,6 +69,11 @@ describe.each(BOTH_STORES)('GET /metrics on %s', (_store, env) => {
     expect(moved('http_server_request_duration_seconds_count', { http_request_method: 'GET', http_route: '/messages/:id', http_response_status_code: '401' })).toBe(1);
     expect(moved('hexa_service_call_duration_seconds_count', { service: 'messages', method: 'create', status: '200' })).toBe(1);
     expect(moved('hexa_service_call_errors_total', { service: 'messages', method: 'get', status: '401' })).toBe(1);
+    // A failed login (a throttled one would be status 429).
+    expect(moved('hexa_service_call_errors_total', { service: 'authentication', method: 'create', status: '401' })).toBe(1);
+    expect(moved('hexa_service_call_duration_seconds_count', { service: 'authentication', method: 'create', status: '200' })).toBe(1);
+    // The store answered NotFound and conflicts as answers, never as its own failures.
+    expect(valueOf(after, 'hexa_store_errors_total')).toBe(0);
     expect(valueOf(after, 'hexa_socket_connections')).toBe(valueOf(before, 'hexa_socket_connections') + 1);
     // Node's own: event-loop delay and heap.
     expect(valueOf(after, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
