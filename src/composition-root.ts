@@ -32,7 +32,8 @@ export interface CompositionOptions {
 /**
  * What `close()` unbinds, in this order; each binding's deactivation closes what it holds: the
  * sockets and the bus, the app's teardown (services, the password hasher's threads), the database,
- * the remote bindings' connections, then the Redis client of the shared limiters. Inversify
+ * the remote bindings' connections, the Redis client of the shared limiters, then the tracer
+ * (its last spans are sent). Inversify
  * deactivates only singletons that were resolved, so closing never opens anything.
  */
 const TEARDOWN_ORDER: readonly ServiceIdentifier[] = [
@@ -41,6 +42,7 @@ const TEARDOWN_ORDER: readonly ServiceIdentifier[] = [
   Tokens.infrastructure.database,
   Tokens.services.remoteBindings,
   Tokens.auth.rateLimiters,
+  Tokens.infrastructure.telemetry,
 ];
 
 /** Builds the whole application from a validated configuration: the one place that wires adapters. */
@@ -59,7 +61,7 @@ export async function composeApplication(config: AppConfig, options: Composition
   const { name, version } = require('../package.json') as { name: string; version: string };
   const container = new Container();
   container.load(
-    infrastructureModule(config, options.logger),
+    infrastructureModule(config, version, options.logger),
     servicesModule(config, definitions),
     rateLimitsModule(config, options.authentication),
     authenticationModule(config, options.authentication),

@@ -5,14 +5,21 @@
  * JwtAuthenticationStrategy, which verifies the bearer token and loads its user from the `users`
  * service on every call), mounted by createHttpAdapter on a plain Node HTTP server. With the
  * `policy` setting, `messages` gets a policy as a definition's would: rules compiled per caller
- * into the store query, the fields a create may write and each answer's fields.
+ * into the store query, the fields a create may write and each answer's fields. With
+ * `tracingRatio`, the app is traced as `OTEL_EXPORTER_OTLP_ENDPOINT` traces a composed one (HTTP
+ * server, service call and store spans), sampled at that ratio and exported over OTLP/protobuf to
+ * a sink in this process that reads and discards each export: the cost of tracing stays in the
+ * measured process.
  */
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   answerPolicyErrors, authenticate, AuthenticationService, createApp, createHttpAdapter, createJwtSettings, DatabaseService, enforcePolicy,
   JsonWebTokenIssuer, JwtAuthenticationStrategy, MemoryService, PolicyViews, startEmbeddedMongo, type ServicePolicy,
 } from '../../src';
+import { OpenTelemetryTracer } from '../../src/adapters/opentelemetry';
+import { observeStoreCalls } from '../../src/application/adapter/observe-store-calls';
+import { observeServiceCalls } from '../../src/application/observability/observe-service-calls';
 import { BENCH_USER, PAGINATE, SEEDED_MESSAGES, reportFailure, seedMessage, serveUntilStopped, settingsFromEnv } from './server-protocol';
 
 /** The shape of the skeleton's messages policy: everyone signed in reads and posts; a field for the author only. */
@@ -29,6 +36,8 @@ async function main(): Promise<void> {
   const app = createApp();
   const stops: Array<() => Promise<unknown>> = [];
   let sampleId = '1';
+  const tracer = settings.tracingRatio === undefined ? undefined : await startTracing(settings.tracingRatio, stops);
+  app.observeCall = observeServiceCalls(tracer, undefined);
 
   if (settings.store === 'mongo') {
     // The driver loads only for this store, as in an application that picks its store at start-up.
@@ -39,10 +48,13 @@ async function main(): Promise<void> {
     const collection = client.db('bench').collection('messages');
     const inserted = await collection.insertMany(Array.from({ length: SEEDED_MESSAGES }, (_, i) => seedMessage(i)));
     sampleId = String(inserted.insertedIds[1]);
-    app.use('messages', new DatabaseService({ Model: collection, paginate: PAGINATE }));
+    const service = new DatabaseService({ Model: collection, paginate: PAGINATE });
+    observeStoreCalls(service, { tracer }, { system: 'mongodb', collection: 'messages' });
+    app.use('messages', service);
   } else {
     const service = new MemoryService({ paginate: PAGINATE });
     for (let i = 0; i < SEEDED_MESSAGES; i++) await service.create(seedMessage(i));
+    observeStoreCalls(service, { tracer }, { system: 'memory', collection: 'messages' });
     app.use('messages', service);
   }
 
@@ -67,7 +79,7 @@ async function main(): Promise<void> {
   }
 
   await app.setup();
-  const server = createServer(createHttpAdapter(app));
+  const server = createServer(createHttpAdapter(app, { tracer }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   stops.unshift(() => new Promise((resolve) => server.close(resolve)));
   const { port } = server.address() as AddressInfo;
@@ -75,6 +87,21 @@ async function main(): Promise<void> {
     server.closeAllConnections();
     for (const stop of stops) await stop();
   });
+}
+
+/** The tracer and its OTLP sink (stopped after the server: the tracer's last export still lands). */
+async function startTracing(ratio: number, stops: Array<() => Promise<unknown>>): Promise<OpenTelemetryTracer> {
+  const sink: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+  });
+  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+  const tracer = new OpenTelemetryTracer(
+    { serviceName: 'bench', tracesUrl: `http://127.0.0.1:${(sink.address() as AddressInfo).port}/v1/traces`, protocol: 'http/protobuf', sampler: 'parentbased_traceidratio', samplerRatio: ratio, scheduleDelayMs: 5000 },
+    '0.0.0',
+  );
+  stops.push(() => tracer.shutdown(), () => new Promise((resolve) => sink.close(resolve)));
+  return tracer;
 }
 
 main().catch(reportFailure);

@@ -54,10 +54,19 @@ export interface ServerSettings {
   helmet?: boolean;
   /** Framework only, with `auth`: `messages` gets a policy (store query, answer's fields, written fields). */
   policy?: boolean;
+  /**
+   * Framework only: trace every call (server, service and store spans) with this sampling ratio
+   * (1: every request, 0.01: one in a hundred), exported over OTLP to a sink in the same process.
+   * Unset: tracing off, as in an application without `OTEL_*` variables.
+   */
+  tracingRatio?: number;
 }
 
 export function settingsToEnv(settings: ServerSettings): Record<string, string> {
-  return { BENCH_STORE: settings.store, BENCH_AUTH: settings.auth ? '1' : '0', BENCH_SECRET: settings.secret, BENCH_HELMET: settings.helmet ? '1' : '0', BENCH_POLICY: settings.policy ? '1' : '0' };
+  return {
+    BENCH_STORE: settings.store, BENCH_AUTH: settings.auth ? '1' : '0', BENCH_SECRET: settings.secret, BENCH_HELMET: settings.helmet ? '1' : '0', BENCH_POLICY: settings.policy ? '1' : '0',
+    BENCH_TRACING_RATIO: settings.tracingRatio === undefined ? '' : String(settings.tracingRatio),
+  };
 }
 
 /** The mongo-server child keeps its data in this folder when the variable is set (in memory otherwise). */
@@ -75,6 +84,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
   return {
     store: env.BENCH_STORE === 'mongo' ? 'mongo' : 'memory', auth: env.BENCH_AUTH === '1', secret: env.BENCH_SECRET ?? 'bench-secret', helmet: env.BENCH_HELMET === '1',
     policy: env.BENCH_POLICY === '1',
+    tracingRatio: env.BENCH_TRACING_RATIO ? Number(env.BENCH_TRACING_RATIO) : undefined,
   };
 }
 

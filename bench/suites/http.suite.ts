@@ -11,6 +11,8 @@ const FASTIFY = 'fastify';
 const FASTIFY_HELMET = 'fastify-helmet';
 const FASTIFY_JWT = 'fastify-jwt';
 const NODE = 'node';
+const TRACED_ALL = 'framework-traced-100';
+const TRACED_ONE_PERCENT = 'framework-traced-1';
 
 /**
  * Benchmark 1: the framework (createApp + MemoryService + createHttpAdapter) against bare
@@ -59,6 +61,15 @@ export const httpSuite: Suite = {
             // The floor: no framework at all, but the headers every framework answer carries.
             { id: `${id}-vs-node`, title: title('vs bare node:http + API headers'), baseline: NODE, candidate: FRAMEWORK, cpu: true },
             { id: `${id}-node-vs-fastify`, title: title('bare node:http + API headers vs bare Fastify 5'), baseline: FASTIFY, candidate: NODE, cpu: true },
+          );
+          // Tracing's cost: every request traced (server, service and store spans exported over OTLP), and one in a hundred.
+          servers.push(
+            { ...side(TRACED_ALL, 'framework, tracing at 100 %', 'framework-server'), settings: { ...settings, tracingRatio: 1 } },
+            { ...side(TRACED_ONE_PERCENT, 'framework, tracing at 1 %', 'framework-server'), settings: { ...settings, tracingRatio: 0.01 } },
+          );
+          pairs.push(
+            { id: `${id}-tracing-100`, title: title('traced at 100 % vs tracing off'), baseline: FRAMEWORK, candidate: TRACED_ALL, target: { op: '>=', value: 0.8 }, cpu: true },
+            { id: `${id}-tracing-1`, title: title('traced at 1 % vs tracing off'), baseline: FRAMEWORK, candidate: TRACED_ONE_PERCENT, cpu: true },
           );
         }
         servers.push(side(FRAMEWORK, 'framework', 'framework-server'));

@@ -1,3 +1,5 @@
+import type { TracingSettings } from '../adapters/opentelemetry/tracing-settings';
+
 /** Everything the process reads from its environment, validated once at start. */
 export interface AppConfig {
   nodeEnv: 'development' | 'production' | 'test';
@@ -54,4 +56,8 @@ export interface AppConfig {
    * that a request already through an embedding Express app keeps that app's `req.ip`.
    */
   trustProxy?: false | number | string[];
+  /** Traces to an OTLP endpoint, from the standard `OTEL_*` variables; unset: tracing is off and nothing of it loads. */
+  tracing?: TracingSettings;
+  /** Serve `GET /metrics` in Prometheus text (`METRICS`, default: outside production). */
+  metrics: boolean;
 }

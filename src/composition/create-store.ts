@@ -3,9 +3,12 @@ import { ObjectId } from 'bson';
 import type { Collection, Db } from 'mongodb';
 import { MemoryService } from '../adapters/memory';
 import { DatabaseService } from '../adapters/mongo';
+import { observeStoreCalls } from '../application/adapter/observe-store-calls';
 import { idOf, type IdType, type ServiceDefinition } from '../application/services/service-definition';
 import type { ServiceOptions } from '../ports/service-options';
 import type { ServiceMethods } from '../ports/service.port';
+import type { MetricsPort } from '../ports/metrics.port';
+import type { TracerPort } from '../ports/tracer.port';
 import type { StorePlan } from './store-plan';
 
 /** How the memory store makes ids of each type; MongoDB makes ObjectIds itself. */
@@ -14,9 +17,10 @@ const MEMORY_IDS: Record<IdType, () => string> = { objectid: () => new ObjectId(
 /**
  * The local store of one service, by its plan: the in-memory adapter or a MongoDB collection,
  * with the definition's id type, pagination, unique fields, update operators and server-owned
- * fields. (A service planned on another server is stored by its remote binding.)
+ * fields. (A service planned on another server is stored by its remote binding.) With a tracer,
+ * each store call is a database span; with metrics, the store's failures are counted.
  */
-export function createStore(definition: ServiceDefinition, store: Exclude<StorePlan['store'], 'remote'>, db: Db | undefined): ServiceMethods {
+export function createStore(definition: ServiceDefinition, store: Exclude<StorePlan['store'], 'remote'>, db: Db | undefined, observers: { tracer?: TracerPort; metrics?: MetricsPort } = {}): ServiceMethods {
   const id = idOf(definition);
   const options: ServiceOptions & { updateOperators?: string[] } = {
     id: id.field,
@@ -32,15 +36,19 @@ export function createStore(definition: ServiceDefinition, store: Exclude<StoreP
   };
   if (store === 'memory') {
     const unique = (definition.indexes ?? []).filter((index) => index.unique).map((index) => Object.keys(index.fields));
-    return new MemoryService({ ...options, unique, generateId: MEMORY_IDS[id.type] }) as unknown as ServiceMethods;
+    const memory = new MemoryService({ ...options, unique, generateId: MEMORY_IDS[id.type] });
+    observeStoreCalls(memory, observers, { system: 'memory', collection: definition.path });
+    return memory as unknown as ServiceMethods;
   }
   if (!db) throw new Error(`Service '${definition.path}' is stored in MongoDB but no database was opened`);
-  return new DatabaseService({
+  const collection = new DatabaseService({
     ...options,
     Model: prepareCollection(db, definition),
     disableObjectify: id.type !== 'objectid',
     generateId: id.type === 'uuid' ? randomUUID : undefined,
-  }) as unknown as ServiceMethods;
+  });
+  observeStoreCalls(collection, observers, { system: 'mongodb', collection: definition.path });
+  return collection as unknown as ServiceMethods;
 }
 
 /** The service's collection with its indexes (inside the Model promise, per the seed). */

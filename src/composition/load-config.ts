@@ -1,11 +1,10 @@
 import { isIP } from 'node:net';
 import type { AppConfig } from './app-config';
+import { ConfigError } from './config-error';
 import { normalizeCredentialId } from './revoked-credentials';
+import { readTracingConfig } from './tracing-config';
 
-/** A bad configuration value: the message is one line naming the variable. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
@@ -77,6 +76,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: trustProxy(env),
     mail: { smtpUrl, from: env.MAIL_FROM || 'hexa-services <no-reply@localhost>' },
     passwordResetUrl,
+    tracing: readTracingConfig(env),
+    metrics: flag(env, 'METRICS', nodeEnv !== 'production'),
   };
 }
 

@@ -12,6 +12,7 @@ import type { ServiceDefinition } from '../application/services/service-definiti
 import type { LoggerPort } from '../ports/logger.port';
 import type { AppConfig } from './app-config';
 import type { StorePlans } from './store-plan';
+import type { Telemetry } from './telemetry';
 
 export interface Realtime {
   /** Serves the socket transport on `server` (once). */
@@ -25,10 +26,10 @@ export interface Realtime {
  * instances (service events), and a second one for ended sessions, whose connections become
  * anonymous on every instance. The socket transport is attached once the HTTP server exists.
  */
-export function wireRealtime(app: Application, config: AppConfig, logger: LoggerPort, definitions: readonly ServiceDefinition[], plans: StorePlans): Realtime {
+export function wireRealtime(app: Application, config: AppConfig, logger: LoggerPort, definitions: readonly ServiceDefinition[], plans: StorePlans, { tracer, metrics }: Telemetry): Realtime {
   app.configure(channels({ logger }));
   configureSkeletonChannels(app, definitions);
-  const bus = config.redisUrl ? new (redisAdapter().RedisEventBus)({ url: config.redisUrl, logger }) : undefined;
+  const bus = config.redisUrl ? new (redisAdapter().RedisEventBus)({ url: config.redisUrl, logger, tracer, metrics }) : undefined;
   if (bus) app.realtime!.attachBus(bus);
   // Services bound to another server: their events come from that server, for this server's own
   // publishers and policies to deliver (see registerService: calls through the binding emit none here).
@@ -51,7 +52,7 @@ export function wireRealtime(app: Application, config: AppConfig, logger: Logger
   return {
     attach(server) {
       if (transport) return transport;
-      transport = attachSocketTransport(app, server, { logger, production: config.nodeEnv === 'production', corsOrigins: config.corsOrigins, clientAddress: config.trustProxy === undefined ? undefined : clientAddressSource(config.trustProxy), maxCallsInFlight: config.socketMaxCallsInFlight, resume: config.eventsResume });
+      transport = attachSocketTransport(app, server, { logger, production: config.nodeEnv === 'production', corsOrigins: config.corsOrigins, clientAddress: config.trustProxy === undefined ? undefined : clientAddressSource(config.trustProxy), maxCallsInFlight: config.socketMaxCallsInFlight, resume: config.eventsResume, tracer, metrics });
       return transport;
     },
     async close() {

@@ -14,6 +14,7 @@ import type { TokenIssuerPort } from '../ports/token-issuer.port';
 import type { DatabaseConnection } from './database-connection';
 import type { Realtime } from './realtime';
 import type { StorePlans } from './store-plan';
+import type { Telemetry } from './telemetry';
 
 const token = <T>(name: string) => Symbol(name) as ServiceIdentifier<T>;
 
@@ -24,6 +25,8 @@ export const Tokens = {
     logger: token<LoggerPort & { child(bindings: object): LoggerPort }>('infrastructure.logger'),
     /** The MongoDB connection (embedded server or MONGODB_URL); opened only when the store plans use it, closed on unbind. */
     database: token<DatabaseConnection>('infrastructure.database'),
+    /** Tracing (`OTEL_*`) and metrics (`METRICS`), each absent when off; the tracer flushes on unbind. */
+    telemetry: token<Telemetry>('infrastructure.telemetry'),
   },
   services: {
     /** Every service's definition, in registration order. */

@@ -19,6 +19,8 @@ export interface EventEnvelope {
     /** Values of the path's placeholders. */
     route?: Record<string, string>;
   };
+  /** W3C trace context of the publishing span (`traceparent`, `tracestate`), when tracing is on: the delivering instance links to it. */
+  trace?: Record<string, string>;
 }
 
 /** A bus shared by the instances of one application (Redis pub/sub, ...). Delivery is best effort. */

@@ -1,8 +1,10 @@
 import { Unavailable, type ServiceError } from '../../domain/errors';
+import type { MetricsExposition } from '../../ports/metrics.port';
 import type { HttpExchange } from './http-exchange';
 
 export const HEALTH_PATH = '/health';
 export const READY_PATH = '/ready';
+export const METRICS_PATH = '/metrics';
 
 /** Liveness: the process answers. */
 export function answerHealth(exchange: HttpExchange): void {
@@ -24,4 +26,9 @@ export async function answerReady(exchange: HttpExchange, readiness: (() => Prom
   }
   if (ready) exchange.send(200, { status: 'ready' });
   else exchange.sendError(reason ?? new Unavailable('The service is not ready'));
+}
+
+/** The measurements in the scraper's format (Prometheus text). */
+export async function answerMetrics(exchange: HttpExchange, metrics: MetricsExposition): Promise<void> {
+  exchange.sendPage(200, { 'content-type': metrics.contentType }, await metrics.text());
 }

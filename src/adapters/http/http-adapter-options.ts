@@ -1,6 +1,8 @@
 import type { HelmetOptions } from 'helmet';
 import pino from 'pino';
 import type { LoggerPort } from '../../ports/logger.port';
+import type { MetricsExposition, MetricsPort } from '../../ports/metrics.port';
+import type { TracerPort } from '../../ports/tracer.port';
 import { AnswerHeaders } from './answer-headers';
 import type { TrustProxy } from './client-address';
 import { CorsPolicy, type CorsOptions } from './cors-policy';
@@ -33,6 +35,10 @@ export interface HttpAdapterOptions {
   securityHeaders?: boolean | HelmetOptions;
   /** Serves the OpenAPI document at `/openapi.json` and, with `page`, the docs page at `/docs`. Off by default. */
   apiDocs?: ApiDocsOptions;
+  /** Traces each request to a service route (a server span continuing the caller's `traceparent`). Default: none. */
+  tracer?: TracerPort;
+  /** Measures each request to a service route and serves the measurements at `GET /metrics`. Default: none. */
+  metrics?: MetricsPort & MetricsExposition;
 }
 
 /** pino loggers also say whether a level is on; other loggers may not. */
@@ -47,6 +53,8 @@ export interface HttpAdapterSettings {
   readonly readiness?: () => Promise<unknown> | unknown;
   /** The headers of each kind of answer (JSON, page), CORS included, and the client's address. */
   readonly headers: AnswerHeaders;
+  readonly tracer?: TracerPort;
+  readonly metrics?: MetricsPort & MetricsExposition;
 }
 
 export function resolveHttpAdapterOptions(options: HttpAdapterOptions): HttpAdapterSettings {
@@ -57,5 +65,7 @@ export function resolveHttpAdapterOptions(options: HttpAdapterOptions): HttpAdap
     trustProxy: options.trustProxy,
     readiness: options.readiness,
     headers: new AnswerHeaders(options.securityHeaders ?? true, options.trustProxy, options.cors ? new CorsPolicy(options.cors) : undefined),
+    tracer: options.tracer,
+    metrics: options.metrics,
   };
 }

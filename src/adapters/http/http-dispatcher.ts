@@ -7,7 +7,7 @@ import { currentRoutes, type RouteMatch } from '../../application/transport/rout
 import { answerOf, callThroughTransport } from '../../application/transport/transport-call';
 import { MethodNotAllowed, NotFound } from '../../domain/errors';
 import { encodeLocation } from './encode-location';
-import { answerHealth, answerReady, HEALTH_PATH, READY_PATH } from './health-check';
+import { answerHealth, answerMetrics, answerReady, HEALTH_PATH, METRICS_PATH, READY_PATH } from './health-check';
 import type { StaticPage } from './docs/api-docs-pages';
 import type { HttpAdapterSettings } from './http-adapter-options';
 import { answerPage } from './page-answer';
@@ -17,12 +17,13 @@ import { parseQueryString } from './parse-query-string';
 import { readRequestBody } from './read-request-body';
 import { responseStatus } from './response-status';
 import { createRequestIdSource } from './request-id';
+import { observeRequests } from './observe-requests';
 
 /** What the Express app calls when none of its routes answered: with an error passed to `next`, or none. */
 export type Unanswered = (req: IncomingMessage, res: ServerResponse, error?: unknown) => void;
 
-/** What a path addresses: a probe, a fixed page (the API docs) or a service route. */
-type Target = typeof HEALTH_PATH | typeof READY_PATH | StaticPage | RouteMatch;
+/** What a path addresses: a probe, the metrics, a fixed page (the API docs) or a service route. */
+type Target = typeof HEALTH_PATH | typeof READY_PATH | typeof METRICS_PATH | StaticPage | RouteMatch;
 
 /**
  * The one dispatcher of the HTTP adapter. Every request gets its CORS decision here (a preflight is
@@ -36,9 +37,10 @@ type Target = typeof HEALTH_PATH | typeof READY_PATH | StaticPage | RouteMatch;
 export function createHttpDispatcher(app: Application, settings: HttpAdapterSettings, pages: ReadonlyMap<string, StaticPage>) {
   const nextRequestId = createRequestIdSource();
   const routes = currentRoutes(app);
+  const observe = observeRequests(settings.tracer, settings.metrics);
   const targetOf = (verb: string, pathname: string): Target | undefined => {
     if (verb === 'GET' || verb === 'HEAD') {
-      if (pathname === HEALTH_PATH || pathname === READY_PATH) return pathname;
+      if (pathname === HEALTH_PATH || pathname === READY_PATH || (pathname === METRICS_PATH && settings.metrics)) return pathname;
       const page = pages.get(pathname);
       if (page) return page;
     }
@@ -51,6 +53,7 @@ export function createHttpDispatcher(app: Application, settings: HttpAdapterSett
     try {
       if (target === HEALTH_PATH) return answerHealth(exchange);
       if (target === READY_PATH) return await answerReady(exchange, settings.readiness);
+      if (target === METRICS_PATH) return await answerMetrics(exchange, settings.metrics!);
       if (!('entry' in target)) return await answerPage(exchange, settings, target);
       const { entry, id } = target;
       const hasId = id !== undefined;
@@ -101,7 +104,9 @@ export function createHttpDispatcher(app: Application, settings: HttpAdapterSett
         return exchangeFor(req, res).sendError(error);
       }
       if (target === undefined) return otherRoutes(req, res);
-      void serve(exchangeFor(req, res), verb, url, queryAt, target);
+      const exchange = exchangeFor(req, res);
+      if (observe !== undefined && typeof target === 'object' && 'entry' in target) void observe(exchange, verb, target, () => serve(exchange, verb, url, queryAt, target));
+      else void serve(exchange, verb, url, queryAt, target);
     },
   };
 }

@@ -2,6 +2,19 @@ import type { EventEnvelope } from '../../ports/event-bus.port';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** The trace context fields an envelope may carry, each a short header value. */
+const TRACE_FIELDS = ['traceparent', 'tracestate'];
+
+function traceOf(value: unknown): Record<string, string> | undefined {
+  if (!isRecord(value)) return undefined;
+  const trace: Record<string, string> = {};
+  for (const field of TRACE_FIELDS) {
+    const text = value[field];
+    if (typeof text === 'string' && text.length <= 512) trace[field] = text;
+  }
+  return trace.traceparent === undefined ? undefined : trace;
+}
+
 /** An envelope from the bus, checked field by field; anything else is undefined. */
 export function parseEnvelope(text: string): EventEnvelope | undefined {
   let value: unknown;
@@ -15,7 +28,9 @@ export function parseEnvelope(text: string): EventEnvelope | undefined {
   if (typeof origin !== 'string' || typeof service !== 'string') return undefined;
   if (method !== undefined && typeof method !== 'string') return undefined;
   if (route !== undefined && !(isRecord(route) && Object.values(route).every((part) => typeof part === 'string'))) return undefined;
+  const trace = traceOf(value.trace);
   return {
+    ...(trace ? { trace } : {}),
     event: value.event,
     path: value.path,
     data: value.data,

@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { EventBusPort, EventEnvelope } from '../../ports/event-bus.port';
 import type { LoggerPort } from '../../ports/logger.port';
+import type { MetricsPort } from '../../ports/metrics.port';
+import type { TracerPort } from '../../ports/tracer.port';
 import { closeRedisClient, createRedisClient } from './redis-connection';
 import { parseEnvelope } from './parse-envelope';
 
@@ -11,6 +13,10 @@ export interface RedisEventBusOptions {
   channel?: string;
   /** Larger envelopes (in JSON characters) are not shared, with a log line. Default 1 MB. */
   maxEnvelopeBytes?: number;
+  /** Traces each publication (a producer span whose context the envelope carries) and each delivery (a consumer span linked to it). */
+  tracer?: TracerPort;
+  /** Counts envelopes published, received and dropped. */
+  metrics?: MetricsPort;
 }
 
 /**
@@ -47,22 +53,48 @@ export class RedisEventBus implements EventBusPort {
 
   publish(envelope: EventEnvelope): void {
     if (this.closed) return;
+    const tracer = this.options.tracer;
+    if (tracer === undefined) return this.send(envelope);
+    // The span ends at once: publishing is fire and forget; the envelope carries the span's context.
+    tracer.inSpan(`publish ${this.channel}`, { role: 'producer', attributes: this.spanAttributes('send', envelope) }, async () => {
+      const trace: Record<string, string> = {};
+      tracer.inject(trace);
+      this.send({ ...envelope, trace: { traceparent: trace.traceparent, ...(trace.tracestate ? { tracestate: trace.tracestate } : {}) } });
+    }).catch((error: unknown) => this.reportFailure(error, envelope));
+  }
+
+  private send(envelope: EventEnvelope): void {
+    const metrics = this.options.metrics;
     let text: string;
     try {
       text = JSON.stringify(envelope);
     } catch (error) {
       this.options.logger.error({ path: envelope.path, event: envelope.event, err: (error as Error).message }, 'event not shared: its data is not serialisable');
+      metrics?.busEvent('dropped');
       return;
     }
     if (text.length > this.maxEnvelopeBytes) {
       this.options.logger.warn({ path: envelope.path, event: envelope.event, bytes: text.length }, 'event not shared: envelope over the size limit');
+      metrics?.busEvent('dropped');
       return;
     }
     if (this.publisher.status !== 'ready') {
       if (this.everReady) this.noteDown(`redis ${this.publisher.status}`);
+      metrics?.busEvent('dropped');
       return;
     }
-    this.publisher.publish(this.channel, text).catch((error: Error) => this.noteDown(error.message));
+    this.publisher.publish(this.channel, text).then(
+      () => metrics?.busEvent('published'),
+      (error: Error) => {
+        metrics?.busEvent('dropped');
+        this.noteDown(error.message);
+      },
+    );
+  }
+
+  /** The messaging attributes of a bus span: the service's template path, never the record's. */
+  private spanAttributes(operation: 'send' | 'process', envelope: EventEnvelope) {
+    return { 'messaging.system': 'redis', 'messaging.destination.name': this.channel, 'messaging.operation.type': operation, 'hexa.event': `${envelope.routing.service} ${envelope.event}` };
   }
 
   subscribe(handler: (envelope: EventEnvelope) => void): void {
@@ -82,6 +114,20 @@ export class RedisEventBus implements EventBusPort {
       this.options.logger.warn({ channel }, 'ignoring a malformed event envelope from the bus');
       return;
     }
+    this.options.metrics?.busEvent('delivered');
+    const tracer = this.options.tracer;
+    if (tracer === undefined) return this.deliver(envelope);
+    const links = envelope.trace ? [envelope.trace] : undefined;
+    tracer.inSpan(`process ${this.channel}`, { role: 'consumer', attributes: this.spanAttributes('process', envelope), links }, async () => this.deliver(envelope))
+      .catch((error: unknown) => this.reportFailure(error, envelope));
+  }
+
+  /** The traced paths run in a promise: what would have been thrown is logged rather than left unhandled. */
+  private reportFailure(error: unknown, envelope: EventEnvelope): void {
+    this.options.logger.error({ path: envelope.path, event: envelope.event, err: (error as Error)?.message }, 'event bus: handling an envelope failed');
+  }
+
+  private deliver(envelope: EventEnvelope): void {
     for (const handler of this.handlers) handler(envelope);
   }
 

@@ -5,6 +5,8 @@ import { IDEMPOTENCY_HEADER } from '../../application/idempotency/idempotency-ke
 import type { ServiceDefinition } from '../../application/services/service-definition';
 import { BadGateway, Forbidden, NotAuthenticated, ServiceError, Timeout, Unavailable } from '../../domain/errors';
 import type { LoggerPort } from '../../ports/logger.port';
+import type { MetricsPort } from '../../ports/metrics.port';
+import type { TracerPort } from '../../ports/tracer.port';
 import type { Params } from '../../ports/service-params';
 import type { ServiceMethods } from '../../ports/service.port';
 import type { FetchFunction } from './connections/fetch.connection';
@@ -29,6 +31,12 @@ export interface RemoteConnection {
   readonly fetch: FetchFunction;
   /** Closes the idle connections; calls still running finish first. */
   close(): Promise<void>;
+}
+
+/** What watches a binding's calls: the client span of each (the trace goes on to the other server) and the count of failures. */
+export interface RemoteObservers {
+  readonly tracer?: TracerPort;
+  readonly metrics?: MetricsPort;
 }
 
 /** A service bound to another server: the store its calls go to, and its health. */
@@ -79,9 +87,9 @@ function acceptsTheCredential(error: unknown): boolean {
  * 503 or 502 that names the service only (never addresses, ports or network error codes), with
  * one warning in the log per outage and one line when it is back.
  */
-export function bindRemote(definition: ServiceDefinition, remote: RemoteSettings, logger: LoggerPort, connection: RemoteConnection): RemoteBinding {
+export function bindRemote(definition: ServiceDefinition, remote: RemoteSettings, logger: LoggerPort, connection: RemoteConnection, observers: RemoteObservers = {}): RemoteBinding {
   // No default headers: the credential goes only with calls made for a signed-in user (remoteParams).
-  const client = rest(remote.url).fetch(connection.fetch).service(definition.path) as RemoteService;
+  const client = rest(remote.url).fetch(connection.fetch, { tracer: observers.tracer }).service(definition.path) as RemoteService;
   client.methods(...definition.methods.filter((name) => typeof client[name] !== 'function'));
   let down = false;
   /** `withCredential`: the call carried this server's credential, so a 401 or a scope refusal is about the credential, not the caller. */
@@ -90,6 +98,7 @@ export function bindRemote(definition: ServiceDefinition, remote: RemoteSettings
     const unreachable = error instanceof Unavailable || error instanceof Timeout || !(error instanceof ServiceError);
     const refused = withCredential && (error instanceof NotAuthenticated || refusesTheCredential(error));
     if (!unreachable && !refused && code < 500) return error;
+    observers.metrics?.remoteBindingError(definition.path);
     if (!down) {
       down = true;
       const reason = unreachable ? 'is unreachable' : refused ? "refuses this server's credential (<NAME>_REMOTE_TOKEN)" : `failed with ${code}`;

@@ -4,6 +4,7 @@ import { BadRequest } from '../../domain/errors';
 import type { Id, NullableId } from '../../domain/id';
 import type { Paginated } from '../../domain/paginated';
 import type { Params } from '../../ports/service-params';
+import type { TracerPort } from '../../ports/tracer.port';
 import { STANDARD_METHODS } from '../../ports/service.port';
 import { buildUrl, servicePath } from './build-url';
 import { encodeQuery } from './encode-query';
@@ -25,6 +26,8 @@ export interface RestClientOptions {
    * `params.headers`, or one per call with `idempotencyKeys: true`). Off by default.
    */
   retry?: RetryOptions;
+  /** Traces each request (an HTTP client span) and sends the trace on with it (`traceparent`, `tracestate`, `baggage`). */
+  tracer?: TracerPort;
 }
 
 /** One HTTP request, library-neutral; `body` is already JSON text. */
@@ -161,10 +164,42 @@ export abstract class RestService<T = any, D = Partial<T>, P extends Params = Pa
       body === undefined && params.headers === undefined && connection.headers === undefined && extra === undefined
         ? { ...this.defaultHeaders }
         : mergeHeaders(this.defaultHeaders, body === undefined ? undefined : JSON_CONTENT, params.headers, connection.headers, extra);
+    const request: RestRequest = { url, method, headers, body };
+    const tracer = this.options.tracer;
+    return tracer === undefined ? this.dispatch(request, connection) : this.sendTraced(tracer, request, connection);
+  }
+
+  /** Once, or with retries where the client has them (a write gets its Idempotency-Key here, with `idempotencyKeys`). */
+  private dispatch(request: RestRequest, connection: ConnectionOptions): Promise<unknown> {
     const retry = this.options.retry;
-    if (!retry || retry.attempts <= 0) return this.request({ url, method, headers, body }, connection);
+    if (!retry || retry.attempts <= 0) return this.request(request, connection);
+    const { method, headers } = request;
     if (retry.idempotencyKeys && (method === 'POST' || method === 'PATCH') && !carriesIdempotencyKey(headers)) headers[IDEMPOTENCY_HEADER] = newIdempotencyKey();
-    return this.sendWithRetries({ url, method, headers, body }, connection, retry);
+    return this.sendWithRetries(request, connection, retry);
+  }
+
+  /**
+   * The request inside its client span, whose context it carries; retries are in the same span.
+   * The span names the server and the path, not the query string (it may hold anything a caller searched for).
+   */
+  private sendTraced(tracer: TracerPort, request: RestRequest, connection: ConnectionOptions): Promise<unknown> {
+    const target = new URL(request.url);
+    const attributes = {
+      'http.request.method': request.method,
+      'server.address': target.hostname,
+      'server.port': Number(target.port) || (target.protocol === 'https:' ? 443 : 80),
+      'url.full': `${target.origin}${target.pathname}`,
+    };
+    return tracer.inSpan(request.method, { role: 'client', attributes }, async (span) => {
+      tracer.inject(request.headers);
+      try {
+        return await this.dispatch(request, connection);
+      } catch (error) {
+        const status = (error as { code?: unknown }).code;
+        if (typeof status === 'number' && status >= 100) span.setAttributes({ 'http.response.status_code': status });
+        throw error;
+      }
+    });
   }
 
   /** Each try the same request (the same key); none after the caller's signal aborted. */

@@ -6,7 +6,9 @@ import type { RouteTable } from '../../application/transport/route-table';
 import { callThroughTransport, type DecodedCall } from '../../application/transport/transport-call';
 import { BadRequest, MethodNotAllowed, NotFound } from '../../domain/errors';
 import type { NullableId } from '../../domain/id';
+import type { TracerPort } from '../../ports/tracer.port';
 import { checkSocketData, checkSocketQuery } from './json-argument-limits';
+import { takeTraceContext } from './trace-context-query';
 
 /** The provider of calls that come over this transport (`params.provider`). */
 export const SOCKET_PROVIDER = 'socketio';
@@ -14,6 +16,8 @@ export const SOCKET_PROVIDER = 'socketio';
 export interface SocketCallSettings {
   app: Application;
   routes(): RouteTable;
+  /** Traces each call (a server span continuing the trace the client sent in `$traceparent`, if any). */
+  tracer?: TracerPort;
 }
 
 /**
@@ -41,12 +45,16 @@ function prepareAndRun(settings: SocketCallSettings, connection: RealTimeConnect
   const names = argumentNames(method);
   if (args.length > names.length) throw new BadRequest(`Too many arguments for '${method}' method`);
   // The query is always last and the data just before it.
-  const query = checkSocketQuery(args[names.length - 1]);
+  const { query, carrier } = takeTraceContext(checkSocketQuery(args[names.length - 1]));
   const id = takesId(method) ? idArgument(method, args[0]) : undefined;
   const decoded: DecodedCall = { id, data: takesData(method) ? dataArgument(args[names.length - 2]) : undefined, query };
-  return callThroughTransport(settings.app, match, method, decoded, {
+  const call = () => callThroughTransport(settings.app, match, method, decoded, {
     provider: SOCKET_PROVIDER, headers: connection.headers, ip: connection.ip, authentication: connection.authentication, connection,
   });
+  const tracer = settings.tracer;
+  if (tracer === undefined) return call();
+  const attributes = { 'network.protocol.name': 'socket.io', 'hexa.service.path': service.path, 'hexa.service.method': method };
+  return tracer.inSpan(`socket.io ${service.path}.${method}`, { role: 'server', attributes, remoteParent: carrier ?? {} }, call);
 }
 
 /** Ids keep their JSON type; `null` addresses many records (where the service allows it). */

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { LoggerPort } from '../../ports/logger.port';
 import type { ResumeWindowOptions } from './resume-window';
+import type { MetricsPort } from '../../ports/metrics.port';
+import type { TracerPort } from '../../ports/tracer.port';
 
 export interface SocketTransportOptions {
   logger: LoggerPort;
@@ -29,6 +31,10 @@ export interface SocketTransportOptions {
    * connection state recovery). Default: off (`windowMs` 0).
    */
   resume?: ResumeWindowOptions;
+  /** Traces each call (a server span). Default: none. */
+  tracer?: TracerPort;
+  /** Counts the open connections. Default: none. */
+  metrics?: MetricsPort;
 }
 
 export const SOCKET_DEFAULTS = Object.freeze({

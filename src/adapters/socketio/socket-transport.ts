@@ -97,7 +97,7 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     ...(resume ? { connectionStateRecovery: { maxDisconnectionDuration: resume.options.windowMs, skipMiddlewares: false }, adapter: resumableAdapter(keeper) } : {}),
   });
   const addressOf = (socket: Socket): string => options.clientAddress?.(socket.request) ?? socket.handshake.address;
-  const callSettings = { app, routes: currentRoutes(app) };
+  const callSettings = { app, routes: currentRoutes(app), tracer: options.tracer };
   const callLimits = {
     maxCallsInFlight: options.maxCallsInFlight ?? SOCKET_DEFAULTS.maxCallsInFlight,
     maxRefusedCalls: options.maxRefusedCalls ?? SOCKET_DEFAULTS.maxRefusedCalls,
@@ -208,6 +208,11 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     const connection: RealTimeConnection = resumed ?? { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: addressOf(socket) };
     sockets.set(connection, socket);
     connectionsBySocketId.set(socket.id, connection);
+    const { metrics } = options;
+    if (metrics) {
+      metrics.socketConnections(1);
+      socket.on('disconnect', () => metrics.socketConnections(-1));
+    }
     socket.on('disconnect', () => {
       // Kept for the window when socket.io persisted its session (a lost network, not a logout or a kick).
       if (!awayConnections.has(connection)) endConnection(connection, socket.id);

@@ -10,6 +10,7 @@ import { normalizePath } from './normalize-path';
 import { createHookRegistry, mixInEmitter, resolveMethods, type RegisteredService } from './registered-service';
 import { argumentsOfCall, callFromArguments, type ServiceCall } from './service-call';
 import type { ServiceOf } from './typed-service';
+import type { CallObserver } from '../observability/observe-service-calls';
 
 /** Creates a service for a path the app does not know (the REST client installs one). */
 export type DefaultServiceFactory = (path: string) => any;
@@ -46,6 +47,8 @@ export class Application<Services = any> {
   rest?: unknown;
   /** Run on every later `use`; a plugin adding one also handles the services already registered (`entries()`). */
   readonly mixins: ServiceMixin[] = [];
+  /** Traces and measures every call (`observeServiceCalls`); unset, calls pay nothing for it. */
+  observeCall?: CallObserver;
 
   constructor(private readonly options: CreateAppOptions = {}) {}
 
@@ -179,7 +182,8 @@ export class Application<Services = any> {
     if (!entry.hookedMethods.includes(method)) throw new NotFound(`Method '${echo(method)}' is not available on service '${echo(location)}'`);
     if (entry.pendingSetup) await entry.pendingSetup;
     const context = createContext(this, entry.wrapper, location, method, call);
-    await this.chainFor(entry, method)(context);
+    if (this.observeCall === undefined) await this.chainFor(entry, method)(context);
+    else await this.observeCall(context, this.chainFor(entry, method));
     this.emitEvent(entry, context);
     return context;
   }

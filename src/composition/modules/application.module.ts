@@ -1,5 +1,6 @@
 import { ContainerModule } from 'inversify';
 import { createApp } from '../../application/app/application';
+import { observeServiceCalls } from '../../application/observability/observe-service-calls';
 import { registerService } from '../../application/services/register-service';
 import { Tokens } from '../tokens';
 
@@ -8,8 +9,9 @@ export function applicationModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(Tokens.app)
       .toResolvedValue(
-        (definitions, plans, storeFor, passwordHasher, configureAuthentication, idempotency) => {
+        (definitions, plans, storeFor, passwordHasher, configureAuthentication, idempotency, telemetry) => {
           const app = createApp();
+          app.observeCall = observeServiceCalls(telemetry.tracer, telemetry.metrics);
           app.configure(configureAuthentication);
           for (const definition of definitions) {
             const plan = plans.of(definition.path);
@@ -19,7 +21,7 @@ export function applicationModule(): ContainerModule {
           }
           return app;
         },
-        [Tokens.services.definitions, Tokens.services.storePlans, Tokens.services.storeFor, Tokens.auth.passwordHasher, Tokens.auth.configure, Tokens.services.idempotencyRecords],
+        [Tokens.services.definitions, Tokens.services.storePlans, Tokens.services.storeFor, Tokens.auth.passwordHasher, Tokens.auth.configure, Tokens.services.idempotencyRecords, Tokens.infrastructure.telemetry],
       )
       .inSingletonScope()
       .onDeactivation(async (app) => {

@@ -2,12 +2,22 @@ import { ContainerModule } from 'inversify';
 import pino from 'pino';
 import type { AppConfig } from '../app-config';
 import type { LoggerPort } from '../../ports/logger.port';
+import { createTelemetry } from '../telemetry';
 import { Tokens } from '../tokens';
 
-/** Logging and (when a service stores in MongoDB) the database connection. */
-export function infrastructureModule(config: AppConfig, logger?: LoggerPort & { child(bindings: object): LoggerPort }): ContainerModule {
+/**
+ * Tracing and metrics, logging (a traced request's lines carry its `trace_id` and `span_id`) and
+ * (when a service stores in MongoDB) the database connection.
+ */
+export function infrastructureModule(config: AppConfig, version: string, logger?: LoggerPort & { child(bindings: object): LoggerPort }): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bind(Tokens.infrastructure.logger).toConstantValue(logger ?? pino({ level: config.logLevel }));
+    bind(Tokens.infrastructure.telemetry)
+      .toResolvedValue(() => createTelemetry(config, version))
+      .inSingletonScope()
+      .onDeactivation((telemetry) => telemetry.close());
+    bind(Tokens.infrastructure.logger)
+      .toResolvedValue(({ tracer }) => logger ?? pino({ level: config.logLevel, mixin: tracer ? () => tracer.logFields() : undefined }), [Tokens.infrastructure.telemetry])
+      .inSingletonScope();
     // The driver (and the embedded server) load when a service first needs the database: an
     // application on STORE=memory or on remote services never loads them. Unbinding closes a
     // connection that was opened (Inversify deactivates only resolved singletons: never opens one).

@@ -22,14 +22,14 @@ export function servicesModule(config: AppConfig, definitions: readonly ServiceD
     bind(Tokens.services.definitions).toConstantValue(definitions);
     bind(Tokens.services.storePlans).toConstantValue(plans);
     bind(Tokens.services.remoteBindings)
-      .toResolvedValue((logger) => {
+      .toResolvedValue((logger, { tracer, metrics }) => {
         const bindings = new Map<string, RemoteBinding>();
         for (const definition of definitions) {
           const plan = plans.of(definition.path);
-          if (plan.store === 'remote') bindings.set(definition.path, bindRemote(definition, plan.remote, logger, createRemoteConnectionPool(config.remotePool)));
+          if (plan.store === 'remote') bindings.set(definition.path, bindRemote(definition, plan.remote, logger, createRemoteConnectionPool(config.remotePool), { tracer, metrics }));
         }
         return bindings as ReadonlyMap<string, RemoteBinding>;
-      }, [Tokens.infrastructure.logger])
+      }, [Tokens.infrastructure.logger, Tokens.infrastructure.telemetry])
       .inSingletonScope()
       .onDeactivation(async (bindings) => {
         await Promise.all([...bindings.values()].map((binding) => binding.close()));
@@ -38,9 +38,10 @@ export function servicesModule(config: AppConfig, definitions: readonly ServiceD
       .toDynamicValue(async (context) => {
         const database = plans.usesDatabase ? await context.getAsync(Tokens.infrastructure.database) : undefined;
         const remotes = context.get(Tokens.services.remoteBindings);
+        const { tracer, metrics } = context.get(Tokens.infrastructure.telemetry);
         return (definition: ServiceDefinition) => {
           const plan = plans.of(definition.path);
-          return plan.store === 'remote' ? remotes.get(definition.path)!.store : createStore(definition, plan.store, database?.db);
+          return plan.store === 'remote' ? remotes.get(definition.path)!.store : createStore(definition, plan.store, database?.db, { tracer, metrics });
         };
       })
       .inSingletonScope();

@@ -16,7 +16,7 @@ import { Tokens } from '../tokens';
 export function transportsModule(config: AppConfig, api: { title: string; version: string }): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(Tokens.realtime)
-      .toResolvedValue((app, logger, definitions, plans) => wireRealtime(app, config, logger, definitions, plans), [Tokens.app, Tokens.infrastructure.logger, Tokens.services.definitions, Tokens.services.storePlans])
+      .toResolvedValue((app, logger, definitions, plans, telemetry) => wireRealtime(app, config, logger, definitions, plans, telemetry), [Tokens.app, Tokens.infrastructure.logger, Tokens.services.definitions, Tokens.services.storePlans, Tokens.infrastructure.telemetry])
       .inSingletonScope()
       .onDeactivation((realtime) => realtime.close());
     // The database is asked for only when the plans opened it: /ready never opens one.
@@ -28,7 +28,7 @@ export function transportsModule(config: AppConfig, api: { title: string; versio
       .inSingletonScope();
     bind(Tokens.http.adapter)
       .toResolvedValue(
-        (app, logger, definitions, readiness) => {
+        (app, logger, definitions, readiness, { tracer, metrics }) => {
           // Built once, here: class-validator-jsonschema and the page's files load only when docs are on.
           // The sessions service comes with authentication, not from the application's list.
           const apiDocs = config.docs ? { document: buildOpenApiDocument({ app, definitions: [...definitions, sessionsService], ...api }), page: true } : undefined;
@@ -40,11 +40,13 @@ export function transportsModule(config: AppConfig, api: { title: string; versio
             readiness,
             cors: config.corsOrigins.length > 0 ? { origins: config.corsOrigins } : false,
             apiDocs,
+            tracer,
+            metrics,
           });
           if (config.chatPage) http.express.use(chatPage({ logger }));
           return http;
         },
-        [Tokens.app, Tokens.infrastructure.logger, Tokens.services.definitions, Tokens.http.readiness],
+        [Tokens.app, Tokens.infrastructure.logger, Tokens.services.definitions, Tokens.http.readiness, Tokens.infrastructure.telemetry],
       )
       .inSingletonScope();
   });

@@ -1,0 +1,1 @@
+export { PrometheusMetrics } from './prometheus-metrics';
