@@ -18,6 +18,14 @@ export type Scope = { allowed: true; condition: Query } | { allowed: false; refu
 export class CompiledPolicy {
   private readonly ability: Ability;
   private readonly readConditionMemo: Query | null;
+  /** Scopes already worked out, by action and fields (a caller's calls repeat a few shapes). */
+  private readonly scopes = new Map<string, Scope>();
+  /**
+   * The read rules with conditions, when every read rule names its fields: then which fields a
+   * record shows depends only on which of these it matches, and is kept per combination.
+   */
+  private readonly conditionalReads: readonly ((record: Record<string, unknown>) => boolean)[] | undefined;
+  private readonly visibleByMatches = new Map<number, readonly string[] | null>();
 
   constructor(
     readonly subject: string,
@@ -35,6 +43,9 @@ export class CompiledPolicy {
     };
     policy(caller, { can: add(false), cannot: add(true) });
     this.ability = builder.build({ detectSubjectType: () => subject });
+    const reads = this.ability.rulesFor('read', subject);
+    const conditional = reads.filter((rule) => rule.conditions !== undefined);
+    this.conditionalReads = reads.every((rule) => rule.fields !== undefined) && conditional.length <= MAX_KEPT_CONDITIONS ? conditional.map(matcherOf) : undefined;
     const read = this.scope('read', []);
     this.readConditionMemo = read.allowed ? read.condition : null;
   }
@@ -57,6 +68,16 @@ export class CompiledPolicy {
    * value. When no rule covers the fields, those no rule of the action allows are named.
    */
   scope(action: PolicyAction, fields: readonly string[]): Scope {
+    const key = `${action}\u0000${fields.join('\u0000')}`;
+    const known = this.scopes.get(key);
+    if (known) return known;
+    const scope = deepFreeze(this.scopeOf(action, fields));
+    if (this.scopes.size >= MAX_KEPT_SCOPES) this.scopes.clear();
+    this.scopes.set(key, scope);
+    return scope;
+  }
+
+  private scopeOf(action: PolicyAction, fields: readonly string[]): Scope {
     const rules = this.ability.rulesFor(action, this.subject);
     const applicable = rules.filter((rule) => (rule.inverted ? deniesAny(rule, fields) : coversAll(rule, fields)));
     const condition = conditionOf(applicable);
@@ -78,11 +99,68 @@ export class CompiledPolicy {
   }
 
   /** The fields of `record` the caller may read; undefined when the record itself is not readable. */
-  visibleFields(record: Record<string, unknown>): string[] | undefined {
+  visibleFields(record: Record<string, unknown>): readonly string[] | undefined {
+    const conditional = this.conditionalReads;
+    if (!conditional) return this.visibleFieldsOf(record);
+    let matches = 0;
+    for (let index = 0; index < conditional.length; index += 1) if (conditional[index](record)) matches |= 1 << index;
+    let fields = this.visibleByMatches.get(matches);
+    if (fields === undefined) {
+      // Worked out by CASL once per combination: every record matching the same rules shows the same fields.
+      fields = Object.freeze(this.visibleFieldsOf(record) ?? null) as readonly string[] | null;
+      this.visibleByMatches.set(matches, fields);
+    }
+    return fields ?? undefined;
+  }
+
+  private visibleFieldsOf(record: Record<string, unknown>): string[] | undefined {
     if (!this.ability.can('read', record as never)) return undefined;
     const all = Object.keys(record);
     return permittedFieldsOf(this.ability, 'read', record as never, { fieldsFrom: (rule) => rule.fields ?? all });
   }
+}
+
+/** Combinations of conditional read rules kept per caller (2^n of them at most). */
+const MAX_KEPT_CONDITIONS = 8;
+/** Scope shapes kept per caller; past it they are worked out afresh. */
+const MAX_KEPT_SCOPES = 64;
+
+/**
+ * Whether a record matches a rule's conditions. The common owner rule, `{ field: value }` with
+ * plain values, is matched here directly (MongoDB's equality: the value, or an array holding it)
+ * when the record's values are plain too; anything else asks CASL.
+ */
+function matcherOf(rule: CompiledRule): (record: Record<string, unknown>) => boolean {
+  const conditions = Object.entries(rule.conditions as Record<string, unknown>);
+  if (!conditions.every(([field, value]) => !field.startsWith('$') && !field.includes('.') && plain(value))) return (record) => rule.matchesConditions(record);
+  return (record) => {
+    for (const [field, wanted] of conditions) {
+      const value = record[field];
+      // MongoDB's `{ field: null }` also matches a record without the field.
+      if (value === wanted || (wanted === null && value === undefined)) continue;
+      if (Array.isArray(value) && value.every(plain)) {
+        if (value.includes(wanted)) continue;
+        return false;
+      }
+      if (plain(value) || value === undefined) return false;
+      return rule.matchesConditions(record);
+    }
+    return true;
+  };
+}
+
+function plain(value: unknown): boolean {
+  const type = typeof value;
+  return value === null || type === 'string' || type === 'number' || type === 'boolean';
+}
+
+/** Frozen all the way down: a kept scope's condition joins many calls' queries and is never changed by one. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 /** The rules (highest priority first) as one MongoDB condition; null when none allows anything. */

@@ -13,6 +13,8 @@ export type ComputedFields = Readonly<Record<string, (record: Readonly<Record<st
 
 type ComputedEntries = readonly (readonly [string, ComputedFields[string]])[];
 
+const NO_RELATED: readonly (readonly [string, RecordView | undefined])[] = [];
+
 export interface PolicySettings {
   /** The service's path: the subject of its rules. */
   readonly path: string;
@@ -46,6 +48,10 @@ export class PolicyViews implements RecordVisibility {
   private readonly hidden: ReadonlySet<string>;
   private readonly computed: ComputedEntries;
   private readonly relations: readonly (readonly [string, Relation])[];
+  /** Each answer of the rules' visible fields less the hidden ones (the rules' answers are kept per caller, so this stays small). */
+  private readonly unhidden = new WeakMap<readonly string[], readonly string[]>();
+  /** The views made of each event's record, by the fields a caller's rules show, then by view key. */
+  private readonly eventViews = new WeakMap<object, Map<readonly string[], { fields: string[]; key: string; views: Map<string, Record<string, unknown>> }>>();
 
   constructor(private readonly settings: PolicySettings) {
     this.policies = new PolicyCache(settings.path, settings.policy);
@@ -78,15 +84,37 @@ export class PolicyViews implements RecordVisibility {
     return isRecord(record) && this.hidden.size > 0 ? withoutFields(record, this.hidden) : record;
   }
 
+  /**
+   * One connection's view of an event's record. Every connection of a delivery asks about the
+   * same record: the views made of it are kept with it (by the fields shown, then by the whole
+   * key), so connections that see alike share one view object and it is made once.
+   */
   viewFor(user: Record<string, any> | undefined, record: unknown): RecordView | undefined {
     if (!isRecord(record)) return undefined;
-    const viewer: Viewer = { compiled: this.compiledFor({ user }), user };
-    const fields = this.visibleFields(viewer.compiled, record);
-    if (!fields) return undefined;
-    const relatedKeys: string[] = [];
-    const view = this.viewOf(viewer, record, fields, this.computed, relatedKeys);
-    const computedPart = this.computed.length === 0 ? '' : JSON.stringify(this.computed.map(([name]) => view[name]));
-    return { key: `${fields.join('\u0000')}\u0001${computedPart}\u0001${relatedKeys.join('\u0001')}`, view };
+    const compiled = this.compiledFor({ user });
+    const shown = compiled.visibleFields(record);
+    if (!shown) return undefined;
+    let shapes = this.eventViews.get(record);
+    if (!shapes) this.eventViews.set(record, (shapes = new Map()));
+    let shape = shapes.get(shown);
+    if (!shape) {
+      const fields = shown.filter((field) => !this.hidden.has(field) && Object.hasOwn(record, field));
+      shapes.set(shown, (shape = { fields, key: fields.join('\u0000'), views: new Map() }));
+    }
+    const computed = this.computed.map(([, compute]) => compute(record, compiled.caller));
+    const related = this.relations.length === 0 ? NO_RELATED : this.relations
+      .filter(([name, relation]) => Object.hasOwn(record, name) && shape.fields.includes(relation.field))
+      .map(([name, relation]) => [name, this.relatedView(relation, record[name], user)] as const);
+    const key = `${shape.key}\u0001${computed.length === 0 ? '' : JSON.stringify(computed)}\u0001${related.map(([, view]) => view?.key ?? '').join('\u0001')}`;
+    let view = shape.views.get(key);
+    if (!view) {
+      view = {};
+      for (const field of shape.fields) view[field] = record[field];
+      this.computed.forEach(([name], index) => (view![name] = computed[index]));
+      for (const [name, relatedView] of related) view[name] = relatedView?.view ?? null;
+      shape.views.set(key, view);
+    }
+    return { key, view };
   }
 
   /** One record as the caller sees it; undefined when they may not read it. */
@@ -113,25 +141,28 @@ export class PolicyViews implements RecordVisibility {
     return views;
   }
 
-  private visibleFields(compiled: CompiledPolicy, record: Record<string, unknown>): string[] | undefined {
-    return compiled.visibleFields(record)?.filter((field) => !this.hidden.has(field) && Object.hasOwn(record, field));
+  /** The fields the caller's rules show of the record, less hidden ones (kept per rules' answer); the record may lack some. */
+  private visibleFields(compiled: CompiledPolicy, record: Record<string, unknown>): readonly string[] | undefined {
+    const shown = compiled.visibleFields(record);
+    if (!shown || this.hidden.size === 0) return shown;
+    let visible = this.unhidden.get(shown);
+    if (!visible) this.unhidden.set(shown, (visible = shown.filter((field) => !this.hidden.has(field))));
+    return visible;
   }
 
   /**
    * The fields, the computed fields, and each related record the record carries, as its own
    * service shows it to the viewer (null when they may not read it): only where the viewer may
    * read the field naming it, so a relation never tells what its field would not.
-   * `relatedKeys` collects the related views' keys, for the key of the whole view.
    */
-  private viewOf(viewer: Viewer, record: Record<string, unknown>, fields: readonly string[], computed: ComputedEntries, relatedKeys?: string[]): Record<string, unknown> {
+  private viewOf(viewer: Viewer, record: Record<string, unknown>, fields: readonly string[], computed: ComputedEntries): Record<string, unknown> {
     const view: Record<string, unknown> = {};
-    for (const field of fields) view[field] = record[field];
+    for (const field of fields) if (Object.hasOwn(record, field)) view[field] = record[field];
     for (const [name, compute] of computed) view[name] = compute(record, viewer.compiled.caller);
     for (const [name, relation] of this.relations) {
-      if (!Object.hasOwn(record, name) || !fields.includes(relation.field)) continue;
+      if (!Object.hasOwn(record, name) || !fields.includes(relation.field) || !Object.hasOwn(record, relation.field)) continue;
       const related = this.relatedView(relation, record[name], viewer.user);
       view[name] = related?.view ?? null;
-      relatedKeys?.push(related ? related.key : '');
     }
     return view;
   }

@@ -82,6 +82,30 @@ describe('CompiledPolicy: one caller\'s rules as store conditions and visible fi
   });
 });
 
+describe('CompiledPolicy: the visible fields of records matching the same rules are worked out once', () => {
+  // Conditions with MongoDB's equality: the value, an array holding it, and null for a missing field.
+  const policy: ServicePolicy = (caller, { can, cannot }) => {
+    if (caller.anonymous) return;
+    can('read', ['_id', 'text']);
+    can('read', ['notes'], { members: caller.id });
+    can('read', ['draft'], { archivedAt: null });
+    can('read', ['score'], { 'stats.owner': caller.id });
+    cannot('read', ['text'], { hidden: true });
+  };
+  const compiled = new CompiledPolicy('notes', policy, alice);
+
+  it.each([
+    [{ _id: 'a', text: 't', members: ['alice', 'bob'] }, ['_id', 'text', 'notes', 'draft']],
+    [{ _id: 'b', text: 't', members: 'alice', archivedAt: 5 }, ['_id', 'text', 'notes']],
+    [{ _id: 'c', text: 't', members: ['bob'], archivedAt: null, hidden: true }, ['_id', 'draft']],
+    [{ _id: 'd', text: 't', stats: { owner: 'alice' } }, ['_id', 'text', 'draft', 'score']],
+  ])('%j shows %j, as CASL decides it', (record, fields) => {
+    expect([...(compiled.visibleFields(record) ?? [])].sort()).toEqual([...fields].sort());
+    // The same answer again, now from what was kept for that combination of matched rules.
+    expect([...(compiled.visibleFields({ ...record }) ?? [])].sort()).toEqual([...fields].sort());
+  });
+});
+
 describe('callerOf, writtenFields and PolicyCache', () => {
   it('takes the caller from params.user: id as a string, string roles only', () => {
     expect(callerOf({ user: { _id: 42, roles: ['admin', 7, null] } }, 'roles')).toEqual({ id: '42', roles: ['admin'], anonymous: false });
