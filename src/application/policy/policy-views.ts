@@ -51,7 +51,10 @@ export class PolicyViews implements RecordVisibility {
   /** Each answer of the rules' visible fields less the hidden ones (the rules' answers are kept per caller, so this stays small). */
   private readonly unhidden = new WeakMap<readonly string[], readonly string[]>();
   /** The views made of each event's record, by the fields a caller's rules show, then by view key. */
-  private readonly eventViews = new WeakMap<object, Map<readonly string[], { fields: string[]; key: string; views: Map<string, Record<string, unknown>> }>>();
+  private readonly eventViews = new WeakMap<object, Map<string, { fields: string[]; key: string; views: Map<string, Record<string, unknown>> }>>();
+  /** The compiled policy of each user object seen (a connection's, a verified token's). */
+  private readonly byUser = new WeakMap<object, CompiledPolicy>();
+  private readonly joinedFields = new WeakMap<readonly string[], string>();
 
   constructor(private readonly settings: PolicySettings) {
     this.policies = new PolicyCache(settings.path, settings.policy);
@@ -62,7 +65,13 @@ export class PolicyViews implements RecordVisibility {
 
   /** The policy of the call's caller, compiled once per caller. */
   compiledFor(params: Params): CompiledPolicy {
-    return this.policies.for(callerOf(params, this.settings.rolesField));
+    const user = params.user;
+    // A connection's user, or a verified token's, is one object across calls and events: kept by it.
+    const known = user ? this.byUser.get(user) : undefined;
+    if (known) return known;
+    const compiled = this.policies.for(callerOf(params, this.settings.rolesField));
+    if (user) this.byUser.set(user, compiled);
+    return compiled;
   }
 
   /**
@@ -96,10 +105,12 @@ export class PolicyViews implements RecordVisibility {
     if (!shown) return undefined;
     let shapes = this.eventViews.get(record);
     if (!shapes) this.eventViews.set(record, (shapes = new Map()));
-    let shape = shapes.get(shown);
+    // By the fields' names: callers whose rules are worked out afresh each time (no kept answer) share too.
+    const shownKey = Object.isFrozen(shown) ? this.joined(shown) : shown.join('\u0000');
+    let shape = shapes.get(shownKey);
     if (!shape) {
       const fields = shown.filter((field) => !this.hidden.has(field) && Object.hasOwn(record, field));
-      shapes.set(shown, (shape = { fields, key: fields.join('\u0000'), views: new Map() }));
+      shapes.set(shownKey, (shape = { fields, key: fields.join('\u0000'), views: new Map() }));
     }
     const computed = this.computed.map(([, compute]) => compute(record, compiled.caller));
     const related = this.relations.length === 0 ? NO_RELATED : this.relations
@@ -115,6 +126,13 @@ export class PolicyViews implements RecordVisibility {
       shape.views.set(key, view);
     }
     return { key, view };
+  }
+
+  /** A kept list of field names as one key, joined once. */
+  private joined(fields: readonly string[]): string {
+    let key = this.joinedFields.get(fields);
+    if (key === undefined) this.joinedFields.set(fields, (key = fields.join('\u0000')));
+    return key;
   }
 
   /** One record as the caller sees it; undefined when they may not read it. */
