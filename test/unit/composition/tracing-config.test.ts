@@ -45,8 +45,8 @@ describe('tracing from the OTEL_* variables', () => {
 describe('METRICS', () => {
   it('is on outside production by default, off in production, and as set', () => {
     expect(loadConfig({ NODE_ENV: 'test' }).metrics).toBe(true);
-    expect(loadConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32) }).metrics).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32), METRICS: 'true' }).metrics).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32), MONGODB_URL: 'mongodb://db.example:27017/app' }).metrics).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32), MONGODB_URL: 'mongodb://db.example:27017/app', METRICS: 'true' }).metrics).toBe(true);
     expect(loadConfig({ NODE_ENV: 'development', METRICS: 'false' }).metrics).toBe(false);
     expect(() => loadConfig({ METRICS: 'yes' })).toThrow(/METRICS must be one of true, false/);
   });
