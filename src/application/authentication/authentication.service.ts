@@ -32,6 +32,8 @@ export interface AuthenticationServiceOptions {
    * token too, and logout ends it. Without them a login answers an access token alone.
    */
   sessions?: SessionRegistry;
+  /** Accounts that may not log in (disabled by an administrator): refused like a wrong password. */
+  refusesLogin?: (user: Record<string, unknown>) => boolean;
 }
 
 /** The strategy of `{ strategy: 'refresh', refreshToken }`: answered by the sessions, not by a Passport strategy. */
@@ -87,6 +89,7 @@ export class AuthenticationService {
     // A service credential authenticates calls; it is not a login.
     const user = result.user;
     if (user === undefined) throw new NotAuthenticated(SERVICE_CREDENTIAL_NO_LOGIN);
+    if (this.options.refusesLogin?.(user)) throw new NotAuthenticated('Invalid login');
     if (attempt) await this.limiter?.succeeded(attempt);
     if (result.accessToken) return result;
     const subject = this.subjectOf(user);

@@ -6,6 +6,7 @@ import type { ServiceMap } from '../app/typed-service';
 export interface UsersRecord {
   _id: string;
   roles?: string[];
+  disabled?: boolean;
   /** maxLength 100 */
   name?: string;
   email?: string;
@@ -61,6 +62,7 @@ export interface PatchMessageDto {
 export interface PatchUserDto {
   /** maxLength 1024 */
   currentPassword?: string;
+  disabled?: boolean;
   /** format email, maxLength 254 */
   email?: string;
   /** minLength 8, maxLength 200 */

@@ -133,6 +133,7 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
           app.hooks(endSessionsOnAccountChanges(sessions, USER_IDENTITY));
           app.set(SESSION_REGISTRY, sessions);
           const service = new AuthenticationService({
+            refusesLogin: (user) => user[USER_IDENTITY.disabledField] === true,
             strategies: [
               new LocalAuthenticationStrategy({ users, passwordHasher, logger, usernameField: USER_IDENTITY.loginField, passwordField: USER_IDENTITY.passwordField }),
               new JwtAuthenticationStrategy({

@@ -11,4 +11,6 @@ export const USER_IDENTITY = {
   loginField: 'email',
   passwordField: 'password',
   rolesField: 'roles',
-} as const satisfies { path: string; loginField: keyof CreateUserDto; passwordField: keyof CreateUserDto; rolesField: string };
+  /** `true` on an account an administrator disabled: it cannot log in and its sessions have ended. */
+  disabledField: 'disabled',
+} as const satisfies { path: string; loginField: keyof CreateUserDto; passwordField: keyof CreateUserDto; rolesField: string; disabledField: string };

@@ -14,6 +14,8 @@ export const usersService = defineService({
   paginate: { default: 10, max: 50 },
   indexes: [{ fields: { [USER_IDENTITY.loginField]: 1 }, unique: true }],
   hiddenFields: [USER_IDENTITY.passwordField],
+  // A replacement (PUT) keeps what only operators and administrators set.
+  serverOwnedFields: [USER_IDENTITY.rolesField, USER_IDENTITY.disabledField],
   policy: (caller, { can }) => {
     const { loginField, passwordField } = USER_IDENTITY;
     const ownFields = [loginField, passwordField, 'name'];
@@ -28,6 +30,8 @@ export const usersService = defineService({
     if (caller.roles.includes('admin')) {
       can('read');
       can(['update', 'patch'], ownFields);
+      // Disabling an account ends its sessions and refuses its logins.
+      can('patch', [USER_IDENTITY.disabledField]);
       can('remove');
     }
   },

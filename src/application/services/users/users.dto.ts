@@ -1,4 +1,4 @@
-import { IsArray, IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsArray, IsBoolean, IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { partialOf, queryOf } from '../../validation/derived-dto';
 
 /** Sign-up data: public, so every field is checked and nothing else is accepted. */
@@ -26,12 +26,19 @@ export class UpdateUserDto extends CreateUserDto {
   currentPassword?: string;
 }
 
-/** Patch data: the sign-up fields, each optional, and the current password (required to change the password or the e-mail). */
+/**
+ * Patch data: the sign-up fields, each optional, the current password (required to change the
+ * password or the e-mail), and `disabled`, which only an administrator may write (the policy).
+ */
 export class PatchUserDto extends partialOf(CreateUserDto) {
   @IsOptional()
   @IsString()
   @MaxLength(1024)
   currentPassword?: string;
+
+  @IsOptional()
+  @IsBoolean()
+  disabled?: boolean;
 }
 
 /**
@@ -44,10 +51,14 @@ export class UsersQueryDto extends queryOf(CreateUserDto, ['name']) {
   email?: string;
 }
 
-/** What an answer may carry: name and e-mail, and the roles an operator granted (`npm run grant-role`). */
+/** What an answer may carry: name and e-mail, the roles an operator granted (`npm run grant-role`), and whether an administrator disabled it. */
 export class UserRecordDto extends UsersQueryDto {
   @IsOptional()
   @IsArray()
   @IsString({ each: true })
   roles?: string[];
+
+  @IsOptional()
+  @IsBoolean()
+  disabled?: boolean;
 }

@@ -39,9 +39,9 @@ function normalizeEmail(context: HookContext): void {
  */
 export function usersHooks(): HookMap {
   const requireToken = authenticate('jwt');
-  const { loginField, passwordField, rolesField } = USER_IDENTITY;
+  const { loginField, passwordField, rolesField, disabledField } = USER_IDENTITY;
   // Another server acting for a user never takes the account over.
-  const notFromServiceCallers = refuseFieldsFromServiceCallers(passwordField, loginField, rolesField);
+  const notFromServiceCallers = refuseFieldsFromServiceCallers(passwordField, loginField, rolesField, disabledField);
   return {
     around: {
       find: [requireToken],

@@ -130,7 +130,7 @@ describe('GET /openapi.json', () => {
     // A record schema names every field an answer may carry (who liked, whether I did), and no other.
     expect(Object.keys(schemas.MessagesRecord.properties)).toEqual(expect.arrayContaining(['likedBy', 'liked']));
     expect(new Ajv2020({ strict: false }).compile(schemas.MessagesRecord)({ ...created.body, undeclared: 1 })).toBe(false);
-    expect(Object.keys(schemas.UsersRecord.properties).sort()).toEqual(['_id', 'email', 'name', 'roles']);
+    expect(Object.keys(schemas.UsersRecord.properties).sort()).toEqual(['_id', 'disabled', 'email', 'name', 'roles']);
     const page = await agent.get('/messages?likes[$gte]=0&$sort[createdAt]=-1&$select[]=text&userId[$in][]=x&userId[$in][]=' + created.body.userId).set(auth).expect(200);
     expect(compileSchema(schemas.MessagesPage)(page.body)).toBe(true);
     expect(page.body.data).toEqual([{ _id: created.body._id, text: 'hello' }]);
