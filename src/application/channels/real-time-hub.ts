@@ -88,14 +88,7 @@ export class RealTimeHub {
    * storing server itself.
    */
   republish(path: string, event: string, data: unknown): void {
-    const entry = this.app.lookup(path);
-    if (!entry || !publishes(entry)) return;
-    const context: PublishContext = { app: this.app, service: entry.wrapper, path: entry.path, event, params: {}, result: data, dispatch: data, remote: true };
-    try {
-      this.runPublishers(entry, event, entry.path, data, context);
-    } catch (error) {
-      this.reportFailure(error, entry.path, event);
-    }
+    this.publishFromElsewhere(path, event, data, {});
   }
 
   disconnect(connection: RealTimeConnection): void {
@@ -170,17 +163,21 @@ export class RealTimeHub {
   private onEnvelope(envelope: EventEnvelope): void {
     const { routing } = envelope;
     if (routing.origin === this.instanceId) return;
-    const entry = this.app.lookup(routing.service);
+    this.publishFromElsewhere(routing.service, envelope.event, envelope.data, routing.route ?? {}, routing.method);
+  }
+
+  /** An event that happened elsewhere (another instance, the storing server), through this instance's publishers. */
+  private publishFromElsewhere(service: string, event: string, data: unknown, route: Record<string, string>, method?: string): void {
+    const entry = this.app.lookup(service);
     if (!entry || !publishes(entry)) return;
-    const route = routing.route ?? {};
     const context: PublishContext = {
-      app: this.app, service: entry.wrapper, path: entry.path, method: routing.method, event: envelope.event,
-      params: { route }, result: envelope.data, dispatch: envelope.data, remote: true,
+      app: this.app, service: entry.wrapper, path: entry.path, method, event,
+      params: { route }, result: data, dispatch: data, remote: true,
     };
     try {
-      this.runPublishers(entry, envelope.event, concretePath(entry.path, route), envelope.data, context);
+      this.runPublishers(entry, event, concretePath(entry.path, route), data, context);
     } catch (error) {
-      this.reportFailure(error, entry.path, envelope.event);
+      this.reportFailure(error, entry.path, event);
     }
   }
 
