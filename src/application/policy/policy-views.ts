@@ -15,6 +15,12 @@ type ComputedEntries = readonly (readonly [string, ComputedFields[string]])[];
 
 const NO_RELATED: readonly (readonly [string, RecordView | undefined])[] = [];
 
+/** What a view adds to the record's own fields, for one viewer. */
+interface Extras {
+  readonly computed: readonly (readonly [string, unknown])[];
+  readonly related: readonly (readonly [string, RecordView | undefined])[];
+}
+
 export interface PolicySettings {
   /** The service's path: the subject of its rules. */
   readonly path: string;
@@ -112,19 +118,11 @@ export class PolicyViews implements RecordVisibility {
       const fields = shown.filter((field) => !this.hidden.has(field) && Object.hasOwn(record, field));
       shapes.set(shownKey, (shape = { fields, key: fields.join('\u0000'), views: new Map() }));
     }
-    const computed = this.computed.map(([, compute]) => compute(record, compiled.caller));
-    const related = this.relations.length === 0 ? NO_RELATED : this.relations
-      .filter(([name, relation]) => Object.hasOwn(record, name) && shape.fields.includes(relation.field))
-      .map(([name, relation]) => [name, this.relatedView(relation, record[name], user)] as const);
-    const key = `${shape.key}\u0001${computed.length === 0 ? '' : JSON.stringify(computed)}\u0001${related.map(([, view]) => view?.key ?? '').join('\u0001')}`;
+    const extras = this.extrasOf({ compiled, user }, record, shape.fields, this.computed);
+    const computedPart = extras.computed.length === 0 ? '' : JSON.stringify(extras.computed.map(([, value]) => value));
+    const key = `${shape.key}\u0001${computedPart}\u0001${extras.related.map(([, view]) => view?.key ?? '').join('\u0001')}`;
     let view = shape.views.get(key);
-    if (!view) {
-      view = {};
-      for (const field of shape.fields) view[field] = record[field];
-      this.computed.forEach(([name], index) => (view![name] = computed[index]));
-      for (const [name, relatedView] of related) view[name] = relatedView?.view ?? null;
-      shape.views.set(key, view);
-    }
+    if (!view) shape.views.set(key, (view = this.assemble(record, shape.fields, extras)));
     return { key, view };
   }
 
@@ -174,14 +172,25 @@ export class PolicyViews implements RecordVisibility {
    * read the field naming it, so a relation never tells what its field would not.
    */
   private viewOf(viewer: Viewer, record: Record<string, unknown>, fields: readonly string[], computed: ComputedEntries): Record<string, unknown> {
+    return this.assemble(record, fields, this.extrasOf(viewer, record, fields, computed));
+  }
+
+  /** The computed fields' values for the viewer, and the related records as their services show them to the viewer. */
+  private extrasOf(viewer: Viewer, record: Record<string, unknown>, fields: readonly string[], computed: ComputedEntries): Extras {
+    return {
+      computed: computed.map(([name, compute]) => [name, compute(record, viewer.compiled.caller)] as const),
+      related: this.relations.length === 0 ? NO_RELATED : this.relations
+        .filter(([name, relation]) => Object.hasOwn(record, name) && fields.includes(relation.field) && Object.hasOwn(record, relation.field))
+        .map(([name, relation]) => [name, this.relatedView(relation, record[name], viewer.user)] as const),
+    };
+  }
+
+  /** The view itself: the record's fields it has, then the computed fields, then each related record (null where not shown). */
+  private assemble(record: Record<string, unknown>, fields: readonly string[], { computed, related }: Extras): Record<string, unknown> {
     const view: Record<string, unknown> = {};
     for (const field of fields) if (Object.hasOwn(record, field)) view[field] = record[field];
-    for (const [name, compute] of computed) view[name] = compute(record, viewer.compiled.caller);
-    for (const [name, relation] of this.relations) {
-      if (!Object.hasOwn(record, name) || !fields.includes(relation.field) || !Object.hasOwn(record, relation.field)) continue;
-      const related = this.relatedView(relation, record[name], viewer.user);
-      view[name] = related?.view ?? null;
-    }
+    for (const [name, value] of computed) view[name] = value;
+    for (const [name, relatedView] of related) view[name] = relatedView?.view ?? null;
     return view;
   }
 
