@@ -1,9 +1,5 @@
-import 'reflect-metadata';
-import { listenHttp } from '../../../../src/adapters/http';
-import { composeApplication } from '../../../../src/composition-root';
 import type { AuthenticationOptions } from '../../../../src/composition/modules/authentication.module';
-import { loadConfig } from '../../../../src/composition/load-config';
-import type { RunningApp } from '../../reliability/support/app-server';
+import { startApp, type RunningApp } from '../../reliability/support/app-server';
 
 export const SESSION_TEST_SECRET = 'sessions-suite-secret-0123456789abcdefgh';
 
@@ -17,20 +13,7 @@ export function recordingLogger() {
 
 /** The real composition listening on a loopback port with sockets, its log recorded; rate limits off unless given. */
 export async function startRecordedApp(env: Record<string, string>, authentication: AuthenticationOptions = {}): Promise<RunningApp & { log: string[] }> {
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:', AUTH_SECRET: SESSION_TEST_SECRET, ...env });
   const logger = recordingLogger();
-  const composed = await composeApplication(config, { logger, authentication: { passwordHashCost: 10, rateLimit: false, signUpRateLimit: false, ...authentication } });
-  const http = await listenHttp(composed.http);
-  composed.realtime.attach(http.server);
-  return {
-    url: http.url,
-    composed,
-    server: http.server,
-    log: logger.lines,
-    close: async () => {
-      await composed.realtime.close();
-      await http.close();
-      await composed.close();
-    },
-  };
+  const app = await startApp({ AUTH_SECRET: SESSION_TEST_SECRET, ...env }, authentication, logger);
+  return { ...app, log: logger.lines };
 }
