@@ -11,6 +11,7 @@ import { configureSkeletonChannels } from '../application/services/realtime-poli
 import type { ServiceDefinition } from '../application/services/service-definition';
 import type { LoggerPort } from '../ports/logger.port';
 import type { AppConfig } from './app-config';
+import { resolveAuthSecret } from './auth-secret';
 import type { StorePlans } from './store-plan';
 import type { Telemetry } from './telemetry';
 
@@ -29,8 +30,16 @@ export interface Realtime {
 export function wireRealtime(app: Application, config: AppConfig, logger: LoggerPort, definitions: readonly ServiceDefinition[], plans: StorePlans, { tracer, metrics }: Telemetry): Realtime {
   app.configure(channels({ logger }));
   configureSkeletonChannels(app, definitions);
-  const bus = config.redisUrl ? new (redisAdapter().RedisEventBus)({ url: config.redisUrl, logger, tracer, metrics }) : undefined;
+  // Events resume on any instance when they go through the shared log; without resuming, pub/sub is enough.
+  const resumes = config.eventsResume.windowMs > 0;
+  const log = config.redisUrl && resumes ? new (redisAdapter().RedisEventLog)({ url: config.redisUrl, logger, tracer, metrics, keepMs: 2 * config.eventsResume.windowMs }) : undefined;
+  const resumeSessions = config.redisUrl && resumes ? new (redisAdapter().RedisResumeSessions)({ url: config.redisUrl, secret: resolveAuthSecret(config) }) : undefined;
+  const bus = config.redisUrl && !log ? new (redisAdapter().RedisEventBus)({ url: config.redisUrl, logger, tracer, metrics }) : undefined;
   if (bus) app.realtime!.attachBus(bus);
+  if (log) {
+    app.realtime!.attachLog(log);
+    log.start().catch((error: Error) => logger.error({ err: error.message }, 'event log (redis): reading it could not start'));
+  }
   // Services bound to another server: their events come from that server, for this server's own
   // publishers and policies to deliver (see registerService: calls through the binding emit none here).
   const subscriptions = definitions.flatMap((definition) => {
@@ -52,13 +61,15 @@ export function wireRealtime(app: Application, config: AppConfig, logger: Logger
   return {
     attach(server) {
       if (transport) return transport;
-      transport = attachSocketTransport(app, server, { logger, production: config.nodeEnv === 'production', corsOrigins: config.corsOrigins, clientAddress: config.trustProxy === undefined ? undefined : clientAddressSource(config.trustProxy), maxCallsInFlight: config.socketMaxCallsInFlight, resume: config.eventsResume, tracer, metrics });
+      transport = attachSocketTransport(app, server, { logger, production: config.nodeEnv === 'production', corsOrigins: config.corsOrigins, clientAddress: config.trustProxy === undefined ? undefined : clientAddressSource(config.trustProxy), maxCallsInFlight: config.socketMaxCallsInFlight, resume: config.eventsResume, sharedResume: log && resumeSessions ? { log, sessions: resumeSessions } : undefined, tracer, metrics });
       return transport;
     },
     async close() {
       for (const subscription of subscriptions) subscription.close();
       await transport?.close();
       await bus?.close();
+      await log?.close();
+      await resumeSessions?.close();
       await sessionsBus?.close();
     },
   };

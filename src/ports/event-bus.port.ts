@@ -18,6 +18,10 @@ export interface EventEnvelope {
     method?: string;
     /** Values of the path's placeholders. */
     route?: Record<string, string>;
+    /** On an event log: the origin delivered it itself at once (the log was unreachable), as its n-th such event. */
+    atOnce?: number;
+    /** On an event log: the origin's count of envelopes appended, this one included (tells a rewritten one apart). */
+    sequence?: number;
   };
   /** W3C trace context of the publishing span (`traceparent`, `tracestate`), when tracing is on: the delivering instance links to it. */
   trace?: Record<string, string>;

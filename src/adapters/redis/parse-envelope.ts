@@ -24,9 +24,11 @@ export function parseEnvelope(text: string): EventEnvelope | undefined {
     return undefined;
   }
   if (!isRecord(value) || typeof value.event !== 'string' || typeof value.path !== 'string' || !isRecord(value.routing)) return undefined;
-  const { origin, service, method, route } = value.routing;
+  const { origin, service, method, route, atOnce, sequence } = value.routing;
   if (typeof origin !== 'string' || typeof service !== 'string') return undefined;
   if (method !== undefined && typeof method !== 'string') return undefined;
+  if (atOnce !== undefined && !Number.isSafeInteger(atOnce)) return undefined;
+  if (sequence !== undefined && !Number.isSafeInteger(sequence)) return undefined;
   if (route !== undefined && !(isRecord(route) && Object.values(route).every((part) => typeof part === 'string'))) return undefined;
   const trace = traceOf(value.trace);
   return {
@@ -34,6 +36,12 @@ export function parseEnvelope(text: string): EventEnvelope | undefined {
     event: value.event,
     path: value.path,
     data: value.data,
-    routing: { origin, service, ...(method !== undefined ? { method } : {}), ...(route !== undefined ? { route: route as Record<string, string> } : {}) },
+    routing: {
+      origin, service,
+      ...(method !== undefined ? { method } : {}),
+      ...(route !== undefined ? { route: route as Record<string, string> } : {}),
+      ...(atOnce !== undefined ? { atOnce: atOnce as number } : {}),
+      ...(sequence !== undefined ? { sequence: sequence as number } : {}),
+    },
   };
 }

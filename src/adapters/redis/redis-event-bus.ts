@@ -5,6 +5,7 @@ import type { MetricsPort } from '../../ports/metrics.port';
 import type { TracerPort } from '../../ports/tracer.port';
 import { closeRedisClient, createRedisClient } from './redis-connection';
 import { parseEnvelope } from './parse-envelope';
+import { deliverTraced, sendTraced } from './traced-envelopes';
 
 export interface RedisEventBusOptions {
   url: string;
@@ -55,12 +56,7 @@ export class RedisEventBus implements EventBusPort {
     if (this.closed) return;
     const tracer = this.options.tracer;
     if (tracer === undefined) return this.send(envelope);
-    // The span ends at once: publishing is fire and forget; the envelope carries the span's context.
-    tracer.inSpan(`publish ${this.channel}`, { role: 'producer', attributes: this.spanAttributes('send', envelope) }, async () => {
-      const trace: Record<string, string> = {};
-      tracer.inject(trace);
-      this.send({ ...envelope, trace: { traceparent: trace.traceparent, ...(trace.tracestate ? { tracestate: trace.tracestate } : {}) } });
-    }).catch((error: unknown) => this.reportFailure(error, envelope));
+    sendTraced(tracer, this.channel, envelope, (traced) => this.send(traced), (error) => this.reportFailure(error, envelope));
   }
 
   private send(envelope: EventEnvelope): void {
@@ -92,11 +88,6 @@ export class RedisEventBus implements EventBusPort {
     );
   }
 
-  /** The messaging attributes of a bus span: the service's template path, never the record's. */
-  private spanAttributes(operation: 'send' | 'process', envelope: EventEnvelope) {
-    return { 'messaging.system': 'redis', 'messaging.destination.name': this.channel, 'messaging.operation.type': operation, 'hexa.event': `${envelope.routing.service} ${envelope.event}` };
-  }
-
   subscribe(handler: (envelope: EventEnvelope) => void): void {
     this.handlers.push(handler);
   }
@@ -117,9 +108,7 @@ export class RedisEventBus implements EventBusPort {
     this.options.metrics?.busEvent('delivered');
     const tracer = this.options.tracer;
     if (tracer === undefined) return this.deliver(envelope);
-    const links = envelope.trace ? [envelope.trace] : undefined;
-    tracer.inSpan(`process ${this.channel}`, { role: 'consumer', attributes: this.spanAttributes('process', envelope), links }, async () => this.deliver(envelope))
-      .catch((error: unknown) => this.reportFailure(error, envelope));
+    deliverTraced(tracer, this.channel, envelope, () => this.deliver(envelope), (error) => this.reportFailure(error, envelope));
   }
 
   /** The traced paths run in a promise: what would have been thrown is logged rather than left unhandled. */

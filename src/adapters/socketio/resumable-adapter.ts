@@ -4,12 +4,14 @@ import type { EventPacket } from './resume-window';
 /** What socket.io keeps of a connection that dropped (its id, private id, rooms and data). */
 export type DroppedSession = Omit<Session, 'missedPackets'>;
 
+type Resumed = (DroppedSession & { missedPackets: EventPacket[] }) | undefined;
+
 /** Where a transport keeps dropped connections and the events they missed. */
 export interface SessionKeeper {
   /** A connection dropped in a way it may come back from (a lost network, not a logout or a kick). */
   dropped(session: DroppedSession): void;
   /** The session of `pid` and what it missed after `offset`; undefined when it cannot resume. */
-  resumed(pid: string, offset: string): (DroppedSession & { missedPackets: EventPacket[] }) | undefined;
+  resumed(pid: string, offset: string): Resumed | Promise<Resumed>;
 }
 
 /**
@@ -23,9 +25,9 @@ export function resumableAdapter(keeper: SessionKeeper): typeof Adapter {
       keeper.dropped(session);
     }
 
-    override restoreSession(pid: string, offset: string): Promise<Session> {
+    override async restoreSession(pid: string, offset: string): Promise<Session> {
       // socket.io's own signature says Session; it treats a null answer as "not recovered".
-      return Promise.resolve(keeper.resumed(pid, offset) ?? (null as unknown as Session));
+      return (await keeper.resumed(pid, offset)) ?? (null as unknown as Session);
     }
   };
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { LoggerPort } from '../../ports/logger.port';
 import type { ResumeWindowOptions } from './resume-window';
+import type { SharedResume } from './shared-resume';
 import type { MetricsPort } from '../../ports/metrics.port';
 import type { TracerPort } from '../../ports/tracer.port';
 
@@ -31,6 +32,12 @@ export interface SocketTransportOptions {
    * connection state recovery). Default: off (`windowMs` 0).
    */
   resume?: ResumeWindowOptions;
+  /**
+   * With the events of every instance in a shared log (the hub attached to it): dropped
+   * connections wait in the shared store and resume on any instance, after a restart too, for
+   * `resume.windowMs`; `resume`'s per-connection and byte limits then do not apply.
+   */
+  sharedResume?: SharedResume;
   /** Traces each call (a server span). Default: none. */
   tracer?: TracerPort;
   /** Counts the open connections. Default: none. */

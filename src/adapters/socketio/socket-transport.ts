@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Server, Socket } from 'socket.io';
 import type { Application } from '../../application/app/application';
-import type { ConnectionTransport, RealTimeConnection } from '../../application/channels/connection';
+import { bindTransport, type ConnectionTransport, type RealTimeConnection } from '../../application/channels/connection';
 import type { RealTimeHub } from '../../application/channels/real-time-hub';
 import { bearerToken } from '../../application/transport/bearer-token';
 import { errorAnswer } from '../../application/transport/error-answer';
@@ -16,6 +16,7 @@ import { runSocketCall, SOCKET_PROVIDER } from './socket-call';
 import { SOCKET_DEFAULTS, type SocketTransportOptions } from './socket-transport-options';
 import { resumableAdapter, type DroppedSession, type SessionKeeper } from './resumable-adapter';
 import { ResumeWindow } from './resume-window';
+import { noteSent, SharedSessionKeeper } from './shared-resume';
 
 /** The event a new connection first gets when events resume: the offset it starts from (its only argument). */
 export const RESUME_POINT_EVENT = 'resume-point';
@@ -44,7 +45,10 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   // socket.io loads with the first transport, not with the package (an app without sockets never pays for it).
   const { Server: SocketServer } = require('socket.io') as typeof import('socket.io');
   const sockets = new WeakMap<RealTimeConnection, Socket>();
-  const resume = options.resume && options.resume.windowMs > 0 ? new ResumeWindow(options.resume) : undefined;
+  const resumes = options.resume !== undefined && options.resume.windowMs > 0;
+  // With a shared event log, dropped connections wait in the shared store and resume on any instance; else in this one's window.
+  const shared = resumes && options.sharedResume ? options.sharedResume : undefined;
+  const resume = resumes && !shared ? new ResumeWindow(options.resume!) : undefined;
   /** Connections whose socket dropped within the resume window, by socket.io's private session id. */
   const away = new Map<string, { session: DroppedSession; connection: RealTimeConnection; expiry: ReturnType<typeof setTimeout> }>();
   const awayConnections = new WeakSet<RealTimeConnection>();
@@ -65,7 +69,7 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   };
   // A dropped connection stays in its channels for the window: what it is sent meanwhile is kept
   // for it (the history), and given to it, in order, if it comes back naming its last offset.
-  const keeper: SessionKeeper = {
+  const localKeeper: SessionKeeper = {
     dropped(session) {
       const connection = connectionsBySocketId.get(session.sid);
       if (!resume || !connection) return;
@@ -89,12 +93,31 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
       return { ...entry.session, missedPackets };
     },
   };
+  const sharedKeeper = shared ? new SharedSessionKeeper({
+    shared,
+    hub,
+    windowMs: options.resume!.windowMs,
+    provider: SOCKET_PROVIDER,
+    logger,
+    connectionOf: (socketId) => connectionsBySocketId.get(socketId),
+    credentialsOf: (socketId) => {
+      const connection = connectionsBySocketId.get(socketId);
+      const socket = connection && sockets.get(connection);
+      const serviceCredential = (socket?.handshake.auth as { serviceCredential?: unknown } | undefined)?.serviceCredential;
+      return typeof serviceCredential === 'string' ? { serviceCredential, subscribedTo: (socket!.data as { subscribedTo?: string[] }).subscribedTo } : undefined;
+    },
+    reinstate: {
+      login: (accessToken) => app.service(hub.authenticationPath).create({ strategy: 'jwt', accessToken }, { provider: SOCKET_PROVIDER }) as Promise<Record<string, any>>,
+      subscription: (credential, services) => credentialSubscription(credential, services, { provider: SOCKET_PROVIDER }),
+    },
+  }) : undefined;
+  const keeper = sharedKeeper ?? (resume ? localKeeper : undefined);
   const io = new SocketServer(server, {
     path: options.path ?? SOCKET_DEFAULTS.path,
     serveClient: false,
     maxHttpBufferSize: options.maxMessageBytes ?? SOCKET_DEFAULTS.maxMessageBytes,
     cors: options.corsOrigins && options.corsOrigins.length > 0 ? { origin: options.corsOrigins } : undefined,
-    ...(resume ? { connectionStateRecovery: { maxDisconnectionDuration: resume.options.windowMs, skipMiddlewares: false }, adapter: resumableAdapter(keeper) } : {}),
+    ...(keeper ? { connectionStateRecovery: { maxDisconnectionDuration: options.resume!.windowMs, skipMiddlewares: false }, adapter: resumableAdapter(keeper) } : {}),
   });
   const addressOf = (socket: Socket): string => options.clientAddress?.(socket.request) ?? socket.handshake.address;
   const callSettings = { app, routes: currentRoutes(app), tracer: options.tracer };
@@ -126,7 +149,7 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   };
 
   const transport: ConnectionTransport = {
-    send(eventName, data, connections) {
+    send(eventName, data, connections, position) {
       const recipients: Socket[] = [];
       const kept: string[] = [];
       for (const connection of connections) {
@@ -135,10 +158,12 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
         // A dropped connection within the window gets the event later, from its history.
         if (resume) kept.push(socket.id);
         if (socket.connected) recipients.push(socket);
+        if (shared && position !== undefined) noteSent(connection, position);
       }
       // Each event carries its offset last: the client sends back the last one it got when it reconnects.
       const args: unknown[] = [data];
-      if (resume && kept.length > 0) {
+      if (shared && position !== undefined) args.push(position);
+      else if (resume && kept.length > 0) {
         const offset = resume.nextOffset();
         args.push(offset);
         resume.record([eventName, data, offset], kept, JSON.stringify(data)?.length ?? 0);
@@ -179,35 +204,51 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
    * service it names (`auth.services`); the connection then hears every event of those services
    * (RealTimeHub.subscribe), and nothing of others.
    */
+  const credentialSubscription = async (credential: unknown, requested: unknown, params: Record<string, unknown>): Promise<string[]> => {
+    const authentication = app.service(hub.authenticationPath) as { authenticate(data: unknown, params: object, ...strategies: string[]): Promise<{ service?: ServiceCallerInfo }> };
+    const result = await authentication.authenticate({ strategy: 'jwt', accessToken: credential }, params, 'jwt');
+    if (!result.service) throw new NotAuthenticated('A subscription to events needs a service credential');
+    if (!Array.isArray(requested) || requested.length === 0 || requested.length > 100 || !requested.every((path) => typeof path === 'string')) {
+      throw new BadRequest('A subscription names the services it hears (auth.services)');
+    }
+    const scopes = result.service.scopes;
+    const refused = requested.filter((path: string) => !Object.hasOwn(scopes, path) || !(scopes[path].includes('find') || scopes[path].includes('get')));
+    if (refused.length > 0) throw new Forbidden(`This service credential may not hear the events of '${echo(refused[0])}'`);
+    return requested as string[];
+  };
   const subscribeWithCredential = (socket: Socket, credential: unknown, next: (error?: Error) => void): void => {
     const params = { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: addressOf(socket) };
-    const authentication = app.service(hub.authenticationPath) as { authenticate(data: unknown, params: object, ...strategies: string[]): Promise<{ service?: ServiceCallerInfo }> };
-    const requested = (socket.handshake.auth as { services?: unknown }).services;
-    Promise.resolve()
-      .then(() => authentication.authenticate({ strategy: 'jwt', accessToken: credential }, params, 'jwt'))
-      .then((result) => {
-        if (!result.service) throw new NotAuthenticated('A subscription to events needs a service credential');
-        if (!Array.isArray(requested) || requested.length === 0 || requested.length > 100 || !requested.every((path) => typeof path === 'string')) {
-          throw new BadRequest('A subscription names the services it hears (auth.services)');
-        }
-        const scopes = result.service.scopes;
-        const refused = requested.filter((path: string) => !Object.hasOwn(scopes, path) || !(scopes[path].includes('find') || scopes[path].includes('get')));
-        if (refused.length > 0) throw new Forbidden(`This service credential may not hear the events of '${echo(refused[0])}'`);
-        (socket.data as { subscribedTo?: string[] }).subscribedTo = requested as string[];
+    credentialSubscription(credential, (socket.handshake.auth as { services?: unknown }).services, params).then(
+      (subscribedTo) => {
+        (socket.data as { subscribedTo?: string[] }).subscribedTo = subscribedTo;
         next();
-      })
-      .catch((error: unknown) => {
+      },
+      (error: unknown) => {
         const { body } = errorAnswer(error, options.production === true);
         next(Object.assign(new Error(body.message), { data: body }));
-      });
+      },
+    );
   };
 
   io.on('connection', (socket) => {
     // A resumed connection is the one it was (identity, channels); its missed events are already sent.
-    const resumed = socket.recovered ? connectionsBySocketId.get(socket.id) : undefined;
+    const handedOver = socket.recovered ? sharedKeeper?.takeOver(socket.id) : undefined;
+    const resumed = handedOver?.connection ?? (socket.recovered ? connectionsBySocketId.get(socket.id) : undefined);
     const connection: RealTimeConnection = resumed ?? { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: addressOf(socket) };
     sockets.set(connection, socket);
     connectionsBySocketId.set(socket.id, connection);
+    if (handedOver) {
+      // Brought back from the shared store: it takes this handshake's address, and what waited for the socket.
+      Object.assign(connection, { headers: socket.handshake.headers, ip: addressOf(socket) });
+      bindTransport(connection, transport);
+      for (const [eventName, data, position] of handedOver.waiting) {
+        if (position === undefined) socket.emit(eventName, data);
+        else {
+          socket.emit(eventName, data, position);
+          noteSent(connection, position);
+        }
+      }
+    }
     const { metrics } = options;
     if (metrics) {
       metrics.socketConnections(1);
@@ -230,6 +271,11 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     hub.connect(connection, transport);
     // Where the client starts from: a client that has had no event yet can still resume.
     if (resume) socket.emit(RESUME_POINT_EVENT, resume.currentOffset());
+    const standing = shared ? hub.logStanding() : undefined;
+    if (standing) {
+      socket.emit(RESUME_POINT_EVENT, standing.position);
+      noteSent(connection, standing.position);
+    }
     const login = (socket.data as { login?: Record<string, any> }).login;
     if (login) hub.loggedIn(connection, login);
     const subscribedTo = (socket.data as { subscribedTo?: string[] }).subscribedTo;
@@ -273,8 +319,14 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     resumeWindow: resume,
     close: async () => {
       for (const pid of [...away.keys()]) endAway(pid);
-      io.disconnectSockets(true);
-      io.engine.close();
+      if (sharedKeeper) {
+        // Connections cut rather than told goodbye: their clients come back, to another instance or this one restarted, and resume.
+        io.engine.close();
+        await sharedKeeper.close();
+      } else {
+        io.disconnectSockets(true);
+        io.engine.close();
+      }
       hub.close();
     },
   };

@@ -17,7 +17,8 @@ export interface RealTimeConnection {
 
 /** How a transport delivers one event to some of its own connections (encoding it once for all). */
 export interface ConnectionTransport {
-  send(eventName: string, data: unknown, connections: readonly RealTimeConnection[]): void;
+  /** `position`: the event's place in the shared event log, when there is one (what clients resume from). */
+  send(eventName: string, data: unknown, connections: readonly RealTimeConnection[], position?: string): void;
 }
 
 const TRANSPORT: unique symbol = Symbol('realTimeTransport');

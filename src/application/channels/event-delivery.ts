@@ -4,6 +4,15 @@ import { transportOf, type ConnectionTransport, type RealTimeConnection } from '
 
 type Returned = Channel | readonly (Channel | null | undefined)[] | null | undefined | void;
 
+/** Where one delivery goes: its place in the event log, and only one connection when a client resumes. */
+export interface Delivery {
+  readonly position?: string;
+  /** Replaying to a connection that comes back: the others had the event already. */
+  readonly only?: RealTimeConnection;
+}
+
+const EVERYONE: Delivery = {};
+
 /**
  * Sends one event to the connections of the channels a publisher returned: each connection
  * once (the first channel naming it decides its payload: its `send()` data, else `data`), and
@@ -11,12 +20,15 @@ type Returned = Channel | readonly (Channel | null | undefined)[] | null | undef
  * the service's `visibility`, each connection gets its own view of the payload (none when it may
  * not read the record), and connections with the same view share one payload.
  */
-export function deliverToChannels(eventName: string, data: unknown, returned: Returned, visibility?: RecordVisibility): void {
+export function deliverToChannels(eventName: string, data: unknown, returned: Returned, visibility?: RecordVisibility, delivery: Delivery = EVERYONE): void {
   if (!returned) return;
-  const channels = (Array.isArray(returned) ? returned : [returned]) as (Channel | null | undefined)[];
+  const { only, position } = delivery;
+  let channels = (Array.isArray(returned) ? returned : [returned]) as (Channel | null | undefined)[];
+  // The first channel naming the connection decides its payload, as below.
+  if (only) channels = channels.filter((channel) => channel?.has(only)).slice(0, 1).map((channel) => channel!.filter((connection) => connection === only));
   if (channels.length === 1 && !visibility) {
-    const only = channels[0];
-    if (only && only.length > 0) sendGroup(eventName, only.data ?? data, only.connections);
+    const single = channels[0];
+    if (single && single.length > 0) sendGroup(eventName, single.data ?? data, single.connections, position);
     return;
   }
   const seen = new Set<RealTimeConnection>();
@@ -38,11 +50,11 @@ export function deliverToChannels(eventName: string, data: unknown, returned: Re
       else views.set(seenAs.key, { view: seenAs.view, connections: [connection] });
     }
   }
-  for (const views of groups.values()) for (const { view, connections } of views.values()) sendGroup(eventName, view, connections);
+  for (const views of groups.values()) for (const { view, connections } of views.values()) sendGroup(eventName, view, connections, position);
 }
 
 /** Sends one payload to `connections`, through each one's transport (encoded once per transport). */
-export function sendGroup(eventName: string, payload: unknown, connections: readonly RealTimeConnection[]): void {
+export function sendGroup(eventName: string, payload: unknown, connections: readonly RealTimeConnection[], position?: string): void {
   let single: ConnectionTransport | undefined;
   let mixed: Map<ConnectionTransport, RealTimeConnection[]> | undefined;
   for (const connection of connections) {
@@ -52,7 +64,7 @@ export function sendGroup(eventName: string, payload: unknown, connections: read
     else if (transport !== single) mixed ??= new Map();
   }
   if (!single) return;
-  if (!mixed) return single.send(eventName, payload, connections);
+  if (!mixed) return single.send(eventName, payload, connections, position);
   for (const connection of connections) {
     const transport = transportOf(connection);
     if (!transport) continue;
@@ -60,5 +72,5 @@ export function sendGroup(eventName: string, payload: unknown, connections: read
     if (!list) mixed.set(transport, (list = []));
     list.push(connection);
   }
-  for (const [transport, list] of mixed) transport.send(eventName, payload, list);
+  for (const [transport, list] of mixed) transport.send(eventName, payload, list, position);
 }

@@ -1,5 +1,6 @@
 import type { LoggerPort } from '../../ports/logger.port';
 import type { EventBusPort, EventEnvelope } from '../../ports/event-bus.port';
+import type { EventLogPort, LoggedEvent } from '../../ports/event-log.port';
 import type { Application } from '../app/application';
 import type { RegisteredService } from '../app/registered-service';
 import type { HookContext } from '../hooks/hook-context';
@@ -7,7 +8,7 @@ import { AuthenticationTracking } from './authentication-tracking';
 import type { Channel } from './channel';
 import { ChannelRegistry } from './channel-registry';
 import { bindTransport, type ConnectionTransport, type RealTimeConnection } from './connection';
-import { deliverToChannels, sendGroup } from './event-delivery';
+import { deliverToChannels, sendGroup, type Delivery } from './event-delivery';
 import { PublisherSet, type PublishContext } from './publishers';
 import { concretePath, publishedView } from './published-view';
 
@@ -41,6 +42,9 @@ export class RealTimeHub {
   /** The authentication service whose `create`/`remove` log a connection in and out. */
   readonly authenticationPath: string;
   private bus?: EventBusPort;
+  private log?: EventLogPort;
+  /** This instance's events delivered at once while the log was unreachable (they come back from it later, to skip). */
+  private deliveredAtOnce = 0;
 
   constructor(private readonly app: EmittingApp, private readonly options: RealTimeOptions = {}) {
     this.authenticationPath = options.authenticationPath ?? 'authentication';
@@ -136,6 +140,33 @@ export class RealTimeHub {
     bus.subscribe((envelope) => this.onEnvelope(envelope));
   }
 
+  /**
+   * Like a bus, but every event, this instance's own included, is delivered from the log in its
+   * order, with its position: what connections that come back to any instance resume from.
+   */
+  attachLog(log: EventLogPort): void {
+    this.log = log;
+    log.subscribe((event) => this.onLogged(event));
+  }
+
+  /** Where this instance's delivery stands in the log, and how many of its own events it delivered at once. */
+  logStanding(): { position: string; deliveredAtOnce: number } | undefined {
+    return this.log ? { position: this.log.position, deliveredAtOnce: this.deliveredAtOnce } : undefined;
+  }
+
+  /**
+   * The logged events `connection` missed while away, through this instance's publishers and
+   * policies as if it had been connected, to it alone. Skipped: what its former instance
+   * (`from`) had delivered at once, up to its count then, while the log was unreachable.
+   */
+  replay(connection: RealTimeConnection, events: readonly LoggedEvent[], from?: { instanceId: string; deliveredAtOnce: number }): void {
+    for (const { position, envelope } of events) {
+      const { routing } = envelope;
+      if (from && routing.atOnce !== undefined && routing.origin === from.instanceId && routing.atOnce <= from.deliveredAtOnce) continue;
+      this.publishFromElsewhere(routing.service, envelope.event, envelope.data, routing.route ?? {}, routing.method, { position, only: connection });
+    }
+  }
+
   close(): void {
     this.authentication.clearAll();
   }
@@ -149,12 +180,20 @@ export class RealTimeHub {
       const data = visibility ? visibility.published(item) : publishedView(item, context);
       const route = context?.params?.route;
       const path = concretePath(entry.path, route);
-      const publishContext: PublishContext = context ?? { app: this.app, service: entry.wrapper, path: entry.path, event };
-      this.runPublishers(entry, event, path, data, publishContext);
-      this.bus?.publish({
+      const envelope: EventEnvelope = {
         event, path, data,
         routing: { origin: this.instanceId, service: entry.path, method: context?.method, ...(route && Object.keys(route).length > 0 ? { route } : {}) },
-      });
+      };
+      // With a log, this instance's connections get the event from it, in the log's order.
+      if (this.log?.reachable) return this.log.append(envelope);
+      const publishContext: PublishContext = context ?? { app: this.app, service: entry.wrapper, path: entry.path, event };
+      if (this.log) {
+        this.deliveredAtOnce += 1;
+        this.runPublishers(entry, event, path, data, publishContext, { position: this.log.position });
+        return this.log.append({ ...envelope, routing: { ...envelope.routing, atOnce: this.deliveredAtOnce } });
+      }
+      this.runPublishers(entry, event, path, data, publishContext);
+      this.bus?.publish(envelope);
     } catch (error) {
       this.reportFailure(error, entry.path, event);
     }
@@ -166,8 +205,15 @@ export class RealTimeHub {
     this.publishFromElsewhere(routing.service, envelope.event, envelope.data, routing.route ?? {}, routing.method);
   }
 
-  /** An event that happened elsewhere (another instance, the storing server), through this instance's publishers. */
-  private publishFromElsewhere(service: string, event: string, data: unknown, route: Record<string, string>, method?: string): void {
+  private onLogged({ position, envelope }: LoggedEvent): void {
+    const { routing } = envelope;
+    // Delivered here at once while the log was unreachable.
+    if (routing.origin === this.instanceId && routing.atOnce !== undefined) return;
+    this.publishFromElsewhere(routing.service, envelope.event, envelope.data, routing.route ?? {}, routing.method, { position });
+  }
+
+  /** An event that happened elsewhere (another instance, the storing server, the log), through this instance's publishers. */
+  private publishFromElsewhere(service: string, event: string, data: unknown, route: Record<string, string>, method?: string, delivery?: Delivery): void {
     const entry = this.app.lookup(service);
     if (!entry || !publishes(entry)) return;
     const context: PublishContext = {
@@ -175,7 +221,7 @@ export class RealTimeHub {
       params: { route }, result: data, dispatch: data, remote: true,
     };
     try {
-      this.runPublishers(entry, event, concretePath(entry.path, route), data, context);
+      this.runPublishers(entry, event, concretePath(entry.path, route), data, context, delivery);
     } catch (error) {
       this.reportFailure(error, entry.path, event);
     }
@@ -185,20 +231,21 @@ export class RealTimeHub {
    * Subscribed servers first (they get every event), then the publisher. Precedence: the
    * service's publisher for the event, its catch-all, the app's for the event, the app's catch-all.
    */
-  private runPublishers(entry: RegisteredService, event: string, path: string, data: unknown, context: PublishContext): void {
+  private runPublishers(entry: RegisteredService, event: string, path: string, data: unknown, context: PublishContext, delivery?: Delivery): void {
     const eventName = `${path} ${event}`;
     const subscribed = this.subscribers.get(entry.path);
-    if (subscribed && subscribed.size > 0) sendGroup(eventName, data, [...subscribed]);
+    const only = delivery?.only;
+    if (subscribed && subscribed.size > 0 && (!only || subscribed.has(only))) sendGroup(eventName, data, only ? [only] : [...subscribed], delivery?.position);
     const publisher = this.servicePublishers.get(entry.path)?.for(event) ?? this.appPublishers.for(event);
     if (!publisher) return;
     const returned = publisher(data, context);
     if (isPromise(returned)) {
       returned.then(
-        (channels) => deliverToChannels(eventName, data, channels as Channel | Channel[] | null, entry.options.visibility),
+        (channels) => deliverToChannels(eventName, data, channels as Channel | Channel[] | null, entry.options.visibility, delivery),
         (error: unknown) => this.reportFailure(error, entry.path, event),
       );
     } else {
-      deliverToChannels(eventName, data, returned, entry.options.visibility);
+      deliverToChannels(eventName, data, returned, entry.options.visibility, delivery);
     }
   }
 

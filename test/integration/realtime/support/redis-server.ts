@@ -17,12 +17,16 @@ export interface RedisProcess {
   restart(): Promise<void>;
 }
 
-/** A throwaway redis-server on a free loopback port, no persistence. */
-export async function startRedis(): Promise<RedisProcess> {
+/**
+ * A throwaway redis-server on a free loopback port; no persistence unless `dataDir` is given
+ * (then an append-only file written on every command there, which a restart reads back).
+ */
+export async function startRedis(dataDir?: string): Promise<RedisProcess> {
   const port = await freePort();
   let child: ChildHandle | undefined;
+  const persistence = dataDir ? ['--dir', dataDir, '--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
   const start = async () => {
-    child = new ChildHandle(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] }));
+    child = new ChildHandle(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--protected-mode', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] }));
     await child.waitForOutput(/Ready to accept connections/, 10_000);
   };
   await start();
