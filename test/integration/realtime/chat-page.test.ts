@@ -1,61 +1,31 @@
 import os from 'node:os';
 import path from 'node:path';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { describeIf } from '../../helpers/skip-with-reason';
 import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
 import { startApp, type RunningApp } from '../reliability/support/app-server';
 import { call } from '../reliability/support/http';
-
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const available = existsSync(CHROMIUM);
-if (!available) console.log(`chat page browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+import { chromiumAvailable, chromiumMissingReason, launchChromium, openChatPage, type ChatPerson } from './support/chat-page-browser';
 
 const HASH = /\$2[aby]\$\d\d\$|\$scrypt\$/;
 
 /** The live chat page at `/`, in headless Chromium: two people and an admin in three browser contexts. */
-(available ? describe : describe.skip)('live chat page', () => {
+describeIf(chromiumAvailable, chromiumMissingReason)('live chat page', () => {
   let server: RunningApp;
   let browser: Browser;
 
   beforeAll(async () => {
     server = await startApp({ STORE: 'memory' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
     await server?.close();
   });
 
-  /**
-   * A person on the page, signed up there (or, with `existing`, logging in with that account);
-   * every frame the page receives from the API is kept.
-   */
-  async function person(name?: string, existing?: string): Promise<{ page: Page; frames: string[]; errors: string[]; email: string }> {
-    const email = existing ?? uniqueEmail('chat');
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const frames: string[] = [];
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.text().includes('Content Security Policy')) errors.push(message.text());
-    });
-    await page.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (event) => console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI}`));
-    });
-    page.on('websocket', (socket) => socket.on('framereceived', (frame) => frames.push(String(frame.payload))));
-    page.on('response', async (response) => {
-      // API answers only (the page itself has a password input, of course).
-      if ((response.headers()['content-type'] ?? '').includes('json')) frames.push(await response.text().catch(() => ''));
-    });
-    await page.goto(`${server.url}/`);
-    await page.fill('#email', email);
-    await page.fill('#password', PASSWORD);
-    if (name && !existing) await page.fill('#name', name);
-    await page.click(existing ? 'button[value="login"]' : 'button[value="signup"]');
-    await page.waitForSelector('#chat:not([hidden])', { timeout: 15_000 });
-    return { page, frames, errors, email };
+  /** Someone on the page, signed up there (or, with `existing`, logging in with that account). */
+  function person(name?: string, existing?: string): Promise<ChatPerson> {
+    return openChatPage(browser, server.url, { name, existing });
   }
 
   /** An account made through the API (its messages posted there too), for what happened before the pages opened. */

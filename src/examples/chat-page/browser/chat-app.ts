@@ -217,9 +217,16 @@ byId('logout').addEventListener('click', async () => {
  */
 let connectedBefore = false;
 socket.on('connect', () => {
-  if (connectedBefore && !socket.recovered && me) void reloadMessages();
+  if (connectedBefore && me) void backOnline(socket.recovered);
   connectedBefore = true;
 });
+
+async function backOnline(resumed: boolean): Promise<void> {
+  // Signed in again first: the login the client queued when the connection dropped gives up after
+  // the call timeout (30 s), and a list asked for while a new connection is not yet signed in is refused.
+  await auth.reAuthenticate().catch((error: Error) => setStatus(error.message, true));
+  if (!resumed) await reloadMessages();
+}
 
 async function reloadMessages(): Promise<void> {
   for (const key of [...items.keys()]) forget(key);
