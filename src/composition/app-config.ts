@@ -25,7 +25,7 @@ export interface AppConfig {
    * What each instance keeps of the events it sent, for sockets that reconnect: the window
    * (`EVENTS_RESUME_WINDOW_MS`, 0: off), events per connection and payload bytes in all.
    */
-  eventsResume: { windowMs: number; maxEventsPerConnection: number; maxBytes: number };
+  eventsResume: { windowMs: number; maxEventsPerConnection: number; maxBytes: number; maxLogEvents: number };
   /**
    * Services bound to another server's REST API instead of the local store, by the name of their
    * variable (`MESSAGES_REMOTE_URL` -> `messages`; see `remoteNameOf`).

@@ -53,6 +53,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       windowMs: integer(env, 'EVENTS_RESUME_WINDOW_MS', 120_000, 0, 24 * 3_600_000),
       maxEventsPerConnection: integer(env, 'EVENTS_RESUME_MAX_EVENTS', 1_000, 1, 1_000_000),
       maxBytes: integer(env, 'EVENTS_RESUME_MAX_BYTES', 64 * 1024 * 1024, 1024, 16 * 1024 * 1024 * 1024),
+      maxLogEvents: integer(env, 'EVENTS_RESUME_LOG_MAX_EVENTS', 100_000, 100, 100_000_000),
     },
     revokedServiceCredentials: credentialIds(env, 'SERVICE_CREDENTIALS_REVOKED'),
     docs: flag(env, 'DOCS', nodeEnv !== 'production'),

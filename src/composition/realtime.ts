@@ -32,7 +32,7 @@ export function wireRealtime(app: Application, config: AppConfig, logger: Logger
   configureSkeletonChannels(app, definitions);
   // Events resume on any instance when they go through the shared log; without resuming, pub/sub is enough.
   const resumes = config.eventsResume.windowMs > 0;
-  const log = config.redisUrl && resumes ? new (redisAdapter().RedisEventLog)({ url: config.redisUrl, logger, tracer, metrics, keepMs: 2 * config.eventsResume.windowMs }) : undefined;
+  const log = config.redisUrl && resumes ? new (redisAdapter().RedisEventLog)({ url: config.redisUrl, logger, tracer, metrics, keepMs: 2 * config.eventsResume.windowMs, maxEvents: config.eventsResume.maxLogEvents }) : undefined;
   const resumeSessions = config.redisUrl && resumes ? new (redisAdapter().RedisResumeSessions)({ url: config.redisUrl, secret: resolveAuthSecret(config) }) : undefined;
   const bus = config.redisUrl && !log ? new (redisAdapter().RedisEventBus)({ url: config.redisUrl, logger, tracer, metrics }) : undefined;
   if (bus) app.realtime!.attachBus(bus);
