@@ -7,6 +7,10 @@
  *
  *   node --expose-gc -r @swc-node/register bench/tools/resume-window-memory.ts
  */
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+import { RedisEventLog } from '../../src/adapters/redis/redis-event-log';
 import { ResumeWindow } from '../../src/adapters/socketio/resume-window';
 
 const EVENTS = 20_000;
@@ -46,9 +50,7 @@ for (const [label, connections] of [['one connection per event', 1], ['100 conne
  * reports it (MEMORY USAGE, all entries sampled).
  */
 async function streamMemory(): Promise<void> {
-  const { spawn, spawnSync } = await import('node:child_process');
   if (spawnSync('redis-server', ['--version']).status !== 0) return console.log('redis stream: skipped (redis-server is not installed)');
-  const { createServer } = await import('node:net');
   const port = await new Promise<number>((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port: free } = probe.address() as { port: number };
@@ -56,7 +58,6 @@ async function streamMemory(): Promise<void> {
     });
   });
   const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const { RedisEventLog } = await import('../../src/adapters/redis/redis-event-log');
   const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
   const log = new RedisEventLog({ url: `redis://127.0.0.1:${port}`, logger: silent, keepMs: 240_000 });
   try {
@@ -68,7 +69,6 @@ async function streamMemory(): Promise<void> {
     }
     const deadline = Date.now() + 30_000;
     while (delivered < EVENTS && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    const { Redis } = await import('ioredis');
     const client = new Redis(`redis://127.0.0.1:${port}`);
     const bytes = Number(await client.call('MEMORY', 'USAGE', 'hexa-services:events', 'SAMPLES', '0'));
     await client.quit();

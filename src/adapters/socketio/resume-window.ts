@@ -89,6 +89,11 @@ export class ResumeWindow {
     return history.events.filter((event) => event.offset > since).map((event) => event.packet);
   }
 
+  /** Whether anything was ever sent to `pid` (until it is forgotten): a connection without a history missed nothing. */
+  hasHistory(pid: string): boolean {
+    return this.histories.has(pid);
+  }
+
   /** The connection is gone for good: its history goes. */
   forget(pid: string): void {
     const history = this.histories.get(pid);

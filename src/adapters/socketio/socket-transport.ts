@@ -81,7 +81,8 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     resumed(pid, offset) {
       const entry = away.get(pid);
       if (!entry || !resume) return undefined;
-      const missedPackets = resume.missedSince(entry.session.sid, offset);
+      // Nothing was ever sent to it (no history): it missed nothing.
+      const missedPackets = resume.hasHistory(entry.session.sid) ? resume.missedSince(entry.session.sid, offset) : [];
       // Not all of what it missed is kept: it starts afresh, and the old connection ends now.
       if (!missedPackets) {
         endAway(pid);

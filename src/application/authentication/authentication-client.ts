@@ -35,8 +35,13 @@ export interface AuthenticationResult {
   [key: string]: unknown;
 }
 
+/** What the client reads of a socket.io client socket. */
 interface SocketEvents {
   on(event: string, listener: (...args: any[]) => void): unknown;
+  /** It will reconnect by itself (not closed by the application, nor by the server). */
+  readonly active: boolean;
+  /** The last connection resumed the previous session (connection state recovery). */
+  readonly recovered: boolean;
 }
 
 class MemoryTokenStorage implements TokenStorage {
@@ -60,8 +65,8 @@ function expiryOf(token: string): number | undefined {
 /**
  * Login, stored tokens and re-authentication for a client app on either connection. Over REST
  * every call carries `Authorization: Bearer <token>`; over a socket the login authenticates the
- * connection, and after the socket drops and reconnects the stored token signs it in again
- * before any buffered call. With a refresh token (the server's sessions), the access token is
+ * connection, and after the socket drops, calls wait for it to come back: resumed (the server kept
+ * its login) they go at once, else the stored token signs the new connection in first. With a refresh token (the server's sessions), the access token is
  * exchanged shortly before it expires, and a call that finds it expired waits for the exchange,
  * so the application never sees the expiry; over a socket the exchange signs the same
  * connection in again. Configure it after the connection: `app.configure(auth)`.
@@ -72,6 +77,9 @@ export class AuthenticationClient {
   private refreshing?: Promise<AuthenticationResult>;
   private result?: AuthenticationResult;
   private refreshTimer?: ReturnType<typeof setTimeout>;
+  /** While the socket is away and will come back: calls wait for it (and for the login it may need). */
+  private socketBack?: Promise<void>;
+  private openSocketGate?: () => void;
   private readonly path: string;
   private readonly storageKey: string;
   private readonly refreshStorageKey: string;
@@ -95,9 +103,23 @@ export class AuthenticationClient {
     this.app = app;
     app.hooks({ before: { all: [(context: HookContext) => this.beforeCall(context)] } });
     const socket = app.get<SocketEvents>(CLIENT_SOCKET_SETTING);
-    // socket.io-client buffers calls while disconnected: the re-login is queued first.
-    socket?.on('disconnect', (reason: string) => {
-      if (this.result && reason !== 'io client disconnect') void this.reAuthenticate(true).catch(() => undefined);
+    // Calls made while the socket is away wait here rather than in socket.io's buffer, which it
+    // sends before any 'connect' listener runs: a new connection is anonymous until signed in again.
+    socket?.on('disconnect', () => {
+      if (!this.result || !socket.active || this.socketBack) return;
+      this.socketBack = new Promise<void>((resolve) => (this.openSocketGate = resolve));
+    });
+    socket?.on('connect', () => {
+      const open = this.openSocketGate;
+      if (!open) return;
+      this.openSocketGate = undefined;
+      const reopen = () => {
+        this.socketBack = undefined;
+        open();
+      };
+      // A resumed connection is still signed in on the server (and its refresh still armed here).
+      if (socket.recovered) return reopen();
+      void this.reAuthenticate(true).catch(() => undefined).finally(reopen);
     });
   };
 
@@ -174,6 +196,7 @@ export class AuthenticationClient {
 
   private async beforeCall(context: HookContext): Promise<void> {
     if (context.path === this.path) return;
+    if (this.socketBack) await this.socketBack;
     if (this.pending) await this.pending.catch(() => undefined);
     // A token past its time (a timer delayed by a sleeping device) is refreshed before the call.
     if (this.result && this.expiresWithin(this.result.accessToken, 0) && (await this.storage.getItem(this.refreshStorageKey))) await this.refresh().catch(() => undefined);

@@ -80,6 +80,49 @@ describe('our socket client', () => {
     await waitFor(() => heard.some((message) => message.text === 'after the reconnect'), 'the event after the reconnect');
   });
 
+  it('a call made while the socket is away waits for it, and for the login a new connection needs, even past the call timeout', async () => {
+    // Without resuming, the connection that comes back is a new, anonymous one.
+    const fresh = await startApp({ STORE: 'memory', EVENTS_RESUME_WINDOW_MS: '0' });
+    const socket = io(fresh.url, { transports: ['websocket'], forceNew: true, reconnectionDelay: 1_200, reconnectionDelayMax: 1_200, randomizationFactor: 0 });
+    try {
+      const connection = socketio(socket, { timeout: 500 });
+      const app: Application = createApp().configure(connection);
+      app.use('messages', connection.service('messages'), { methods: MESSAGES_METHODS });
+      const auth = authenticationClient();
+      app.configure(auth.configure);
+      const email = uniqueEmail('away');
+      await app.service('users').create({ email, password: PASSWORD });
+      await auth.authenticate({ strategy: 'local', email, password: PASSWORD });
+      const reconnected = new Promise<void>((resolve) => socket.io.once('reconnect', () => socket.once('connect', () => resolve())));
+      (socket.io as unknown as { engine: { close(): void } }).engine.close();
+      // Away longer than the call timeout: the call neither times out nor runs anonymously.
+      const created = app.service('messages').create({ text: 'written while away' });
+      await reconnected;
+      expect(socket.recovered).toBeFalsy();
+      await expect(created).resolves.toMatchObject({ text: 'written while away' });
+      expect(auth.authenticated).toBe(true);
+    } finally {
+      socket.close();
+      await fresh.close();
+    }
+  }, 20_000);
+
+  it('a connection that resumes is still signed in: calls made while away go at once, without a new login', async () => {
+    const { app, auth, socket } = await signedInClient({ reconnection: true });
+    const logins: unknown[] = [];
+    socket.onAnyOutgoing((event: string, path: unknown) => {
+      if (event === 'create' && path === 'authentication') logins.push(path);
+    });
+    const reconnected = new Promise<void>((resolve) => socket.io.once('reconnect', () => socket.once('connect', () => resolve())));
+    (socket.io as unknown as { engine: { close(): void } }).engine.close();
+    const created = app.service('messages').create({ text: 'written while resuming' });
+    await reconnected;
+    expect(socket.recovered).toBe(true);
+    await expect(created).resolves.toMatchObject({ text: 'written while resuming' });
+    expect(auth.authenticated).toBe(true);
+    expect(logins).toEqual([]);
+  });
+
   it('the same helpers work over REST: login, token on every call, logout', async () => {
     const app: Application = createApp().configure(rest(server.url).fetch(fetch));
     const auth = authenticationClient();
