@@ -50,7 +50,7 @@ export function wireRealtime(app: Application, config: AppConfig, logger: Logger
       credential: plan.remote.token,
       path: definition.path,
       events: [...STANDARD_EVENTS, ...(definition.events ?? [])],
-      onEvent: (event, data) => app.realtime!.republish(definition.path, event, data),
+      onEvent: (event, data, identity) => app.realtime!.republish(definition.path, event, data, identity),
     }, logger)];
   });
   const sessions = app.get<SessionRegistry | undefined>(SESSION_REGISTRY);

@@ -19,9 +19,11 @@ export interface EventLogPort {
   readonly position: string;
   /**
    * Appends, never throws nor waits. While the log is unreachable the envelope waits, in order,
-   * for its return (bounded: past the bound it is reported lost, never dropped silently).
+   * for its return (bounded: past the bound it is reported lost, never dropped silently). With
+   * `once`, an identity of the event, it is appended only if no instance appended that identity
+   * within the window (each instance hears the same event from another server).
    */
-  append(envelope: EventEnvelope): void;
+  append(envelope: EventEnvelope, once?: string): void;
   /** Every appended envelope, this instance's own included, in log order, once. */
   subscribe(handler: (event: LoggedEvent) => void): void;
   /** The envelopes after `after` up to `through`, in order; undefined when some of them are no longer kept. */

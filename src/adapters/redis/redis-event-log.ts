@@ -31,7 +31,15 @@ interface Waiting {
   readonly origin: string;
   readonly sequence: number;
   readonly text: string;
+  /** Written only if no instance wrote an envelope of this identity within the window. */
+  readonly once?: string;
 }
+
+/** XADD unless the identity (KEYS[2]) was claimed within the window: one atomic step for every instance. */
+const APPEND_ONCE = `if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[1]) then
+  return redis.call('XADD', KEYS[1], 'MINID', '~', ARGV[2], '*', 'e', ARGV[3])
+end
+return false`;
 
 /** Envelopes read per XREAD: a burst is delivered in a few round trips, not one per event. */
 const READ_BATCH = 512;
@@ -95,14 +103,14 @@ export class RedisEventLog implements EventLogPort {
     void this.readLoop();
   }
 
-  append(envelope: EventEnvelope): void {
+  append(envelope: EventEnvelope, once?: string): void {
     if (this.closed) return;
     const tracer = this.options.tracer;
-    if (tracer === undefined) return this.appendNow(envelope);
-    sendTraced(tracer, this.key, envelope, (traced) => this.appendNow(traced), (error) => this.lost(envelope, (error as Error)?.message));
+    if (tracer === undefined) return this.appendNow(envelope, once);
+    sendTraced(tracer, this.key, envelope, (traced) => this.appendNow(traced, once), (error) => this.lost(envelope, (error as Error)?.message));
   }
 
-  private appendNow(unstamped: EventEnvelope): void {
+  private appendNow(unstamped: EventEnvelope, once?: string): void {
     const envelope = { ...unstamped, routing: { ...unstamped.routing, sequence: ++this.sequence } };
     let text: string;
     try {
@@ -114,7 +122,7 @@ export class RedisEventLog implements EventLogPort {
     if (text.length > maxBytes) return this.lost(envelope, `envelope over the size limit (${text.length} > ${maxBytes})`);
     // Written at once, in the order appended (one connection keeps it): what this instance did
     // before answering a call is in the log before anything caused by that answer.
-    const item: Waiting = { origin: envelope.routing.origin, sequence: envelope.routing.sequence, text };
+    const item: Waiting = { origin: envelope.routing.origin, sequence: envelope.routing.sequence, text, ...(once !== undefined ? { once } : {}) };
     if (this.waiting.length === 0 && this.writer.status === 'ready') return this.write(item);
     this.waiting.push(item);
     const maxWaiting = this.options.maxWaiting ?? 10_000;
@@ -127,7 +135,7 @@ export class RedisEventLog implements EventLogPort {
 
   private write(item: Waiting): void {
     this.trimNowAndThen();
-    this.writer.xadd(this.key, 'MINID', '~', this.oldestKept(), '*', 'e', item.text).then(
+    this.writeCommand(item).then(
       () => {
         this.options.metrics?.busEvent('published');
         this.noteUp();
@@ -140,6 +148,15 @@ export class RedisEventLog implements EventLogPort {
         this.noteDown(error.message);
       },
     );
+  }
+
+  private writeCommand(item: Waiting): Promise<unknown> {
+    if (item.once === undefined) return this.writer.xadd(this.key, 'MINID', '~', this.oldestKept(), '*', 'e', item.text);
+    return this.writer.eval(APPEND_ONCE, 2, this.key, this.onceKey(item.once), this.options.keepMs, this.oldestKept(), item.text);
+  }
+
+  private onceKey(identity: string): string {
+    return `${this.key}:once:${identity}`;
   }
 
   private oldestKept(): string {
@@ -200,7 +217,10 @@ export class RedisEventLog implements EventLogPort {
     const batch = this.waiting.slice(0, READ_BATCH);
     const oldest = this.oldestKept();
     const pipeline = this.writer.pipeline();
-    for (const { text } of batch) pipeline.xadd(this.key, 'MINID', '~', oldest, '*', 'e', text);
+    for (const item of batch) {
+      if (item.once === undefined) pipeline.xadd(this.key, 'MINID', '~', oldest, '*', 'e', item.text);
+      else pipeline.eval(APPEND_ONCE, 2, this.key, this.onceKey(item.once), this.options.keepMs, oldest, item.text);
+    }
     this.trimNowAndThen(batch.length);
     pipeline.exec().then(
       (results) => {

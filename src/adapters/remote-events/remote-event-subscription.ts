@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
 import type { LoggerPort } from '../../ports/logger.port';
 
@@ -13,8 +14,12 @@ export interface RemoteEventSettings {
   readonly path: string;
   /** The event names to hear: the standard ones and the service's own. */
   readonly events: readonly string[];
-  /** Called with each event as the storing server published it (the record less its hidden fields). */
-  onEvent(event: string, data: unknown): void;
+  /**
+   * Called with each event as the storing server published it (the record less its hidden
+   * fields) and, when that server gives offsets (it lets clients resume), an identity of the
+   * event that every instance hearing it computes alike.
+   */
+  onEvent(event: string, data: unknown, identity?: string): void;
 }
 
 export interface RemoteEventSubscription {
@@ -27,6 +32,14 @@ export interface RemoteEventSubscription {
  * server or the network went away; the log says once when the stream stops and once when it is
  * back. Events published while it was away are not heard.
  */
+/**
+ * The storing server's offset with the event's content: offsets alone repeat after that server
+ * restarts (when it keeps them in memory), the same content at the same offset does not.
+ */
+function identityOf(settings: RemoteEventSettings, event: string, offset: string, data: unknown): string {
+  return createHash('sha256').update(JSON.stringify([settings.url, settings.path, event, offset, data])).digest('base64url');
+}
+
 export function subscribeToRemoteEvents(settings: RemoteEventSettings, logger: LoggerPort): RemoteEventSubscription {
   const socket: Socket = io(settings.url, {
     transports: ['websocket'],
@@ -64,7 +77,9 @@ export function subscribeToRemoteEvents(settings: RemoteEventSettings, logger: L
     stopped(error.message);
     reconnectLater();
   });
-  for (const event of settings.events) socket.on(`${settings.path} ${event}`, (data: unknown) => settings.onEvent(event, data));
+  for (const event of settings.events) {
+    socket.on(`${settings.path} ${event}`, (data: unknown, offset?: unknown) => settings.onEvent(event, data, typeof offset === 'string' ? identityOf(settings, event, offset, data) : undefined));
+  }
   return {
     close() {
       closed = true;

@@ -89,9 +89,14 @@ export class RealTimeHub {
   /**
    * An event of a service bound to another server, heard from that server: this instance's
    * publishers and policies pick who hears it here. Not put on the bus: every instance hears the
-   * storing server itself.
+   * storing server itself. With an event log and the event's `identity` (the same on every
+   * instance), it goes through the log once, so that clients coming back get it too.
    */
-  republish(path: string, event: string, data: unknown): void {
+  republish(path: string, event: string, data: unknown, identity?: string): void {
+    // With a log, one instance appends it (each hears it) and all deliver it from the log, where clients resume from.
+    if (identity !== undefined && this.log?.reachable) {
+      return this.log.append({ event, path, data, routing: { origin: this.instanceId, service: path } }, identity);
+    }
     this.publishFromElsewhere(path, event, data, {});
   }
 
