@@ -1,9 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import authenticationClient from '@feathersjs/authentication-client';
-import { feathers } from '@feathersjs/feathers';
-import socketioClient from '@feathersjs/socketio-client';
 import { io, type Socket } from 'socket.io-client';
 import { signUpAndLogIn, type Account } from '../reliability/support/accounts';
 import { startApp, type RunningApp } from '../reliability/support/app-server';
@@ -11,7 +8,7 @@ import { call } from '../reliability/support/http';
 import { startMongoTestServer, type MongoTestServer } from '../../helpers/mongo-test-server';
 import { redisUnavailableReason, startRedis, type RedisProcess } from './support/redis-server';
 import { startSwitchingProxy, type SwitchingProxy } from './support/switching-proxy';
-import { waitFor } from './support/socket-clients';
+import { stockClientOn, waitFor } from './support/socket-clients';
 
 const skipReason = redisUnavailableReason();
 if (skipReason) console.log(`events-resume-across-instances tests skipped: ${skipReason}`);
@@ -138,11 +135,7 @@ describeWithRedis('events resume across instances (Redis)', () => {
   it('resumes the stock Feathers socket client on the other instance without any code of its own', async () => {
     proxy.switchTo(second.url);
     const { socket } = listener(500);
-    const client = feathers();
-    const connection = socketioClient(socket);
-    client.configure(connection);
-    client.configure(authenticationClient());
-    client.use('messages', connection.service('messages') as any);
+    const client = stockClientOn(socket).app;
     try {
       await client.authenticate({ strategy: 'jwt', accessToken: reader.token });
       const heard: string[] = [];

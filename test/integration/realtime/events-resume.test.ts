@@ -2,10 +2,7 @@ import { io, type Socket } from 'socket.io-client';
 import { signUpAndLogIn, type Account } from '../reliability/support/accounts';
 import { startApp, type RunningApp } from '../reliability/support/app-server';
 import { call } from '../reliability/support/http';
-import authenticationClient from '@feathersjs/authentication-client';
-import { feathers } from '@feathersjs/feathers';
-import socketioClient from '@feathersjs/socketio-client';
-import { waitFor } from './support/socket-clients';
+import { stockClientOn, waitFor } from './support/socket-clients';
 
 const GAP_MS = 2_000;
 
@@ -96,11 +93,7 @@ describe('events resume after a reconnect', () => {
 
   it('resumes the stock Feathers socket client without any code of its own', async () => {
     const { socket } = listener(app.url, 500);
-    const client = feathers();
-    const connection = socketioClient(socket);
-    client.configure(connection);
-    client.configure(authenticationClient());
-    client.use('messages', connection.service('messages') as any);
+    const client = stockClientOn(socket).app;
     try {
       await client.authenticate({ strategy: 'jwt', accessToken: reader.token });
       const heard: string[] = [];

@@ -17,9 +17,15 @@ export interface StockClient {
   close(): void;
 }
 
+type Storage = { getItem(key: string): any; setItem(key: string, value: any): any; removeItem(key: string): any };
+
 /** The stock Feathers v5 client: socketio-client + authentication-client, unchanged; `messages` declares markRead. */
-export function stockClient(url: string, storage?: { getItem(key: string): any; setItem(key: string, value: any): any; removeItem(key: string): any }): StockClient {
-  const socket = connectSocket(url);
+export function stockClient(url: string, storage?: Storage): StockClient {
+  return stockClientOn(connectSocket(url), storage);
+}
+
+/** The stock Feathers v5 client on a socket of the caller's (its own reconnection settings). */
+export function stockClientOn(socket: Socket, storage?: Storage): StockClient {
   const app = feathers();
   const connection = socketioClient(socket);
   app.configure(connection);
