@@ -1,19 +1,14 @@
 import { build } from 'esbuild';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { MemoryService } from '../../../src/adapters/memory';
 import { createApp } from '../../../src/application/app/application';
+import { CHROMIUM_LAUNCH, chromiumAvailable, chromiumMissingReason } from '../../helpers/chromium';
 import { describeIf } from '../../helpers/skip-with-reason';
 import { startServer, type RunningServer } from './support/test-server';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync',
-];
-const available = existsSync(CHROMIUM);
 
 class MessageService extends MemoryService {
   async sum(data: { values: number[] }) {
@@ -23,7 +18,7 @@ class MessageService extends MemoryService {
 
 const PAGE = '<!doctype html><html><head><meta charset="utf-8"><title>rest client</title></head><body><script src="/bundle.js"></script></body></html>';
 
-describeIf(available, `${CHROMIUM} is missing (apt-get install -y chromium)`)('REST client in headless Chromium', () => {
+describeIf(chromiumAvailable, chromiumMissingReason)('REST client in headless Chromium', () => {
   let workDir: string;
   let server: RunningServer;
   let context: BrowserContext;
@@ -40,7 +35,7 @@ describeIf(available, `${CHROMIUM} is missing (apt-get install -y chromium)`)('R
       outer.get('/', (_req, res) => void res.type('html').send(PAGE));
       outer.get('/bundle.js', (_req, res) => void res.sendFile(bundle));
     });
-    context = await chromium.launchPersistentContext(path.join(workDir, 'profile'), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    context = await chromium.launchPersistentContext(path.join(workDir, 'profile'), CHROMIUM_LAUNCH);
   }, 60_000);
 
   afterAll(async () => {

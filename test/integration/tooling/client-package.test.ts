@@ -1,14 +1,13 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumAvailable, chromiumMissingReason, launchChromium } from '../../helpers/chromium';
 import { itIf } from '../../helpers/skip-with-reason';
 import { startApp, type RunningApp } from '../reliability/support/app-server';
 
 const root = path.resolve(__dirname, '../../..');
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SOCKET_IO_CLIENT = (JSON.parse(readFileSync(path.join(root, 'node_modules/socket.io-client/package.json'), 'utf8')) as { version: string }).version;
 
 function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}) {
@@ -183,7 +182,7 @@ describe('the client package: packed, installed in a fresh project, type-checked
     expect(JSON.parse(result.output)).toEqual({ createApp: 'function', socketio: 'function', methods: ['find', 'get', 'create', 'update', 'patch', 'remove', 'markRead'] });
   });
 
-  itIf(existsSync(CHROMIUM), `${CHROMIUM} is missing (apt-get install -y chromium)`)('runs in headless Chromium from its browser script', async () => {
+  itIf(chromiumAvailable, chromiumMissingReason)('runs in headless Chromium from its browser script', async () => {
     const files: Record<string, string> = {
       '/consumer/client.js': path.join(consumer, 'node_modules/@hexa-services/client/dist/hexa-services-client.js'),
       '/consumer/socket.io.js': path.join(consumer, 'node_modules/socket.io-client/dist/socket.io.min.js'),
@@ -193,7 +192,7 @@ describe('the client package: packed, installed in a fresh project, type-checked
     server.composed.http.express.get(Object.keys(files), (req, res) => void res.type('js').send(readFileSync(files[req.path], 'utf8')));
     let browser: Browser | undefined;
     try {
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+      browser = await launchChromium();
       const page = await browser.newPage();
       const pageErrors: string[] = [];
       page.on('pageerror', (error) => pageErrors.push(error.message));

@@ -1,24 +1,18 @@
-import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import request from 'supertest';
 import { listenHttp, type ListeningHttpServer } from '../../../../src/adapters/http';
 import { composeApplication, type ComposedApplication } from '../../../../src/composition-root';
 import { loadConfig } from '../../../../src/composition/load-config';
+import { CHROMIUM_LAUNCH, chromiumAvailable, chromiumMissingReason } from '../../../helpers/chromium';
 import { describeIf } from '../../../helpers/skip-with-reason';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** A host name other than localhost, resolved to loopback by the browser itself (browsers exempt localhost from upgrades). */
 const OTHER_HOST = 'docs.example.test';
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  `--host-resolver-rules=MAP ${OTHER_HOST} 127.0.0.1`,
-];
-const available = existsSync(CHROMIUM);
 
 const EMAIL = 'grace@example.com';
 const PASSWORD = 'correct horse battery';
 
-describeIf(available, `${CHROMIUM} is missing (apt-get install -y chromium)`)('the API docs page in headless Chromium', () => {
+describeIf(chromiumAvailable, chromiumMissingReason)('the API docs page in headless Chromium', () => {
   let composed: ComposedApplication;
   let server: ListeningHttpServer | undefined;
   let origin: string;
@@ -33,7 +27,7 @@ describeIf(available, `${CHROMIUM} is missing (apt-get install -y chromium)`)('t
     await agent.post('/users').send({ email: EMAIL, password: PASSWORD }).expect(201);
     const login = await agent.post('/authentication').send({ strategy: 'local', email: EMAIL, password: PASSWORD }).expect(201);
     await agent.post('/messages').set('authorization', `Bearer ${login.body.accessToken}`).send({ text: 'written before the page opened' }).expect(201);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ ...CHROMIUM_LAUNCH, args: [...(CHROMIUM_LAUNCH.args ?? []), `--host-resolver-rules=MAP ${OTHER_HOST} 127.0.0.1`] });
   }, 60_000);
 
   afterAll(async () => {

@@ -1,17 +1,7 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page, type WebSocket } from 'playwright-core';
+import type { Browser, BrowserContext, Page, WebSocket } from 'playwright-core';
 import { PASSWORD, uniqueEmail } from '../../reliability/support/accounts';
 
-/** Debian's chromium, driven by playwright-core. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-export const chromiumAvailable = existsSync(CHROMIUM);
-export const chromiumMissingReason = `${CHROMIUM} is missing (apt-get install -y chromium)`;
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-}
+export { chromiumAvailable, chromiumMissingReason, launchChromium } from '../../../helpers/chromium';
 
 /** Someone on the chat page, in a browser context of their own. */
 export interface ChatPerson {
