@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { EventBusPort, EventEnvelope } from '../../ports/event-bus.port';
 import type { LoggerPort } from '../../ports/logger.port';
 import type { MetricsPort } from '../../ports/metrics.port';
-import type { TracerPort } from '../../ports/tracer.port';
+import type { TraceParent, TracerPort } from '../../ports/tracer.port';
 import { closeRedisClient, createRedisClient } from './redis-connection';
 import { parseEnvelope } from './parse-envelope';
 
@@ -51,14 +51,14 @@ export class RedisEventBus implements EventBusPort {
     this.subscriber.subscribe(this.channel).catch((error: Error) => this.noteDown(error.message));
   }
 
-  publish(envelope: EventEnvelope): void {
+  publish(envelope: EventEnvelope, traceParent?: TraceParent): void {
     if (this.closed) return;
     const tracer = this.options.tracer;
     if (tracer === undefined) return this.send(envelope);
     // The span ends at once: publishing is fire and forget; the envelope carries the span's context.
-    tracer.inSpan(`publish ${this.channel}`, { role: 'producer', attributes: this.spanAttributes('send', envelope) }, async () => {
+    tracer.inSpan(`publish ${this.channel}`, { role: 'producer', attributes: () => this.spanAttributes('send', envelope) }, traceParent, async (_span, context) => {
       const trace: Record<string, string> = {};
-      tracer.inject(trace);
+      tracer.inject(context, trace);
       this.send({ ...envelope, trace: { traceparent: trace.traceparent, ...(trace.tracestate ? { tracestate: trace.tracestate } : {}) } });
     }).catch((error: unknown) => this.reportFailure(error, envelope));
   }
@@ -118,7 +118,8 @@ export class RedisEventBus implements EventBusPort {
     const tracer = this.options.tracer;
     if (tracer === undefined) return this.deliver(envelope);
     const links = envelope.trace ? [envelope.trace] : undefined;
-    tracer.inSpan(`process ${this.channel}`, { role: 'consumer', attributes: this.spanAttributes('process', envelope), links }, async () => this.deliver(envelope))
+    // Delivering starts a trace of its own, linked to the publisher's.
+    tracer.inSpan(`process ${this.channel}`, { role: 'consumer', attributes: () => this.spanAttributes('process', envelope), links }, undefined, async () => this.deliver(envelope))
       .catch((error: unknown) => this.reportFailure(error, envelope));
   }
 

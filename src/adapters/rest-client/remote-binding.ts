@@ -6,7 +6,7 @@ import type { ServiceDefinition } from '../../application/services/service-defin
 import { BadGateway, Forbidden, NotAuthenticated, ServiceError, Timeout, Unavailable } from '../../domain/errors';
 import type { LoggerPort } from '../../ports/logger.port';
 import type { MetricsPort } from '../../ports/metrics.port';
-import type { TracerPort } from '../../ports/tracer.port';
+import { TRACE_PARENT, type TracerPort } from '../../ports/tracer.port';
 import type { Params } from '../../ports/service-params';
 import type { ServiceMethods } from '../../ports/service.port';
 import type { FetchFunction } from './connections/fetch.connection';
@@ -60,6 +60,8 @@ export interface RemoteBinding {
  */
 export function remoteParams(params: Params | undefined, credential: string | undefined): Params {
   const forwarded: Params = {};
+  // Not sent as a param: the client span made of it is what the request's traceparent names.
+  if (params?.[TRACE_PARENT] !== undefined) forwarded[TRACE_PARENT] = params[TRACE_PARENT];
   if (params?.query !== undefined) forwarded.query = params.query;
   if (params?.route !== undefined) forwarded.route = params.route;
   if (params?.user && credential) forwarded.headers = { Authorization: `Bearer ${credential}`, [ON_BEHALF_OF_HEADER]: userIdOf(params.user) };

@@ -1,5 +1,6 @@
 import type { LoggerPort } from '../../ports/logger.port';
 import type { EventBusPort, EventEnvelope } from '../../ports/event-bus.port';
+import { TRACE_PARENT } from '../../ports/tracer.port';
 import type { Application } from '../app/application';
 import type { RegisteredService } from '../app/registered-service';
 import type { HookContext } from '../hooks/hook-context';
@@ -154,7 +155,7 @@ export class RealTimeHub {
       this.bus?.publish({
         event, path, data,
         routing: { origin: this.instanceId, service: entry.path, method: context?.method, ...(route && Object.keys(route).length > 0 ? { route } : {}) },
-      });
+      }, context?.params?.[TRACE_PARENT]);
     } catch (error) {
       this.reportFailure(error, entry.path, event);
     }
