@@ -48,23 +48,21 @@ export class OpenTelemetryTracer implements TracerPort {
     this.childrenFollowTheirParent = settings.sampler.startsWith('parentbased_');
   }
 
-  async inSpan<T>(name: string, start: SpanStart, parent: TraceParent | undefined, work: (span: SpanInProgress, context: TraceParent) => Promise<T>): Promise<T> {
-    const from = start.remoteParent ? propagator.extract(ROOT_CONTEXT, start.remoteParent, defaultTextMapGetter) : parent === undefined ? ROOT_CONTEXT : contextOf(parent);
-    // An unsampled call's own spans: the work goes on in the parent's context, nothing is made.
-    if (this.childrenFollowTheirParent && start.remoteParent === undefined && parent !== undefined && isSampledOut(from)) return work(UNRECORDED, parent);
-    const started = this.tracer.startSpan(name, { kind: KINDS[start.role], links: linksTo(start.links) }, from);
-    const context = parentOf(trace.setSpan(from, started));
-    // Not sampled (a root, or where the sampler decides for every span): ids to hand on, nothing to record or end.
-    if (!started.isRecording()) return work(UNRECORDED, context);
-    const span = new RecordedSpan(started);
-    if (start.attributes) span.setAttributes(start.attributes());
+  /** Not async: a span that is not recorded adds no promise of its own to the call (a throw still becomes a rejection). */
+  inSpan<T>(name: string, start: SpanStart, parent: TraceParent | undefined, work: (span: SpanInProgress, context: TraceParent) => Promise<T>): Promise<T> {
     try {
-      return await work(span, context);
+      const from = start.remoteParent ? propagator.extract(ROOT_CONTEXT, start.remoteParent, defaultTextMapGetter) : parent === undefined ? ROOT_CONTEXT : contextOf(parent);
+      // An unsampled call's own spans: the work goes on in the parent's context, nothing is made.
+      if (this.childrenFollowTheirParent && start.remoteParent === undefined && parent !== undefined && isSampledOut(from)) return work(UNRECORDED, parent);
+      const started = this.tracer.startSpan(name, { kind: KINDS[start.role], links: linksTo(start.links) }, from);
+      const context = parentOf(trace.setSpan(from, started));
+      // Not sampled (a root, or where the sampler decides for every span): ids to hand on, nothing to record or end.
+      if (!started.isRecording()) return work(UNRECORDED, context);
+      const span = new RecordedSpan(started);
+      if (start.attributes) span.setAttributes(start.attributes());
+      return recorded(span, context, work);
     } catch (error) {
-      span.recordError(error);
-      throw error;
-    } finally {
-      span.end();
+      return Promise.reject(error);
     }
   }
 
@@ -82,6 +80,18 @@ export class OpenTelemetryTracer implements TracerPort {
   /** Sends the spans still batched, then stops. */
   shutdown(): Promise<void> {
     return this.provider.shutdown();
+  }
+}
+
+/** Runs a recorded span's work: a rejection is recorded on the span, which ends when the work settles. */
+async function recorded<T>(span: RecordedSpan, context: TraceParent, work: (span: SpanInProgress, context: TraceParent) => Promise<T>): Promise<T> {
+  try {
+    return await work(span, context);
+  } catch (error) {
+    span.recordError(error);
+    throw error;
+  } finally {
+    span.end();
   }
 }
 

@@ -55,6 +55,15 @@ describe('OpenTelemetryTracer', () => {
     expect(traceparentOf(tracer, seen.childContext)).toBe(`00-${trace_id}-${span_id}-00`);
   });
 
+  it('turns a throw of unrecorded work into a rejection, as for recorded work', async () => {
+    const tracer = tracerWith('parentbased_always_off');
+    const throwing = () => {
+      throw new TypeError('thrown');
+    };
+    const result = tracer.inSpan('root', { role: 'server' }, undefined, throwing);
+    await expect(result).rejects.toThrow('thrown');
+  });
+
   it('records a failure on the span and passes it on', async () => {
     const tracer = tracerWith('always_on');
     let traceId = '';
