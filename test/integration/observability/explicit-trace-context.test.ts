@@ -65,7 +65,7 @@ describe.each(BOTH_STORES)('the trace context travels with each call, not in an 
     expect(one(spans, 'users.create').parentSpanId).toBe(one(spans, 'POST /users').spanId);
   });
 
-  it('makes the internal calls a call makes in its hooks (the login’s lookup, the token’s user, a relation’s records) its children', async () => {
+  it('makes the internal calls a call makes (the login’s lookup and session, the token’s user, a relation’s records) its children', async () => {
     const credentials = { email: 'nested@example.com', password: 'correct horse battery' };
     expect((await send(app.url, 'POST', '/users', credentials)).status).toBe(201);
     const login = await send(app.url, 'POST', '/authentication', { strategy: 'local', ...credentials });
@@ -76,13 +76,15 @@ describe.each(BOTH_STORES)('the trace context travels with each call, not in an 
     expect(listed.status).toBe(200);
     expect(((await listed.json()) as { data: Array<{ user: unknown }> }).data[0].user).toMatchObject({ _id: expect.anything() });
 
-    // The login: the local strategy's lookup of the user is a child of the authentication call.
-    const loginTrace = await traceOf('POST /authentication', (found) => found.some((span) => span.name === 'find users'));
+    // The login: the local strategy's lookup of the user and the new session are children of the authentication call.
+    const loginTrace = await traceOf('POST /authentication', (found) => found.some((span) => span.name === 'find users') && found.some((span) => span.name === 'sessions.patch'));
     const authenticationCall = one(loginTrace, 'authentication.create');
     const lookup = one(loginTrace, 'users.find');
     expect(lookup.parentSpanId).toBe(authenticationCall.spanId);
     expect(lookup.attributes['hexa.call.provider']).toBe('internal');
     expect(one(loginTrace, 'find users').parentSpanId).toBe(lookup.spanId);
+    expect(one(loginTrace, 'sessions.create').parentSpanId).toBe(authenticationCall.spanId);
+    expect(one(loginTrace, 'sessions.patch').parentSpanId).toBe(authenticationCall.spanId);
 
     // The read: the token's user (the authenticate hook) and the relation's users (an after hook) under the call's span.
     const readTrace = await traceOf('GET /messages', (found) => found.some((span) => span.name === 'find users') && found.some((span) => span.name === 'get users'));
