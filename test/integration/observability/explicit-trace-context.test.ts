@@ -12,16 +12,18 @@ const send = (url: string, method: string, path: string, body?: unknown, token?:
   });
 
 describe.each(BOTH_STORES)('the trace context travels with each call, not in an ambient context, on %s', (_store, env) => {
-  const installs = jest.spyOn(otelContext, 'setGlobalContextManager');
+  let installs: jest.SpiedFunction<typeof otelContext.setGlobalContextManager>;
   let receiver: OtlpReceiver;
   let app: RunningApp;
 
   beforeAll(async () => {
+    // Before the app is composed: its tracer is made then.
+    installs = jest.spyOn(otelContext, 'setGlobalContextManager');
     receiver = await startOtlpReceiver();
     app = await startApp({ ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '50', OTEL_SERVICE_NAME: 'explicit' });
   });
   afterAll(async () => {
-    installs.mockRestore();
+    installs?.mockRestore();
     await app?.close();
     await receiver?.close();
   });
