@@ -1,3 +1,5 @@
+import type { TraceParent } from './tracer.port';
+
 /**
  * What crosses instances for one published service event: the published view and the few
  * routing fields publishers need. Never tokens, headers, users, passwords or the hook context.
@@ -29,8 +31,11 @@ export interface EventEnvelope {
 
 /** A bus shared by the instances of one application (Redis pub/sub, ...). Delivery is best effort. */
 export interface EventBusPort {
-  /** Never throws and never waits: a bus that is down drops the envelope (and logs once per outage). */
-  publish(envelope: EventEnvelope): void;
+  /**
+   * Never throws and never waits: a bus that is down drops the envelope (and logs once per
+   * outage). `traceParent`: the span of the call that caused the event, when traced.
+   */
+  publish(envelope: EventEnvelope, traceParent?: TraceParent): void;
   /** Every envelope published by any instance, this one included. */
   subscribe(handler: (envelope: EventEnvelope) => void): void;
   close(): Promise<void>;

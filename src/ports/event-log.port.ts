@@ -1,4 +1,5 @@
 import type { EventEnvelope } from './event-bus.port';
+import type { TraceParent } from './tracer.port';
 
 /** An envelope with its place in the log, the same on every instance. */
 export interface LoggedEvent {
@@ -21,9 +22,10 @@ export interface EventLogPort {
    * Appends, never throws nor waits. While the log is unreachable the envelope waits, in order,
    * for its return (bounded: past the bound it is reported lost, never dropped silently). With
    * `once`, an identity of the event, it is appended only if no instance appended that identity
-   * within the window (each instance hears the same event from another server).
+   * within the window (each instance hears the same event from another server); `traceParent`:
+   * the span of the call that caused it, when traced.
    */
-  append(envelope: EventEnvelope, once?: string): void;
+  append(envelope: EventEnvelope, options?: { once?: string; traceParent?: TraceParent }): void;
   /** Every appended envelope, this instance's own included, in log order, once. */
   subscribe(handler: (event: LoggedEvent) => void): void;
   /** The envelopes after `after` up to `through`, in order; undefined when some of them are no longer kept. */

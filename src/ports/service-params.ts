@@ -1,5 +1,6 @@
 import type { Query } from '../domain/query';
 import type { ServiceCallerInfo } from './service-caller';
+import { TRACE_PARENT, type TraceParent } from './tracer.port';
 
 /** Per-call pagination: an object replaces the service's setting, `false` disables it. */
 export type PaginationOptions = { default?: number; max?: number };
@@ -32,5 +33,7 @@ export interface Params<Q = Query> {
   collation?: { locale: string; strength?: number; [key: string]: unknown };
   /** Set by the authentication hook when another server makes the call with its service credential (for `user`). */
   serviceCaller?: ServiceCallerInfo;
+  /** With tracing on, the span the call runs in: what it calls (the store, the REST client, internal calls) starts its spans as children of it. */
+  [TRACE_PARENT]?: TraceParent;
   [key: string]: any;
 }

@@ -67,7 +67,7 @@ export function createHttpDispatcher(app: Application, settings: HttpAdapterSett
       const query = parseQueryString(queryAt === -1 ? '' : url.slice(queryAt + 1));
       const data = takesData(method) ? await readRequestBody(req, settings.bodyLimit) : undefined;
       const context = await callThroughTransport(app, target, method, { id: hasId ? id : null, data, query }, {
-        provider: 'rest', headers: req.headers, ip: exchange.clientAddress(), authentication: bearerAuthentication(req.headers.authorization),
+        provider: 'rest', headers: req.headers, ip: exchange.clientAddress(), authentication: bearerAuthentication(req.headers.authorization), traceParent: exchange.traceContext,
       });
       sendResult(exchange, method, context);
     } catch (error: unknown) {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { TraceParent } from '../../ports/tracer.port';
 import { errorAnswer } from '../../application/transport/error-answer';
 import { bodyStillArriving, endAfterDiscardingBody } from './answer-before-body-read';
 import type { HttpAdapterSettings } from './http-adapter-options';
@@ -12,6 +13,8 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  */
 export class HttpExchange {
   readonly headers: OutgoingHttpHeaders;
+  /** The request's server span, when traced: the call is made in it and the log line names it. */
+  traceContext?: TraceParent;
   private readonly startedAt: number;
 
   constructor(
@@ -99,6 +102,7 @@ export class HttpExchange {
       durationMs: Math.round((performance.now() - this.startedAt) * 1000) / 1000,
     };
     if (settings.trustProxy !== undefined) entry.remoteAddress = this.clientAddress();
+    if (this.traceContext !== undefined && settings.tracer !== undefined) Object.assign(entry, settings.tracer.logFields(this.traceContext));
     if (errorName !== undefined) entry.error = errorName;
     if (error !== undefined) {
       entry.err = error;

@@ -10,6 +10,8 @@ export type ObservedRequest = (exchange: HttpExchange, verb: string, target: Rou
  * The HTTP server side of tracing and metrics (undefined with neither). The span continues the
  * caller's trace (`traceparent`), is named `<verb> <route>` after the route template (a record's
  * id is `:id`: the name and the metric's labels stay a bounded set) and carries the answer's status.
+ * The exchange keeps the span's context: the call made for the request is its child, and the
+ * request's log line names it.
  */
 export function observeRequests(tracer: TracerPort | undefined, metrics: MetricsPort | undefined): ObservedRequest | undefined {
   if (!tracer && !metrics) return undefined;
@@ -22,23 +24,25 @@ export function observeRequests(tracer: TracerPort | undefined, metrics: Metrics
     : (_exchange, _verb, _target, serve) => serve();
   if (!tracer) return measured;
   return (exchange, verb, target, serve) => {
-    const { req } = exchange;
     const route = routeTemplate(target);
-    const url = req.url ?? '/';
-    const queryAt = url.indexOf('?');
-    const attributes = {
-      'http.request.method': verb,
-      'http.route': route,
-      // The path only: a query string may hold anything the client put there.
-      'url.path': (queryAt === -1 ? url : url.slice(0, queryAt)).slice(0, 200),
-      'url.scheme': 'http',
-      'hexa.request_id': exchange.requestId,
+    const attributes = () => {
+      const url = exchange.req.url ?? '/';
+      const queryAt = url.indexOf('?');
+      return {
+        'http.request.method': verb,
+        'http.route': route,
+        // The path only: a query string may hold anything the client put there.
+        'url.path': (queryAt === -1 ? url : url.slice(0, queryAt)).slice(0, 200),
+        'url.scheme': 'http',
+        'hexa.request_id': exchange.requestId,
+      };
     };
-    return tracer.inSpan(`${verb} ${route}`, { role: 'server', attributes, remoteParent: req.headers }, async (span) => {
+    return tracer.inSpan(`${verb} ${route}`, { role: 'server', attributes, remoteParent: exchange.req.headers }, undefined, async (span, context) => {
+      exchange.traceContext = context;
       await measured(exchange, verb, target, serve);
+      if (!span.recording) return;
       const status = exchange.res.statusCode;
-      span.setAttributes({ 'http.response.status_code': status });
-      if (status >= 500) span.setAttributes({ 'error.type': String(status) });
+      span.setAttributes(status >= 500 ? { 'http.response.status_code': status, 'error.type': String(status) } : { 'http.response.status_code': status });
     });
   };
 }

@@ -8,7 +8,9 @@ import type { SpanAttributes, SpanInProgress } from '../../ports/tracer.port';
  * is a normal answer of the server.
  */
 export class RecordedSpan implements SpanInProgress {
-  constructor(readonly span: Span) {}
+  readonly recording = true;
+
+  constructor(private readonly span: Span) {}
 
   setAttributes(attributes: SpanAttributes): void {
     for (const name in attributes) {
@@ -25,6 +27,7 @@ export class RecordedSpan implements SpanInProgress {
     this.span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message.slice(0, 200) : undefined });
   }
 
+  /** Ended by the tracer when the span's work settles. */
   end(): void {
     this.span.end();
   }

@@ -1,7 +1,9 @@
 import type { Jwt } from 'jsonwebtoken';
 import { Strategy as PassportJwtStrategy } from 'passport-jwt';
+import { internalCallParams } from '../../application/observability/internal-call-params';
 import { NotAuthenticated, NotFound } from '../../domain/errors';
 import type { AuthenticationRequest, AuthenticationResult, AuthenticationStrategyPort } from '../../ports/authentication-strategy.port';
+import type { Params } from '../../ports/service-params';
 import type { ServicePort } from '../../ports/service.port';
 import type { AccessTokenPayload } from '../../ports/token-issuer.port';
 import { jwtFailureToError } from './jwt-error';
@@ -61,14 +63,14 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
       },
       (decoded: Jwt, done: (error: unknown, user?: unknown, info?: unknown) => void) => {
         this.verify(decoded).then(
-          (result) => (result instanceof NotAuthenticated ? done(null, false, result) : done(null, result.user, { payload: result.payload })),
+          (result) => (result instanceof NotAuthenticated ? done(null, false, result) : done(null, result)),
           (error: unknown) => done(error),
         );
       },
     );
   }
 
-  async authenticate(data: AuthenticationRequest): Promise<AuthenticationResult> {
+  async authenticate(data: AuthenticationRequest, params: Params = {}): Promise<AuthenticationResult> {
     const accessToken = data.accessToken;
     if (typeof accessToken !== 'string' || accessToken === '') throw new NotAuthenticated('No access token');
     const { serviceCredentials } = this.options;
@@ -82,19 +84,19 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
       }
       return { accessToken, authentication: { strategy: this.name, accessToken }, service };
     }
-    const verified = this.verifiedTokens.get(accessToken);
-    if (verified !== undefined) {
-      const check = this.sessionEnded(verified);
+    let payload = this.verifiedTokens.get(accessToken);
+    if (payload !== undefined) {
+      const check = this.sessionEnded(payload);
       // Known sessions are answered without a promise: the memo's path stays as fast as it was.
       const ended = check instanceof Promise ? await check : check;
       if (ended) throw ended;
-      const user = await this.userOf(verified);
-      if (user instanceof NotAuthenticated) throw user;
-      return this.result(accessToken, verified, user);
+    } else {
+      payload = (await runPassportStrategy<AccessTokenPayload>(this.passport, { body: { accessToken }, headers: {} }, jwtFailureToError)).user;
+      this.verifiedTokens.remember(accessToken, payload.exp, payload);
     }
-    const { user, info } = await runPassportStrategy<UserRecord>(this.passport, { body: { accessToken }, headers: {} }, jwtFailureToError);
-    const payload = info.payload as AccessTokenPayload;
-    this.verifiedTokens.remember(accessToken, payload.exp, payload);
+    // Loaded while serving the call (its trace parent): the user's read is part of the call's trace.
+    const user = await this.userOf(payload, internalCallParams(params));
+    if (user instanceof NotAuthenticated) throw user;
     return this.result(accessToken, payload, user);
   }
 
@@ -102,7 +104,8 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
     return { accessToken, authentication: { strategy: this.name, accessToken, payload }, user };
   }
 
-  private async verify(decoded: Jwt): Promise<{ user: UserRecord; payload: AccessTokenPayload } | NotAuthenticated> {
+  /** The token's claims, once the token and its session are checked (its user is loaded by `authenticate`). */
+  private async verify(decoded: Jwt): Promise<AccessTokenPayload | NotAuthenticated> {
     let payload: AccessTokenPayload;
     try {
       payload = checkAccessToken(decoded, this.options.settings);
@@ -111,10 +114,7 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
       if (error instanceof NotAuthenticated) return error;
       throw error;
     }
-    const ended = await this.sessionEnded(payload);
-    if (ended) return ended;
-    const user = await this.userOf(payload);
-    return user instanceof NotAuthenticated ? user : { user, payload };
+    return (await this.sessionEnded(payload)) ?? payload;
   }
 
   /** Why the token's session no longer admits it, if it does not (answered from memory unless the session is not known yet). */
@@ -128,9 +128,9 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
   }
 
   /** The token's user; a user that no longer exists makes the token invalid. */
-  private async userOf(payload: AccessTokenPayload): Promise<UserRecord | NotAuthenticated> {
+  private async userOf(payload: AccessTokenPayload, params: Params): Promise<UserRecord | NotAuthenticated> {
     try {
-      return (await this.options.users().get!(payload.sub, {})) as UserRecord;
+      return (await this.options.users().get!(payload.sub, params)) as UserRecord;
     } catch (error) {
       if (error instanceof NotFound) return new NotAuthenticated('Invalid access token');
       throw error;

@@ -6,8 +6,10 @@ import type { Id } from '../../domain/id';
 import type { AuthenticationRequest, AuthenticationResult, AuthenticationStrategyPort } from '../../ports/authentication-strategy.port';
 import type { LoggerPort } from '../../ports/logger.port';
 import type { PasswordHasherPort } from '../../ports/password-hasher.port';
+import type { Params } from '../../ports/service-params';
 import type { ServicePort } from '../../ports/service.port';
-import { runPassportStrategy } from './passport-strategy-adapter';
+import { internalCallParams } from '../../application/observability/internal-call-params';
+import { runPassportStrategy, type MinimalRequest } from './passport-strategy-adapter';
 
 export interface LocalStrategyOptions {
   /** The users service, looked up per call (it may be registered after the strategy). */
@@ -28,6 +30,9 @@ export interface LocalStrategyOptions {
 
 type UserRecord = Record<string, any>;
 
+/** A login as passport sees it, with the params of the call it is made for: the user's lookup is part of that call. */
+type LoginRequest = MinimalRequest & { callParams: Params };
+
 /**
  * Email/password login with passport-local. Credentials must be non-empty strings before
  * anything is looked up (an object such as `{ "$ne": null }` never reaches a query), and an
@@ -47,9 +52,9 @@ export class LocalAuthenticationStrategy implements AuthenticationStrategyPort {
     this.passwordField = options.passwordField ?? 'password';
     this.errorMessage = options.errorMessage ?? 'Invalid login';
     this.passport = new PassportLocalStrategy(
-      { usernameField: this.usernameField, passwordField: this.passwordField, session: false },
-      (username, password, done) => {
-        this.verify(username, password).then((user) => done(null, user), (error: Error) => done(error));
+      { usernameField: this.usernameField, passwordField: this.passwordField, session: false, passReqToCallback: true },
+      (request, username, password, done) => {
+        this.verify(username, password, (request as unknown as LoginRequest).callParams).then((user) => done(null, user), (error: Error) => done(error));
       },
     );
     // Made once, at the configured cost, so the first unknown-user login is not slower than the rest.
@@ -57,13 +62,13 @@ export class LocalAuthenticationStrategy implements AuthenticationStrategyPort {
     this.dummyHash.catch(() => undefined);
   }
 
-  async authenticate(data: AuthenticationRequest): Promise<AuthenticationResult> {
+  async authenticate(data: AuthenticationRequest, params: Params = {}): Promise<AuthenticationResult> {
     const username = data[this.usernameField];
     const password = data[this.passwordField];
     if (!this.isCredential(username, this.options.maxUsernameLength ?? 320) || !this.isCredential(password, this.options.maxPasswordLength ?? 1024)) {
       throw new NotAuthenticated(this.errorMessage);
     }
-    const request = { body: { [this.usernameField]: username, [this.passwordField]: password }, headers: {} };
+    const request: LoginRequest = { body: { [this.usernameField]: username, [this.passwordField]: password }, headers: {}, callParams: params };
     const { user } = await runPassportStrategy<UserRecord>(this.passport, request, () => new NotAuthenticated(this.errorMessage));
     return { authentication: { strategy: this.name }, user };
   }
@@ -72,14 +77,14 @@ export class LocalAuthenticationStrategy implements AuthenticationStrategyPort {
     return typeof value === 'string' && value.length > 0 && value.length <= maxLength;
   }
 
-  private async verify(username: string, password: string): Promise<UserRecord | false> {
-    const user = await this.findUser(username);
+  private async verify(username: string, password: string, callParams: Params): Promise<UserRecord | false> {
+    const user = await this.findUser(username, callParams);
     const stored = user?.[this.passwordField];
     const hash = typeof stored === 'string' ? stored : undefined;
     // Always one full compare: against the dummy hash when there is no user or no hash.
     const matches = await this.options.passwordHasher.compare(password, hash ?? (await this.dummyHash));
     if (!user || hash === undefined || !matches) return false;
-    if (this.options.passwordHasher.needsRehash(hash)) await this.upgradeHash(user, password);
+    if (this.options.passwordHasher.needsRehash(hash)) await this.upgradeHash(user, password, callParams);
     return user;
   }
 
@@ -90,20 +95,20 @@ export class LocalAuthenticationStrategy implements AuthenticationStrategyPort {
    * failed upgrade (validation of an old short password, a busy hasher, the database) does not
    * fail the login: the next login tries again.
    */
-  private async upgradeHash(user: UserRecord, password: string): Promise<void> {
+  private async upgradeHash(user: UserRecord, password: string, callParams: Params): Promise<void> {
     const id = (user.id ?? user._id) as Id | undefined;
     if (id === undefined || id === null) return;
     try {
-      await this.options.users().patch!(id, { [this.passwordField]: password }, {});
+      await this.options.users().patch!(id, { [this.passwordField]: password }, internalCallParams(callParams));
     } catch (error) {
       const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
       this.options.logger?.warn({ userId: String(id), error: { name, message } }, 'could not upgrade a stored password hash');
     }
   }
 
-  private async findUser(username: string): Promise<UserRecord | undefined> {
+  private async findUser(username: string, callParams: Params): Promise<UserRecord | undefined> {
     // An internal call (no provider): the users service's hooks let it through and keep the hash.
-    const found = await this.options.users().find!({ query: { [this.usernameField]: username, $limit: 1 }, paginate: false });
+    const found = await this.options.users().find!(internalCallParams(callParams, { query: { [this.usernameField]: username, $limit: 1 }, paginate: false }));
     const list = isPaginated(found) ? found.data : found;
     return Array.isArray(list) && list.length > 0 ? (list[0] as UserRecord) : undefined;
   }

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { EventBusPort, EventEnvelope } from '../../ports/event-bus.port';
 import type { LoggerPort } from '../../ports/logger.port';
 import type { MetricsPort } from '../../ports/metrics.port';
-import type { TracerPort } from '../../ports/tracer.port';
+import type { TraceParent, TracerPort } from '../../ports/tracer.port';
 import { closeRedisClient, createRedisClient } from './redis-connection';
 import { parseEnvelope } from './parse-envelope';
 import { deliverTraced, sendTraced } from './traced-envelopes';
@@ -52,11 +52,11 @@ export class RedisEventBus implements EventBusPort {
     this.subscriber.subscribe(this.channel).catch((error: Error) => this.noteDown(error.message));
   }
 
-  publish(envelope: EventEnvelope): void {
+  publish(envelope: EventEnvelope, traceParent?: TraceParent): void {
     if (this.closed) return;
     const tracer = this.options.tracer;
     if (tracer === undefined) return this.send(envelope);
-    sendTraced(tracer, this.channel, envelope, (traced) => this.send(traced), (error) => this.reportFailure(error, envelope));
+    sendTraced(tracer, this.channel, envelope, traceParent, (traced) => this.send(traced), (error) => this.reportFailure(error, envelope));
   }
 
   private send(envelope: EventEnvelope): void {

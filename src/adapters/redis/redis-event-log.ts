@@ -6,7 +6,7 @@ import type { MetricsPort } from '../../ports/metrics.port';
 import { closeRedisClient, createRedisClient } from './redis-connection';
 import { parseEnvelope } from './parse-envelope';
 import { deliverTraced, sendTraced } from './traced-envelopes';
-import type { TracerPort } from '../../ports/tracer.port';
+import type { TraceParent, TracerPort } from '../../ports/tracer.port';
 
 export interface RedisEventLogOptions {
   url: string;
@@ -103,11 +103,11 @@ export class RedisEventLog implements EventLogPort {
     void this.readLoop();
   }
 
-  append(envelope: EventEnvelope, once?: string): void {
+  append(envelope: EventEnvelope, { once, traceParent }: { once?: string; traceParent?: TraceParent } = {}): void {
     if (this.closed) return;
     const tracer = this.options.tracer;
     if (tracer === undefined) return this.appendNow(envelope, once);
-    sendTraced(tracer, this.key, envelope, (traced) => this.appendNow(traced, once), (error) => this.lost(envelope, (error as Error)?.message));
+    sendTraced(tracer, this.key, envelope, traceParent, (traced) => this.appendNow(traced, once), (error) => this.lost(envelope, (error as Error)?.message));
   }
 
   private appendNow(unstamped: EventEnvelope, once?: string): void {

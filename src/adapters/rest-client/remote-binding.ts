@@ -6,7 +6,7 @@ import type { ServiceDefinition } from '../../application/services/service-defin
 import { BadGateway, Forbidden, NotAuthenticated, ServiceError, Timeout, Unavailable } from '../../domain/errors';
 import type { LoggerPort } from '../../ports/logger.port';
 import type { MetricsPort } from '../../ports/metrics.port';
-import type { TracerPort } from '../../ports/tracer.port';
+import { TRACE_PARENT, type TraceParent, type TracerPort } from '../../ports/tracer.port';
 import type { Params } from '../../ports/service-params';
 import type { ServiceMethods } from '../../ports/service.port';
 import type { FetchFunction } from './connections/fetch.connection';
@@ -60,6 +60,8 @@ export interface RemoteBinding {
  */
 export function remoteParams(params: Params | undefined, credential: string | undefined): Params {
   const forwarded: Params = {};
+  // Not sent as a param: the client span made of it is what the request's traceparent names.
+  if (params?.[TRACE_PARENT] !== undefined) forwarded[TRACE_PARENT] = params[TRACE_PARENT];
   if (params?.query !== undefined) forwarded.query = params.query;
   if (params?.route !== undefined) forwarded.route = params.route;
   if (params?.user && credential) forwarded.headers = { Authorization: `Bearer ${credential}`, [ON_BEHALF_OF_HEADER]: userIdOf(params.user) };
@@ -92,8 +94,11 @@ export function bindRemote(definition: ServiceDefinition, remote: RemoteSettings
   const client = rest(remote.url).fetch(connection.fetch, { tracer: observers.tracer }).service(definition.path) as RemoteService;
   client.methods(...definition.methods.filter((name) => typeof client[name] !== 'function'));
   let down = false;
-  /** `withCredential`: the call carried this server's credential, so a 401 or a scope refusal is about the credential, not the caller. */
-  const failure = (error: unknown, withCredential: boolean): unknown => {
+  /**
+   * `withCredential`: the call carried this server's credential, so a 401 or a scope refusal is
+   * about the credential, not the caller. An outage's warning names the trace of the call (`parent`) that met it.
+   */
+  const failure = (error: unknown, withCredential: boolean, parent?: TraceParent): unknown => {
     const code = error instanceof ServiceError ? error.code : 500;
     const unreachable = error instanceof Unavailable || error instanceof Timeout || !(error instanceof ServiceError);
     const refused = withCredential && (error instanceof NotAuthenticated || refusesTheCredential(error));
@@ -102,7 +107,8 @@ export function bindRemote(definition: ServiceDefinition, remote: RemoteSettings
     if (!down) {
       down = true;
       const reason = unreachable ? 'is unreachable' : refused ? "refuses this server's credential (<NAME>_REMOTE_TOKEN)" : `failed with ${code}`;
-      logger.warn({ service: definition.path, remote: remote.url, err: { message: (error as Error)?.message } }, `remote service '${definition.path}' ${reason}`);
+      const trace = parent !== undefined && observers.tracer ? observers.tracer.logFields(parent) : undefined;
+      logger.warn({ service: definition.path, remote: remote.url, err: { message: (error as Error)?.message }, ...trace }, `remote service '${definition.path}' ${reason}`);
     }
     return unreachable || refused || code === 503
       ? new Unavailable(`The '${definition.path}' service is unavailable`)
@@ -125,7 +131,7 @@ export function bindRemote(definition: ServiceDefinition, remote: RemoteSettings
         succeeded();
         return result;
       } catch (error) {
-        throw failure(error, forwarded.headers !== undefined);
+        throw failure(error, forwarded.headers !== undefined, forwarded[TRACE_PARENT]);
       }
     };
   }

@@ -4,7 +4,7 @@ import { BadRequest } from '../../domain/errors';
 import type { Id, NullableId } from '../../domain/id';
 import type { Paginated } from '../../domain/paginated';
 import type { Params } from '../../ports/service-params';
-import type { TracerPort } from '../../ports/tracer.port';
+import { TRACE_PARENT, type TraceParent, type TracerPort } from '../../ports/tracer.port';
 import { STANDARD_METHODS } from '../../ports/service.port';
 import { buildUrl, servicePath } from './build-url';
 import { encodeQuery } from './encode-query';
@@ -166,7 +166,7 @@ export abstract class RestService<T = any, D = Partial<T>, P extends Params = Pa
         : mergeHeaders(this.defaultHeaders, body === undefined ? undefined : JSON_CONTENT, params.headers, connection.headers, extra);
     const request: RestRequest = { url, method, headers, body };
     const tracer = this.options.tracer;
-    return tracer === undefined ? this.dispatch(request, connection) : this.sendTraced(tracer, request, connection);
+    return tracer === undefined ? this.dispatch(request, connection) : this.sendTraced(tracer, request, connection, params[TRACE_PARENT]);
   }
 
   /** Once, or with retries where the client has them (a write gets its Idempotency-Key here, with `idempotencyKeys`). */
@@ -179,24 +179,27 @@ export abstract class RestService<T = any, D = Partial<T>, P extends Params = Pa
   }
 
   /**
-   * The request inside its client span, whose context it carries; retries are in the same span.
-   * The span names the server and the path, not the query string (it may hold anything a caller searched for).
+   * The request inside its client span (a child of the call's `params[TRACE_PARENT]`), whose
+   * context it carries; retries are in the same span. The span names the server and the path,
+   * not the query string (it may hold anything a caller searched for).
    */
-  private sendTraced(tracer: TracerPort, request: RestRequest, connection: ConnectionOptions): Promise<unknown> {
-    const target = new URL(request.url);
-    const attributes = {
-      'http.request.method': request.method,
-      'server.address': target.hostname,
-      'server.port': Number(target.port) || (target.protocol === 'https:' ? 443 : 80),
-      'url.full': `${target.origin}${target.pathname}`,
+  private sendTraced(tracer: TracerPort, request: RestRequest, connection: ConnectionOptions, parent: TraceParent | undefined): Promise<unknown> {
+    const attributes = () => {
+      const target = new URL(request.url);
+      return {
+        'http.request.method': request.method,
+        'server.address': target.hostname,
+        'server.port': Number(target.port) || (target.protocol === 'https:' ? 443 : 80),
+        'url.full': `${target.origin}${target.pathname}`,
+      };
     };
-    return tracer.inSpan(request.method, { role: 'client', attributes }, async (span) => {
-      tracer.inject(request.headers);
+    return tracer.inSpan(request.method, { role: 'client', attributes }, parent, async (span, context) => {
+      tracer.inject(context, request.headers);
       try {
         return await this.dispatch(request, connection);
       } catch (error) {
         const status = (error as { code?: unknown }).code;
-        if (typeof status === 'number' && status >= 100) span.setAttributes({ 'http.response.status_code': status });
+        if (span.recording && typeof status === 'number' && status >= 100) span.setAttributes({ 'http.response.status_code': status });
         throw error;
       }
     });

@@ -6,7 +6,7 @@ import type { RouteTable } from '../../application/transport/route-table';
 import { callThroughTransport, type DecodedCall } from '../../application/transport/transport-call';
 import { BadRequest, MethodNotAllowed, NotFound } from '../../domain/errors';
 import type { NullableId } from '../../domain/id';
-import type { TracerPort } from '../../ports/tracer.port';
+import type { TraceParent, TracerPort } from '../../ports/tracer.port';
 import { checkSocketData, checkSocketQuery } from './json-argument-limits';
 import { takeTraceContext } from './trace-context-query';
 
@@ -48,13 +48,14 @@ function prepareAndRun(settings: SocketCallSettings, connection: RealTimeConnect
   const { query, carrier } = takeTraceContext(checkSocketQuery(args[names.length - 1]));
   const id = takesId(method) ? idArgument(method, args[0]) : undefined;
   const decoded: DecodedCall = { id, data: takesData(method) ? dataArgument(args[names.length - 2]) : undefined, query };
-  const call = () => callThroughTransport(settings.app, match, method, decoded, {
-    provider: SOCKET_PROVIDER, headers: connection.headers, ip: connection.ip, authentication: connection.authentication, connection,
+  const call = (traceParent?: TraceParent) => callThroughTransport(settings.app, match, method, decoded, {
+    provider: SOCKET_PROVIDER, headers: connection.headers, ip: connection.ip, authentication: connection.authentication, connection, traceParent,
   });
   const tracer = settings.tracer;
   if (tracer === undefined) return call();
-  const attributes = { 'network.protocol.name': 'socket.io', 'hexa.service.path': service.path, 'hexa.service.method': method };
-  return tracer.inSpan(`socket.io ${service.path}.${method}`, { role: 'server', attributes, remoteParent: carrier ?? {} }, call);
+  const attributes = () => ({ 'network.protocol.name': 'socket.io', 'hexa.service.path': service.path, 'hexa.service.method': method });
+  // Without the client's context (`$traceparent`) the call starts a trace.
+  return tracer.inSpan(`socket.io ${service.path}.${method}`, { role: 'server', attributes, remoteParent: carrier }, undefined, (_span, context) => call(context));
 }
 
 /** Ids keep their JSON type; `null` addresses many records (where the service allows it). */

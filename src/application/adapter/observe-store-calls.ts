@@ -1,6 +1,8 @@
 import { ServiceError } from '../../domain/errors';
 import type { MetricsPort } from '../../ports/metrics.port';
-import type { TracerPort } from '../../ports/tracer.port';
+import type { Params } from '../../ports/service-params';
+import { TRACE_PARENT, type TracerPort } from '../../ports/tracer.port';
+import { argumentNames } from '../app/service-call';
 import type { AdapterBase } from './adapter-base';
 
 const STORE_METHODS = ['_find', '_get', '_create', '_update', '_patch', '_remove'] as const;
@@ -16,9 +18,9 @@ export interface StoreLocation {
 /**
  * Watches each of the store's own methods (`_find` ... `_remove`, what every call of the store
  * reaches): with a tracer, a database span named `<operation> <collection>`, a child of the
- * service call's span; with metrics, the store's own failures counted (an unreachable database, an
- * unexpected error: not the 4xx answers such as NotFound or Conflict). Installed on the instance,
- * only when one of them is on: otherwise the store is untouched.
+ * span the call's params carry (the service call's); with metrics, the store's own failures
+ * counted (an unreachable database, an unexpected error: not the 4xx answers such as NotFound or
+ * Conflict). Installed on the instance, only when one of them is on: otherwise the store is untouched.
  */
 export function observeStoreCalls(store: AdapterBase, observers: { tracer?: TracerPort; metrics?: MetricsPort }, location: StoreLocation): void {
   const { tracer, metrics } = observers;
@@ -35,8 +37,13 @@ export function observeStoreCalls(store: AdapterBase, observers: { tracer?: Trac
           })
       : (args: unknown[]) => method.apply(store, args);
     const attributes = { 'db.system.name': location.system, 'db.collection.name': location.collection, 'db.operation.name': operation };
+    const start = { role, attributes: () => attributes } as const;
+    const spanName = `${operation} ${location.collection}`;
+    const paramsAt = argumentNames(operation).indexOf('params');
     Object.defineProperty(store, name, {
-      value: tracer ? (...args: unknown[]) => tracer.inSpan(`${operation} ${location.collection}`, { role, attributes }, () => counted(args)) : (...args: unknown[]) => counted(args),
+      value: tracer
+        ? (...args: unknown[]) => tracer.inSpan(spanName, start, (args[paramsAt] as Params | undefined)?.[TRACE_PARENT], () => counted(args))
+        : (...args: unknown[]) => counted(args),
       configurable: true, writable: true,
     });
   }

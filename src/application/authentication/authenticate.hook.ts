@@ -5,6 +5,7 @@ import type { Params } from '../../ports/service-params';
 import type { ServicePort } from '../../ports/service.port';
 import type { HookContext } from '../hooks/hook-context';
 import type { NextFunction } from '../hooks/hook-types';
+import { internalCallParams } from '../observability/internal-call-params';
 
 export interface AuthenticateHookSettings {
   /** Path of the authentication service. Default 'authentication'. */
@@ -91,7 +92,7 @@ async function delegatedUser(context: HookContext, caller: ServiceCallerInfo, us
   const users = (context.app as { service(path: string): Pick<ServicePort, 'get'> }).service(usersPath);
   try {
     // An internal call: the user's own record, as the JWT strategy loads a token's user.
-    return (await users.get!(header, {})) as Record<string, any>;
+    return (await users.get!(header, internalCallParams(context.params))) as Record<string, any>;
   } catch (error) {
     if (error instanceof NotFound || error instanceof BadRequest) {
       throw new Forbidden(`${ON_BEHALF_OF_HEADER} names no user of this server`, { reason: SERVICE_CREDENTIAL_REFUSALS.unknownUser });

@@ -3,6 +3,7 @@ import { isRecord } from '../../domain/plain-record';
 import type { PasswordHasherPort } from '../../ports/password-hasher.port';
 import type { ServicePort } from '../../ports/service.port';
 import type { HookContext } from '../hooks/hook-context';
+import { internalCallParams } from '../observability/internal-call-params';
 import { recordIdOf } from '../services/record-id';
 
 /** The data field in which a caller proves who they are before a change that could take an account over. */
@@ -43,7 +44,7 @@ export function requireCurrentPassword(hasher: PasswordHasherPort, identity: { p
     if (typeof currentPassword !== 'string' || currentPassword === '') throw invalid(`${CURRENT_PASSWORD_FIELD} is required to change the ${identity.passwordField} or the ${identity.loginField}`);
     const users = (context.app as { service(path: string): Pick<ServicePort, 'get'> }).service(identity.path);
     // An internal call: the caller's own record, with its hash.
-    const stored = (await users.get!(recordIdOf(user) as string, {})) as Record<string, unknown>;
+    const stored = (await users.get!(recordIdOf(user) as string, internalCallParams(context.params))) as Record<string, unknown>;
     const hash = stored[identity.passwordField];
     if (typeof hash !== 'string' || !(await hasher.compare(currentPassword, hash))) throw invalid(`${CURRENT_PASSWORD_FIELD} is not the current password`);
   };

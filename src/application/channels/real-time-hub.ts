@@ -1,6 +1,7 @@
 import type { LoggerPort } from '../../ports/logger.port';
 import type { EventBusPort, EventEnvelope } from '../../ports/event-bus.port';
 import type { EventLogPort, LoggedEvent } from '../../ports/event-log.port';
+import { TRACE_PARENT } from '../../ports/tracer.port';
 import type { Application } from '../app/application';
 import type { RegisteredService } from '../app/registered-service';
 import type { HookContext } from '../hooks/hook-context';
@@ -95,7 +96,7 @@ export class RealTimeHub {
   republish(path: string, event: string, data: unknown, identity?: string): void {
     // With a log, one instance appends it (each hears it) and all deliver it from the log, where clients resume from.
     if (identity !== undefined && this.log?.reachable) {
-      return this.log.append({ event, path, data, routing: { origin: this.instanceId, service: path } }, identity);
+      return this.log.append({ event, path, data, routing: { origin: this.instanceId, service: path } }, { once: identity });
     }
     this.publishFromElsewhere(path, event, data, {});
   }
@@ -189,16 +190,17 @@ export class RealTimeHub {
         event, path, data,
         routing: { origin: this.instanceId, service: entry.path, method: context?.method, ...(route && Object.keys(route).length > 0 ? { route } : {}) },
       };
+      const traceParent = context?.params?.[TRACE_PARENT];
       // With a log, this instance's connections get the event from it, in the log's order.
-      if (this.log?.reachable) return this.log.append(envelope);
+      if (this.log?.reachable) return this.log.append(envelope, { traceParent });
       const publishContext: PublishContext = context ?? { app: this.app, service: entry.wrapper, path: entry.path, event };
       if (this.log) {
         this.deliveredAtOnce += 1;
         this.runPublishers(entry, event, path, data, publishContext, { position: this.log.position });
-        return this.log.append({ ...envelope, routing: { ...envelope.routing, atOnce: this.deliveredAtOnce } });
+        return this.log.append({ ...envelope, routing: { ...envelope.routing, atOnce: this.deliveredAtOnce } }, { traceParent });
       }
       this.runPublishers(entry, event, path, data, publishContext);
-      this.bus?.publish(envelope);
+      this.bus?.publish(envelope, traceParent);
     } catch (error) {
       this.reportFailure(error, entry.path, event);
     }

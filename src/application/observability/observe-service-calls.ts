@@ -1,6 +1,6 @@
 import { ServiceError } from '../../domain/errors';
 import type { MetricsPort } from '../../ports/metrics.port';
-import type { SpanInProgress, TracerPort } from '../../ports/tracer.port';
+import { TRACE_PARENT, type SpanInProgress, type TracerPort } from '../../ports/tracer.port';
 import { userIdOf } from '../authentication/owner.hooks';
 import type { HookContext } from '../hooks/hook-context';
 
@@ -10,8 +10,10 @@ export type CallObserver = (context: HookContext, chain: CallChain) => Promise<v
 
 /**
  * What watches every service call, with tracing, metrics or both (undefined with neither: calls
- * then pay nothing). The span `<path>.<method>` holds the whole hook chain and the method, so the
- * store's and the remote's spans are its children; once the hooks have authenticated the caller
+ * then pay nothing). The span `<path>.<method>` is a child of the one the call's params carry
+ * (`TRACE_PARENT`: the transport's, or the caller's for an internal call) and holds the whole hook
+ * chain and the method; it replaces the parent in the call's params, so the store's, the remote's
+ * and the internal calls' spans are its children. Once the hooks have authenticated the caller
  * it records the real user as `enduser.id` and, for a call made by another server on a user's
  * behalf, that server's credential name as `hexa.acting_service`. Never a token, a body or an e-mail.
  */
@@ -32,14 +34,18 @@ export function observeServiceCalls(tracer: TracerPort | undefined, metrics: Met
       }
     : (context, chain) => chain(context);
   if (!tracer) return measured;
-  return (context, chain) =>
-    tracer.inSpan(`${context.path}.${context.method}`, { role: 'internal', attributes: { 'hexa.service.path': context.path, 'hexa.service.method': context.method, 'hexa.call.provider': context.params.provider ?? 'internal' } }, async (span) => {
+  return (context, chain) => {
+    const attributes = () => ({ 'hexa.service.path': context.path, 'hexa.service.method': context.method, 'hexa.call.provider': context.params.provider ?? 'internal' });
+    return tracer.inSpan(`${context.path}.${context.method}`, { role: 'internal', attributes }, context.params[TRACE_PARENT], async (span, parent) => {
+      // The call's own params (not the caller's object, which an internal call may share): what it calls is a child of its span.
+      if (parent !== context.params[TRACE_PARENT]) context.params = { ...context.params, [TRACE_PARENT]: parent };
       try {
         await measured(context, chain);
       } finally {
-        recordCaller(span, context);
+        if (span.recording) recordCaller(span, context);
       }
     });
+  };
 }
 
 function recordCaller(span: SpanInProgress, context: HookContext): void {

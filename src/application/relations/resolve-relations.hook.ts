@@ -3,6 +3,7 @@ import { isRecord } from '../../domain/plain-record';
 import type { Params } from '../../ports/service-params';
 import type { Application } from '../app/application';
 import { byMethod } from '../hooks/by-method';
+import { internalCallParams } from '../observability/internal-call-params';
 import type { HookContext } from '../hooks/hook-context';
 import type { HookMap } from '../hooks/hook-types';
 import { includedRelations } from './included-relations';
@@ -77,7 +78,7 @@ async function findRelated(app: Application, name: string, relation: Relation, r
   let skip = 0;
   for (let calls = 0; calls < ids.size; calls += 1) {
     const query = { [targetField]: { $in: [...ids.values()] }, $limit: ids.size, ...select, ...(skip > 0 ? { $skip: skip } : {}) };
-    const context = await app.execute(relation.service, 'find', { params: { query, paginate: false, user: params.user } });
+    const context = await app.execute(relation.service, 'find', { params: internalCallParams(params, { query, paginate: false, user: params.user }) });
     const answer: unknown = context.dispatch ?? context.result;
     const page = isPaginated(answer) ? answer.data : Array.isArray(answer) ? answer : [];
     for (const related of page) if (isRecord(related)) byId.set(idKey(related[targetField]), related);

@@ -5,6 +5,7 @@ import type { HookContext } from '../hooks/hook-context';
 import type { NullableId } from '../../domain/id';
 import type { Query } from '../../domain/query';
 import type { Params } from '../../ports/service-params';
+import { TRACE_PARENT, type TraceParent } from '../../ports/tracer.port';
 import type { RouteMatch } from './route-table';
 
 /** Where a call comes from: the part of its params that the transport knows. */
@@ -18,6 +19,8 @@ export interface CallOrigin {
   readonly authentication: Params['authentication'] | undefined;
   /** The real-time connection the call came over, if any. */
   readonly connection?: RealTimeConnection;
+  /** With tracing on, the transport's span (HTTP server, socket call): the call's span is its child. */
+  readonly traceParent?: TraceParent;
 }
 
 /** What a transport decoded from its input; `id` and `data` are used only where the method takes them. */
@@ -36,6 +39,7 @@ export function callThroughTransport(app: Application, match: Pick<RouteMatch, '
   const params: Params = { provider: origin.provider, query: decoded.query, route: match.route, headers: origin.headers, ip: origin.ip };
   if (origin.connection) params.connection = origin.connection;
   if (origin.authentication) params.authentication = origin.authentication;
+  if (origin.traceParent) params[TRACE_PARENT] = origin.traceParent;
   // Only the arguments the method takes (the argument table), whatever the transport decoded.
   const call: ServiceCall = { params };
   if (takesId(method)) call.id = decoded.id ?? null;

@@ -6,8 +6,7 @@ import { createTelemetry } from '../telemetry';
 import { Tokens } from '../tokens';
 
 /**
- * Tracing and metrics, logging (a traced request's lines carry its `trace_id` and `span_id`) and
- * (when a service stores in MongoDB) the database connection.
+ * Tracing and metrics, logging and (when a service stores in MongoDB) the database connection.
  */
 export function infrastructureModule(config: AppConfig, version: string, logger?: LoggerPort & { child(bindings: object): LoggerPort }): ContainerModule {
   return new ContainerModule(({ bind }) => {
@@ -16,7 +15,7 @@ export function infrastructureModule(config: AppConfig, version: string, logger?
       .inSingletonScope()
       .onDeactivation((telemetry) => telemetry.close());
     bind(Tokens.infrastructure.logger)
-      .toResolvedValue(({ tracer }) => logger ?? pino({ level: config.logLevel, mixin: tracer ? () => tracer.logFields() : undefined }), [Tokens.infrastructure.telemetry])
+      .toResolvedValue(() => logger ?? pino({ level: config.logLevel }))
       .inSingletonScope();
     // The driver (and the embedded server) load when a service first needs the database: an
     // application on STORE=memory or on remote services never loads them. Unbinding closes a

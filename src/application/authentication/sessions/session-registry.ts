@@ -2,6 +2,7 @@ import { NotAuthenticated, NotFound } from '../../../domain/errors';
 import type { Params } from '../../../ports/service-params';
 import type { ServicePort } from '../../../ports/service.port';
 import type { HookContext } from '../../hooks/hook-context';
+import { internalCallParams } from '../../observability/internal-call-params';
 import type { SessionRecord } from './session-record';
 import { hashOpaqueToken, idOfOpaqueToken, newOpaqueToken } from './opaque-token';
 
@@ -66,9 +67,9 @@ export class SessionRegistry {
       ...(address ? { address } : {}),
     };
     // The id is the store's (a UUID): the first refresh token is written once it is known.
-    const created = (await this.options.sessions().create!({ ...draft, refreshTokenHash: '' }, {})) as SessionRecord;
+    const created = (await this.options.sessions().create!({ ...draft, refreshTokenHash: '' }, internalCallParams(params))) as SessionRecord;
     const refreshToken = newOpaqueToken(created._id);
-    await this.options.sessions().patch!(created._id, { refreshTokenHash: await hashOpaqueToken(refreshToken) }, {});
+    await this.options.sessions().patch!(created._id, { refreshTokenHash: await hashOpaqueToken(refreshToken) }, internalCallParams(params));
     this.remember(created._id, { active: true, userId, until: this.now() + this.recheckMs });
     return { sessionId: created._id, refreshToken };
   }

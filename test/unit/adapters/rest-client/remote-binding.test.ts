@@ -2,6 +2,7 @@ import type { FetchFunction } from '../../../../src/adapters/rest-client';
 import { bindRemote, type RemoteConnection } from '../../../../src/adapters/rest-client/remote-binding';
 import type { ServiceDefinition } from '../../../../src/application/services/service-definition';
 import type { LoggerPort } from '../../../../src/ports/logger.port';
+import { TRACE_PARENT, type TraceParent, type TracerPort } from '../../../../src/ports/tracer.port';
 
 const REMOTE = { url: 'http://remote.test', token: 'service-credential', readiness: true };
 const MESSAGES = { path: 'messages', methods: ['find', 'get', 'create', 'patch', 'remove'] } as unknown as ServiceDefinition;
@@ -68,6 +69,20 @@ describe('bindRemote (a service stored on another server)', () => {
       { level: 'warn', message: "remote service 'messages' is unreachable" },
       { level: 'info', message: "remote service 'messages' is reachable again" },
     ]);
+  });
+
+  it('names the trace of the call that met the outage in its warning', async () => {
+    const entries: object[] = [];
+    const logger: LoggerPort = { debug: () => undefined, info: () => undefined, warn: (entry: object | string) => entries.push(entry as object), error: () => undefined };
+    const call = {} as TraceParent;
+    const tracer: TracerPort = {
+      inSpan: (_name, _start, parent, work) => work({ recording: false, setAttributes: () => undefined, recordError: () => undefined }, parent ?? call),
+      inject: () => undefined,
+      logFields: (context): Record<string, string> => (context === call ? { trace_id: 'the-trace', span_id: 'the-call' } : {}),
+    };
+    const binding = bindRemote(MESSAGES, REMOTE, logger, connection(unreachable).connection, { tracer });
+    await expect(binding.store.find!({ [TRACE_PARENT]: call })).rejects.toMatchObject({ name: 'Unavailable' });
+    expect(entries).toEqual([expect.objectContaining({ service: 'messages', trace_id: 'the-trace', span_id: 'the-call' })]);
   });
 
   it("takes a 401 to a call with the credential as a refusal of this server's credential: 503", async () => {
