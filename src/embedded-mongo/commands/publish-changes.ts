@@ -18,6 +18,9 @@ export function publishChanges(hub: ChangeStreamHub, command: Document, reply: D
   return hub.commitCommand(contextOf(name, command, reply));
 }
 
+/** Most commands: their writes are changes as they are. */
+const PLAIN_COMMAND: CommitContext = {};
+
 function contextOf(name: string | undefined, command: Document, reply: Document): CommitContext {
   switch (name) {
     case 'commitTransaction':
@@ -27,6 +30,6 @@ function contextOf(name: string | undefined, command: Document, reply: Document)
     case 'dropDatabase':
       return { droppedDatabase: command.$db as string };
     default:
-      return {};
+      return PLAIN_COMMAND;
   }
 }
