@@ -7,7 +7,11 @@
  * on the write path, say) shows here before the suites' own runs, which measure one tree only.
  *
  *   git archive <commit> src | tar -x -C /tmp/before && ln -s "$PWD/node_modules" /tmp/before/
- *   node -r @swc-node/register bench/tools/embedded-before-after.ts /tmp/before . [--rounds 5] [--seconds 2] [--standalone]
+ *   node -r @swc-node/register bench/tools/embedded-before-after.ts /tmp/before . [--rounds 5] [--seconds 2] [--standalone] [--client-options retryWrites=false]
+ *
+ * `--client-options` adds connection-string options to both URLs: with `retryWrites=false` the
+ * driver sends no transaction number with each write, which shows what that part of a replica
+ * set's round trip costs on the driver's side.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -59,8 +63,8 @@ async function rate(collection: Collection, ids: ObjectId[], call: Workload[1], 
   return calls / seconds;
 }
 
-async function seeded(url: string): Promise<{ client: MongoClient; collection: Collection; ids: ObjectId[] }> {
-  const client = await MongoClient.connect(url, { serverSelectionTimeoutMS: 5000 });
+async function seeded(url: string, clientOptions: string | undefined): Promise<{ client: MongoClient; collection: Collection; ids: ObjectId[] }> {
+  const client = await MongoClient.connect(clientOptions ? `${url}${url.includes('?') ? '&' : '?'}${clientOptions}` : url, { serverSelectionTimeoutMS: 5000 });
   const collection = client.db('bench').collection('before_after');
   const ids = Array.from({ length: SEEDED }, () => new ObjectId());
   await collection.insertMany(ids.map((_id, n) => ({ _id, n, text: 'a benchmark document', likes: 0 })));
@@ -74,15 +78,16 @@ async function main(): Promise<void> {
   // A tree that knows the option reports a standalone (no replica set, no change-stream history); older trees ignore it.
   const standalone = args.includes('--standalone');
   const seconds = option('--seconds', 2);
-  const trees = args.filter((arg, i) => !arg.startsWith('--') && !['--rounds', '--seconds'].includes(args[i - 1])).map((tree) => path.resolve(tree));
-  if (trees.length !== 2 || !(rounds >= 1) || !(seconds > 0)) throw new Error('usage: embedded-before-after.ts <tree A> <tree B> [--rounds N] [--seconds S]');
+  const clientOptions = args.includes('--client-options') ? args[args.indexOf('--client-options') + 1] : undefined;
+  const trees = args.filter((arg, i) => !arg.startsWith('--') && !['--rounds', '--seconds', '--client-options'].includes(args[i - 1])).map((tree) => path.resolve(tree));
+  if (trees.length !== 2 || !(rounds >= 1) || !(seconds > 0)) throw new Error('usage: embedded-before-after.ts <tree A> <tree B> [--rounds N] [--seconds S] [--standalone] [--client-options QUERY]');
   for (const durable of [false, true]) {
     const folders = trees.map(() => (durable ? mkdtempSync(path.join(os.tmpdir(), 'before-after-')) : undefined));
     const servers: Server[] = [];
     const sides: Awaited<ReturnType<typeof seeded>>[] = [];
     try {
       for (const [i, tree] of trees.entries()) servers.push(await startServer(tree, folders[i], standalone));
-      for (const server of servers) sides.push(await seeded(server.url));
+      for (const server of servers) sides.push(await seeded(server.url, clientOptions));
       for (const [name, call] of WORKLOADS) {
         const rates: number[][] = [[], []];
         for (let round = 0; round < rounds; round++) {
