@@ -110,7 +110,8 @@ export class JournalStorageEngine implements StorageEngine {
     // Capture and rotation happen together, synchronously: the snapshot holds exactly the
     // effects (and the history) of the records in generations up to `covered`.
     const collections = this.view.snapshotAll();
-    const history = this.historyWindow?.() ?? [];
+    // Before the history is attached (or never, on a standalone) the recovered one is kept as it is, as mongod keeps its oplog.
+    const history = this.historyWindow?.() ?? this.recoveredHistory;
     const covered = this.writer.rotate();
     this.bytesSinceSnapshot = 0;
     this.snapshotting = this.compact(collections, history, covered)

@@ -54,7 +54,7 @@ export interface StorageEngine {
    * An engine that persists the change-stream history with the data implements this: every
    * snapshot holds `window()` taken at the same moment as the collections, and the history
    * documents given to `commit` are written with that commit's changes. Returns the history
-   * documents `load` recovered.
+   * documents `load` recovered (which snapshots keep as they are until this is called).
    */
   keepHistory?(window: HistoryWindow): Document[];
   record(event: WriteEvent): void;

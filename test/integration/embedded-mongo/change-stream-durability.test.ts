@@ -80,6 +80,38 @@ describe('embedded mongo: the change-stream history is as durable as the data (o
     }
   });
 
+  test('a run as a standalone keeps the window as it found it (as mongod keeps its oplog): a token from before resumes afterwards', async () => {
+    const start = (standalone: boolean) => startEmbeddedMongo({ host: '127.0.0.1', port: 0, dataDir, standalone, logger: recordingLogger() });
+    let server = await start(false);
+    let client = await connect(server.url);
+    const stream = client.db('kept').collection('c').watch([], QUICK);
+    await stream.tryNext();
+    await client.db('kept').collection('c').insertMany([{ n: 1 }, { n: 2 }]);
+    const token = ((await stream.next()) as Document)._id as ResumeToken;
+    await stream.close();
+    await client.close();
+    await server.stop();
+
+    server = await start(true); // its writes are in no history, as a replica-set member's maintenance writes are in no oplog
+    client = await connect(server.url);
+    await client.db('kept').collection('c').insertOne({ n: 3 });
+    await client.close();
+    await server.stop(); // the snapshot it writes holds the window it found
+
+    server = await start(false);
+    client = await connect(server.url);
+    try {
+      const resumed = client.db('kept').collection('c').watch([], { ...QUICK, resumeAfter: token });
+      expect(((await resumed.next()) as Document).fullDocument.n).toBe(2);
+      expect(await resumed.tryNext()).toBeNull();
+      await resumed.close();
+      expect(await client.db('kept').collection('c').countDocuments()).toBe(3);
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  });
+
   test('a window an earlier version kept in its own folder is taken over into the journal, then survives the next restart', async () => {
     const time = new Timestamp({ t: Math.floor(Date.now() / 1000) - 60, i: 1 });
     const horizon = { horizon: { time: new Timestamp({ t: time.t - 1, i: 1 }), op: 0 } };
