@@ -104,7 +104,7 @@ export class WireServer {
 
   /**
    * One command: a standalone refuses transaction numbers; a replica set publishes the command's
-   * writes as changes (the reply waits until they are durable, with the journal), lets a getMore
+   * writes as changes (durable in the same journal write as the writes; the reply waits for it), lets a getMore
    * on a change stream wait for data, and stamps the cluster time on the reply.
    */
   private run(command: Document, db: string, connectionId: number): { reply: Document | Promise<Document>; durable?: Promise<void> } {
@@ -125,9 +125,7 @@ export class WireServer {
       return { reply: refusal ? errorReply(refusal) : runSessionCommand(command, context), durable: this.options.engine.commit() };
     }
     const reply = runSessionCommand(command, context);
-    const changesDurable = publishChanges(changeStreams, command, reply);
-    const storageDurable = this.options.engine.commit();
-    const durable = changesDurable && storageDurable ? Promise.all([storageDurable, changesDurable]).then(() => undefined) : (storageDurable ?? changesDurable);
+    const durable = this.options.engine.commit(publishChanges(changeStreams, command, reply));
     const final = awaitingReply(command, reply, this.cursors, changeStreams, () => runSessionCommand(command, context));
     const stamped = final instanceof Promise ? final.then((latest) => withClusterTime(latest, changeStreams)) : withClusterTime(final, changeStreams);
     return { reply: stamped, durable };

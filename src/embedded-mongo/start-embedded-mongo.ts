@@ -83,7 +83,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     catalog.restore(restored);
     if (!options.standalone) {
       const limits = { maxBytes: options.changeStreamHistoryBytes, maxEvents: options.changeStreamHistoryEvents };
-      changeStreams = await ChangeStreamHub.open(catalog, { dataDir: dataDirOf(options), limits, logger });
+      changeStreams = await ChangeStreamHub.open(catalog, engine, { dataDir: dataDirOf(options), limits, logger });
     }
     server = new WireServer({
       catalog,
@@ -110,7 +110,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     // A failed start (a busy port, say) leaves the dataDir unlocked for the next attempt.
     await server?.close().catch(() => undefined);
     await socket?.remove().catch(() => undefined);
-    await changeStreams?.close().catch(() => undefined);
+    changeStreams?.close();
     await engine.close().catch((closeError: Error) => logger.error('closing storage after a failed start failed', { error: closeError.message }));
     throw error;
   }

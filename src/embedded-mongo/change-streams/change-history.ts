@@ -62,7 +62,7 @@ export class ChangeHistory {
       this.totalBytes += record.bytes;
     }
     this.evictOverLimits();
-    for (const wake of [...this.waiters]) wake();
+    if (this.waiters.size > 0) this.wakeAll();
   }
 
   /**
@@ -97,7 +97,7 @@ export class ChangeHistory {
     });
   }
 
-  /** Wakes every waiting reader (the server is stopping). */
+  /** Wakes every waiting reader (a change came, or the server is stopping). */
   wakeAll(): void {
     for (const wake of [...this.waiters]) wake();
   }

@@ -1,4 +1,4 @@
-import { BSON, type Document } from 'bson';
+import { BSON, ObjectId, type Document } from 'bson';
 import type { UpdateDescription } from './change-record';
 
 /**
@@ -53,5 +53,8 @@ function sameValue(a: unknown, b: unknown): boolean {
   }
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((element, index) => sameValue(element, b[index]));
   if (Array.isArray(a) || Array.isArray(b) || isPlainObject(a) || isPlainObject(b)) return false;
+  // The two types every update meets (`_id`, timestamps) compare without encoding them.
+  if (a instanceof ObjectId) return b instanceof ObjectId && a.equals(b);
+  if (a instanceof Date) return b instanceof Date && Object.is(a.getTime(), b.getTime());
   return Buffer.from(BSON.serialize({ v: a })).equals(Buffer.from(BSON.serialize({ v: b })));
 }

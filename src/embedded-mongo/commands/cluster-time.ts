@@ -1,22 +1,43 @@
-import { Binary, Long, type Document, type Timestamp } from 'bson';
+import { BSON, Binary, Long, Timestamp, type Document } from 'bson';
 import type { ChangeStreamHub } from '../change-streams/change-stream-hub';
+import { TRAILING_ELEMENTS, type ReplyDocument } from '../wire/bson-codec';
 
 /** An unsigned cluster time: mongod without authentication signs with key 0 and a zero hash. */
 const UNSIGNED = { hash: new Binary(Buffer.alloc(20), 0), keyId: Long.fromNumber(0) };
 
 /**
+ * `$clusterTime` and `operationTime` as BSON elements, for time 0: the same bytes for every time
+ * but the two timestamps. A Timestamp is 8 bytes little-endian, increment first, then seconds.
+ */
+const TEMPLATE = (() => {
+  const encoded = Buffer.from(BSON.serialize({ $clusterTime: { clusterTime: new Timestamp({ t: 0, i: 0 }), signature: UNSIGNED }, operationTime: new Timestamp({ t: 0, i: 0 }) }));
+  return encoded.subarray(4, encoded.length - 1);
+})();
+/** Type byte, `$clusterTime\0`, the sub-document's length, type byte, `clusterTime\0`. */
+const CLUSTER_TIME_AT = 1 + '$clusterTime'.length + 1 + 4 + 1 + 'clusterTime'.length + 1;
+const OPERATION_TIME_AT = TEMPLATE.length - 8;
+
+/** The elements of the latest time asked for: replies between two ticks share them. */
+let latest: { time: Timestamp; elements: Buffer } | undefined;
+
+/**
  * Every reply of a replica-set member carries `$clusterTime` and `operationTime` (the time of the
  * latest change it has seen): drivers gossip it, `startAtOperationTime` and causally consistent
- * sessions build on it.
+ * sessions build on it. They are encoded once per time, not per reply, and written as the reply's
+ * last fields when it is encoded.
  */
-export function withClusterTime(reply: Document, hub: ChangeStreamHub): Document {
+export function withClusterTime(reply: Document, hub: ChangeStreamHub): ReplyDocument {
   const now = hub.clock.current();
-  let stamped = STAMPS.get(now);
-  if (!stamped) STAMPS.set(now, (stamped = { clusterTime: now, signature: UNSIGNED }));
-  reply.$clusterTime = stamped;
-  reply.operationTime = now;
+  if (latest?.time !== now) latest = { time: now, elements: elementsAt(now) };
+  (reply as ReplyDocument)[TRAILING_ELEMENTS] = latest.elements;
   return reply;
 }
 
-/** One `$clusterTime` per time, shared by every reply until the clock moves (replies are encoded, never changed). */
-const STAMPS = new WeakMap<Timestamp, Document>();
+function elementsAt(time: Timestamp): Buffer {
+  const elements = Buffer.from(TEMPLATE);
+  for (const at of [CLUSTER_TIME_AT, OPERATION_TIME_AT]) {
+    elements.writeUInt32LE(time.i, at);
+    elements.writeUInt32LE(time.t, at + 4);
+  }
+  return elements;
+}

@@ -7,9 +7,9 @@ import { parseNamespace } from './rename-collection.command';
 /**
  * After each command: its writes become change events, read in the light of the command (a
  * transaction's commit, a rename, a dropDatabase; the undone writes of a failed commit are none).
- * Resolves when the changes are durable.
+ * Returns the history entries the storage engine writes with the command's changes, if it keeps them.
  */
-export function publishChanges(hub: ChangeStreamHub, command: Document, reply: Document): Promise<void> | undefined {
+export function publishChanges(hub: ChangeStreamHub, command: Document, reply: Document): Document[] | undefined {
   const name = commandName(command);
   if (name === 'commitTransaction' && reply.ok !== 1) {
     hub.discardCommand();
@@ -17,6 +17,9 @@ export function publishChanges(hub: ChangeStreamHub, command: Document, reply: D
   }
   return hub.commitCommand(contextOf(name, command, reply));
 }
+
+/** Most commands: their writes are changes as they are. */
+const PLAIN_COMMAND: CommitContext = {};
 
 function contextOf(name: string | undefined, command: Document, reply: Document): CommitContext {
   switch (name) {
@@ -27,6 +30,6 @@ function contextOf(name: string | undefined, command: Document, reply: Document)
     case 'dropDatabase':
       return { droppedDatabase: command.$db as string };
     default:
-      return {};
+      return PLAIN_COMMAND;
   }
 }

@@ -27,9 +27,26 @@ export function encodeEvent(event: WriteEvent): Uint8Array {
   }
 }
 
-/** The events of one journal record, in the order they happened. */
-export function decodeEvents(payload: Buffer): WriteEvent[] {
-  return decodeStoredSequence(payload).map(toEvent);
+/** A change-stream history document, journaled with the writes of its command. */
+export function encodeHistoryEntry(entry: Document): Uint8Array {
+  return encodeStored({ op: 'history', entry });
+}
+
+export interface DecodedRecord {
+  /** The catalog's changes, in the order they happened. */
+  readonly events: WriteEvent[];
+  /** The change-stream history documents journaled with them. */
+  readonly history: Document[];
+}
+
+export function decodeRecord(payload: Buffer): DecodedRecord {
+  const events: WriteEvent[] = [];
+  const history: Document[] = [];
+  for (const raw of decodeStoredSequence(payload)) {
+    if (raw.op === 'history') history.push(raw.entry as Document);
+    else events.push(toEvent(raw));
+  }
+  return { events, history };
 }
 
 function toEvent(raw: Document): WriteEvent {

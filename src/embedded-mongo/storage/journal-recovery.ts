@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import type { EmbeddedMongoLogger } from '../base/logger';
-import { decodeEvents } from './journal-codec';
+import type { Document } from 'bson';
+import { decodeRecord } from './journal-codec';
 import { listJournals } from './journal-files';
 import { scanRecords } from './journal-record';
 import { hasLegacyCollections, loadLegacyCollections } from './legacy-snapshot';
@@ -10,6 +11,8 @@ import type { PersistedCollection } from './storage-engine';
 
 export interface Recovery {
   readonly collections: PersistedCollection[];
+  /** The change-stream history: the snapshot's window, then what the journals add, oldest first. */
+  readonly history: Document[];
   /** The first journal generation this run may write. */
   readonly nextGeneration: number;
   /** Journal bytes replayed: a reason to take a fresh snapshot soon. */
@@ -20,7 +23,7 @@ export interface Recovery {
 
 /**
  * Start-up: the snapshot (or part-1 files when there is none), then every newer journal in
- * order. A journal whose tail is torn or fails its checksum is cut back to its last whole record,
+ * order; the change-stream history the same way. A journal whose tail is torn or fails its checksum is cut back to its last whole record,
  * with a warning; journals after a damaged one cannot be trusted and are set aside.
  */
 export async function recover(dataDir: string, logger: EmbeddedMongoLogger): Promise<Recovery> {
@@ -29,6 +32,7 @@ export async function recover(dataDir: string, logger: EmbeddedMongoLogger): Pro
   const base = snapshot?.collections ?? (legacyFiles ? await loadLegacyCollections(dataDir) : []);
   const covered = snapshot?.journalGeneration ?? 0;
   const state = new RecoveredState(base);
+  const history = [...(snapshot?.history ?? [])];
   let replayedBytes = 0;
   let lastGeneration = covered;
   let damaged = false;
@@ -45,7 +49,11 @@ export async function recover(dataDir: string, logger: EmbeddedMongoLogger): Pro
     }
     const bytes = await fs.readFile(journal.file);
     const scan = scanRecords(bytes);
-    for (const payload of scan.payloads) for (const event of decodeEvents(payload)) state.apply(event);
+    for (const payload of scan.payloads) {
+      const record = decodeRecord(payload);
+      for (const event of record.events) state.apply(event);
+      for (const entry of record.history) history.push(entry);
+    }
     replayedBytes += scan.validLength;
     if (scan.damage) {
       damaged = true;
@@ -58,5 +66,5 @@ export async function recover(dataDir: string, logger: EmbeddedMongoLogger): Pro
       await fs.truncate(journal.file, scan.validLength);
     }
   }
-  return { collections: state.toCollections(), nextGeneration: lastGeneration + 1, replayedBytes, legacyFiles };
+  return { collections: state.toCollections(), history, nextGeneration: lastGeneration + 1, replayedBytes, legacyFiles };
 }

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
+import type { Document } from 'bson';
 import type { EmbeddedMongoLogger } from '../base/logger';
-import { encodeEvent } from './journal-codec';
+import { encodeEvent, encodeHistoryEntry } from './journal-codec';
 import { listJournals } from './journal-files';
 import { frameRecord } from './journal-record';
 import { recover } from './journal-recovery';
@@ -8,7 +9,7 @@ import { JournalWriter } from './journal-writer';
 import { removeLegacyCollections } from './legacy-snapshot';
 import { acquireDataDirLock } from './lock-file';
 import { writeSnapshot } from './snapshot-file';
-import type { CatalogView, PersistedCollection, StorageEngine, WriteEvent } from './storage-engine';
+import type { CatalogView, HistoryWindow, PersistedCollection, StorageEngine, WriteEvent } from './storage-engine';
 
 export interface JournalSettings {
   /** A snapshot is taken this often when the journal holds anything (default 60 s). */
@@ -18,12 +19,15 @@ export interface JournalSettings {
 }
 
 /**
- * Durable storage: each command's changes become one checksummed journal record, fsynced (with
- * group commit) before the reply; a periodic snapshot of the whole catalog lets older journal
- * files be deleted. Start-up loads the snapshot and replays newer journals.
+ * Durable storage: each command's changes (with its change-stream records) become one
+ * checksummed journal record, fsynced (with group commit) before the reply; a periodic snapshot
+ * of the whole catalog and the history's window lets older journal files be deleted. Start-up
+ * loads the snapshot and replays newer journals.
  */
 export class JournalStorageEngine implements StorageEngine {
   private view?: CatalogView;
+  private historyWindow?: HistoryWindow;
+  private recoveredHistory: Document[] = [];
   private writer?: JournalWriter;
   private releaseLock?: () => Promise<void>;
   private pendingEvents: Uint8Array[] = [];
@@ -51,6 +55,7 @@ export class JournalStorageEngine implements StorageEngine {
       this.writer = new JournalWriter(this.dataDir, recovery.nextGeneration);
       this.bytesSinceSnapshot = recovery.replayedBytes;
       this.legacyFiles = recovery.legacyFiles;
+      this.recoveredHistory = recovery.history;
       this.timer = setInterval(() => this.snapshotIfNeeded(), this.intervalMs);
       this.timer.unref();
       return recovery.collections;
@@ -64,12 +69,20 @@ export class JournalStorageEngine implements StorageEngine {
     this.view = view;
   }
 
+  keepHistory(window: HistoryWindow): Document[] {
+    this.historyWindow = window;
+    const recovered = this.recoveredHistory;
+    this.recoveredHistory = [];
+    return recovered;
+  }
+
   record(event: WriteEvent): void {
     this.pendingEvents.push(encodeEvent(event));
   }
 
-  /** Everything recorded since the last call becomes one record: a command, or a whole transaction. */
-  commit(): Promise<void> | undefined {
+  /** Everything recorded since the last call and the command's history become one record: a command, or a whole transaction. */
+  commit(history?: readonly Document[]): Promise<void> | undefined {
+    if (history) for (const entry of history) this.pendingEvents.push(encodeHistoryEntry(entry));
     if (this.pendingEvents.length === 0 || !this.writer) return undefined;
     const record = frameRecord(this.pendingEvents);
     this.pendingEvents = [];
@@ -95,11 +108,13 @@ export class JournalStorageEngine implements StorageEngine {
     if (this.snapshotting || !this.view || !this.writer || this.writer.failed) return;
     if (this.bytesSinceSnapshot === 0 && !this.legacyFiles) return;
     // Capture and rotation happen together, synchronously: the snapshot holds exactly the
-    // effects of the records in generations up to `covered`.
+    // effects (and the history) of the records in generations up to `covered`.
     const collections = this.view.snapshotAll();
+    // Before the history is attached (or never, on a standalone) the recovered one is kept as it is, as mongod keeps its oplog.
+    const history = this.historyWindow?.() ?? this.recoveredHistory;
     const covered = this.writer.rotate();
     this.bytesSinceSnapshot = 0;
-    this.snapshotting = this.compact(collections, covered)
+    this.snapshotting = this.compact(collections, history, covered)
       .catch((error: Error) => {
         this.bytesSinceSnapshot = Math.max(this.bytesSinceSnapshot, 1); // try again next interval
         this.logger.error('snapshot failed; the journal keeps everything', { error: error.message });
@@ -109,8 +124,8 @@ export class JournalStorageEngine implements StorageEngine {
       });
   }
 
-  private async compact(collections: PersistedCollection[], covered: number): Promise<void> {
-    await writeSnapshot(this.dataDir, { journalGeneration: covered, collections });
+  private async compact(collections: PersistedCollection[], history: Document[], covered: number): Promise<void> {
+    await writeSnapshot(this.dataDir, { journalGeneration: covered, collections, history });
     for (const journal of await listJournals(this.dataDir)) {
       if (journal.generation <= covered) await fs.rm(journal.file, { force: true });
     }

@@ -15,11 +15,14 @@ export interface SnapshotContents {
   /** Every journal generation up to this one is contained in the snapshot. */
   readonly journalGeneration: number;
   readonly collections: PersistedCollection[];
+  /** The change-stream history's window at the same moment (absent in snapshots written before it was kept here). */
+  readonly history?: readonly Document[];
 }
 
 /**
  * Writes the whole catalog as one file of checksummed records: a header, then per collection a
- * descriptor record followed by document records, then an end marker. Temp file + fsync +
+ * descriptor record followed by document records, then the change-stream history's records,
+ * then an end marker. Temp file + fsync +
  * rename + directory fsync: a crash leaves either the old or the new snapshot, never a mix.
  */
 export async function writeSnapshot(dataDir: string, contents: SnapshotContents): Promise<void> {
@@ -29,10 +32,9 @@ export async function writeSnapshot(dataDir: string, contents: SnapshotContents)
     // appendFile on a handle writes everything at the current position, looping over short writes.
     const write = (parts: Uint8Array[]): Promise<void> => file.appendFile(frameRecord(parts));
     await write([encodeStored({ kind: 'header', format: FORMAT, journalGeneration: contents.journalGeneration })]);
-    for (const collection of contents.collections) {
-      const { db, collection: name, options, indexes, documents } = collection;
-      await write([encodeStored({ kind: 'collection', db, collection: name, options, indexes, count: documents.length })]);
-      let chunk: Uint8Array[] = [encodeStored({ kind: 'documents' })];
+    /** Documents in records of about CHUNK_BYTES, each record led by `kind`. */
+    const writeChunked = async (kind: string, documents: readonly Document[]): Promise<void> => {
+      let chunk: Uint8Array[] = [encodeStored({ kind })];
       let size = 0;
       for (const doc of documents) {
         const bytes = encodeStored(doc);
@@ -44,7 +46,13 @@ export async function writeSnapshot(dataDir: string, contents: SnapshotContents)
         size = 0;
       }
       if (chunk.length > 1) await write(chunk);
+    };
+    for (const collection of contents.collections) {
+      const { db, collection: name, options, indexes, documents } = collection;
+      await write([encodeStored({ kind: 'collection', db, collection: name, options, indexes, count: documents.length })]);
+      await writeChunked('documents', documents);
     }
+    await writeChunked('history', contents.history ?? []);
     await write([encodeStored({ kind: 'end', collections: contents.collections.length })]);
     await file.sync();
   } finally {
@@ -70,6 +78,7 @@ export async function readSnapshot(dataDir: string): Promise<SnapshotContents | 
     throw new Error(`snapshot ${path.join(dataDir, SNAPSHOT_FILE)} is damaged (${scan.damage ?? 'missing header or end marker'})`);
   }
   const collections: Array<PersistedCollection & { documents: Document[] }> = [];
+  const history: Document[] = [];
   for (const [descriptor, ...docs] of records.slice(1, -1)) {
     if (descriptor.kind === 'collection') {
       collections.push({
@@ -82,7 +91,9 @@ export async function readSnapshot(dataDir: string): Promise<SnapshotContents | 
     } else if (descriptor.kind === 'documents') {
       const target = collections[collections.length - 1];
       for (const doc of docs) target?.documents.push(doc);
+    } else if (descriptor.kind === 'history') {
+      for (const doc of docs) history.push(doc);
     }
   }
-  return { journalGeneration: header.journalGeneration as number, collections };
+  return { journalGeneration: header.journalGeneration as number, collections, history };
 }

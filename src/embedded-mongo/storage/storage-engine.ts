@@ -37,6 +37,12 @@ export interface CatalogView {
 }
 
 /**
+ * The change-stream history as an engine keeps it: opaque documents, oldest first (the history's
+ * own codec gives them meaning). Returns the documents that make up the retained window now.
+ */
+export type HistoryWindow = () => Document[];
+
+/**
  * Where durability plugs in. The server calls `record` for every change while a command runs,
  * then awaits `commit` before it replies, so an engine that fsyncs there makes acknowledged
  * writes durable without the command code knowing about files.
@@ -44,8 +50,18 @@ export interface CatalogView {
 export interface StorageEngine {
   load(): Promise<PersistedCollection[]>;
   attach(view: CatalogView): void;
+  /**
+   * An engine that persists the change-stream history with the data implements this: every
+   * snapshot holds `window()` taken at the same moment as the collections, and the history
+   * documents given to `commit` are written with that commit's changes. Returns the history
+   * documents `load` recovered (which snapshots keep as they are until this is called).
+   */
+  keepHistory?(window: HistoryWindow): Document[];
   record(event: WriteEvent): void;
-  /** Resolves when everything recorded so far is as durable as this engine makes it. */
-  commit(): Promise<void> | undefined;
+  /**
+   * Resolves when everything recorded so far, and the history documents of the command (its
+   * change records), are as durable as this engine makes them: one write for both.
+   */
+  commit(history?: readonly Document[]): Promise<void> | undefined;
   close(): Promise<void>;
 }

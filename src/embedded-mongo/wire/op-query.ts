@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { encodeDocument, readCString, readDocumentAt } from './bson-codec';
+import { encodeReply, readCString, readDocumentAt, type ReplyDocument } from './bson-codec';
 import { frameMessage } from './message-reader';
 import { ProtocolError } from './protocol-error';
 import { OP_REPLY } from './wire-constants';
@@ -30,8 +30,8 @@ function splitNamespace(namespace: string): [string, string] {
 }
 
 /** OP_REPLY: responseFlags 0, cursorId 0, startingFrom 0, numberReturned 1, then the document. */
-export function encodeOpReply(requestId: number, responseTo: number, reply: Document): Buffer {
+export function encodeOpReply(requestId: number, responseTo: number, reply: ReplyDocument): Buffer {
   const prefix = Buffer.alloc(20);
   prefix.writeInt32LE(1, 16);
-  return frameMessage(OP_REPLY, requestId, responseTo, [prefix, encodeDocument(reply)]);
+  return frameMessage(OP_REPLY, requestId, responseTo, [prefix, ...encodeReply(reply)]);
 }

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Long, MongoServerError, type ClientSession, type Collection, type Document } from 'mongodb';
-import { decodeEvents } from '../../../src/embedded-mongo/storage/journal-codec';
+import { decodeRecord } from '../../../src/embedded-mongo/storage/journal-codec';
 import { scanRecords } from '../../../src/embedded-mongo/storage/journal-record';
 import { startFixture, stopFixture, type Fixture } from './embedded-mongo-fixture';
 
@@ -202,9 +202,15 @@ describe('embedded mongo: transactions with a dataDir', () => {
     });
     await session.endSession();
     const [journal] = (await readdir(dataDir)).filter((name) => name.startsWith('journal-'));
-    const records = scanRecords(await readFile(path.join(dataDir, journal))).payloads.map(decodeEvents);
+    const records = scanRecords(await readFile(path.join(dataDir, journal))).payloads.map(decodeRecord);
     const last = records[records.length - 1];
-    expect(last.filter((event) => event.type === 'insert').map((event) => event.collection)).toEqual(['orders', 'orders', 'stock']);
+    expect(last.events.filter((event) => event.type === 'insert').map((event) => event.collection)).toEqual(['orders', 'orders', 'stock']);
+    // Its change-stream records are in the same record: one durable write for the data and the history.
+    expect(last.history.map((entry) => [entry.operationType, entry.coll, entry.txnOpIndex])).toEqual([
+      ['insert', 'orders', 0],
+      ['insert', 'orders', 1],
+      ['insert', 'stock', 2],
+    ]);
     await stopFixture(first);
 
     const second = await startFixture({ dataDir });

@@ -1,4 +1,4 @@
-import { Double, Int32 } from 'bson';
+import { Double, Int32, ObjectId } from 'bson';
 import { describeUpdate } from '../../../../src/embedded-mongo/change-streams/update-description';
 
 describe('describeUpdate (a change event updateDescription, as mongod derives it from its oplog diff)', () => {
@@ -18,5 +18,15 @@ describe('describeUpdate (a change event updateDescription, as mongod derives it
   it('a value of another BSON type is a change (1 and 1.0 differ as stored), an identical one is not', () => {
     expect(describeUpdate({ n: new Int32(1) }, { n: new Double(1) }).updatedFields).toEqual({ n: new Double(1) });
     expect(describeUpdate({ n: { x: [1, { y: 2 }] } }, { n: { x: [1, { y: 2 }] } }).updatedFields).toEqual({});
+  });
+
+  it('an equal ObjectId or Date in another instance (a copied document) is no change; another value is', () => {
+    const id = new ObjectId();
+    const at = new Date(1_700_000_000_000);
+    expect(describeUpdate({ _id: id, at, n: 1 }, { _id: new ObjectId(id.toHexString()), at: new Date(at.getTime()), n: 2 }).updatedFields).toEqual({ n: 2 });
+    const other = new ObjectId();
+    const later = new Date(at.getTime() + 1);
+    expect(describeUpdate({ ref: id, at }, { ref: other, at: later }).updatedFields).toEqual({ ref: other, at: later });
+    expect(describeUpdate({ ref: id }, { ref: id.toHexString() }).updatedFields).toEqual({ ref: id.toHexString() }); // a string is not an ObjectId
   });
 });
