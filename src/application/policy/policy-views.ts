@@ -61,6 +61,8 @@ export class PolicyViews implements RecordVisibility {
   /** The compiled policy of each user object seen (a connection's, a verified token's). */
   private readonly byUser = new WeakMap<object, CompiledPolicy>();
   private readonly joinedFields = new WeakMap<readonly string[], string>();
+  /** Each kept list of visible fields as a set, for telling whether a record has anything else. */
+  private readonly fieldSets = new WeakMap<readonly string[], ReadonlySet<string>>();
 
   constructor(private readonly settings: PolicySettings) {
     this.policies = new PolicyCache(settings.path, settings.policy);
@@ -136,7 +138,19 @@ export class PolicyViews implements RecordVisibility {
   /** One record as the caller sees it; undefined when they may not read it. */
   private recordView(viewer: Viewer, record: Record<string, unknown>, computed: ComputedEntries): Record<string, unknown> | undefined {
     const fields = this.visibleFields(viewer.compiled, record);
-    return fields && this.viewOf(viewer, record, fields, computed);
+    if (!fields) return undefined;
+    // Nothing to leave out and nothing to add: the answer's record is its own view (no copy, as without a policy).
+    if (computed.length === 0 && this.relations.length === 0 && this.showsWhole(fields, record)) return record;
+    return this.viewOf(viewer, record, fields, computed);
+  }
+
+  /** Whether every field of the record is among `fields` (kept lists only: a list made afresh is not worth a set). */
+  private showsWhole(fields: readonly string[], record: Record<string, unknown>): boolean {
+    if (!Object.isFrozen(fields)) return false;
+    let set = this.fieldSets.get(fields);
+    if (!set) this.fieldSets.set(fields, (set = new Set(fields)));
+    for (const field in record) if (!set.has(field)) return false;
+    return true;
   }
 
   /** One answered record: what the caller may read, plus what they sent, plus the id. */
@@ -162,7 +176,7 @@ export class PolicyViews implements RecordVisibility {
     const shown = compiled.visibleFields(record);
     if (!shown || this.hidden.size === 0) return shown;
     let visible = this.unhidden.get(shown);
-    if (!visible) this.unhidden.set(shown, (visible = shown.filter((field) => !this.hidden.has(field))));
+    if (!visible) this.unhidden.set(shown, (visible = Object.freeze(shown.filter((field) => !this.hidden.has(field)))));
     return visible;
   }
 

@@ -1,0 +1,34 @@
+import { PolicyViews } from '../../../../src/application/policy/policy-views';
+import type { ServicePolicy } from '../../../../src/application/policy/service-policy';
+
+const policy: ServicePolicy = (caller, { can }) => {
+  if (caller.anonymous) return;
+  can('read', ['_id', 'text', 'userId']);
+  can('read', ['likedBy'], { userId: caller.id });
+};
+
+const views = (options: { hiddenFields?: string[] } = {}) =>
+  new PolicyViews({ path: 'messages', policy, rolesField: 'roles', idField: '_id', hiddenFields: options.hiddenFields ?? [] });
+
+describe('PolicyViews answers', () => {
+  const bob = { user: { _id: 'bob', roles: [] } };
+
+  it('answers a record with nothing to leave out as it is, and copies one with a field the caller may not read, without it', () => {
+    const answers = views();
+    const plain = { _id: 'm1', text: 'hello', userId: 'alice' };
+    const liked = { _id: 'm2', text: 'liked', userId: 'alice', likedBy: ['bob'] };
+    const page = answers.answer(bob, { total: 2, limit: 10, skip: 0, data: [plain, liked] }) as { data: Record<string, unknown>[] };
+    expect(page.data[0]).toBe(plain);
+    expect(page.data[1]).not.toBe(liked);
+    expect(page.data[1]).toEqual({ _id: 'm2', text: 'liked', userId: 'alice' });
+    // The owner reads likedBy: the record again is its own view.
+    const own = { _id: 'm3', text: 'mine', userId: 'bob', likedBy: [] };
+    expect(answers.answer(bob, own)).toBe(own);
+  });
+
+  it('never answers a hidden field, even where every other field is readable', () => {
+    const answers = views({ hiddenFields: ['userId'] });
+    const record = { _id: 'm1', text: 'hello', userId: 'alice' };
+    expect(answers.answer(bob, record)).toEqual({ _id: 'm1', text: 'hello' });
+  });
+});
