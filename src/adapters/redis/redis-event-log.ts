@@ -94,12 +94,23 @@ export class RedisEventLog implements EventLogPort {
     return this.lastPosition;
   }
 
-  /** Starts reading after the newest entry: this instance delivers what is appended from now on. */
+  /**
+   * Starts reading after the newest entry: this instance delivers what is appended from now on.
+   * Resolves once it knows where that is (it asks again until Redis answers).
+   */
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    const newest = (await this.reader.xrevrange(this.key, '+', '-', 'COUNT', 1))[0];
-    if (newest) this.lastPosition = newest[0];
+    while (!this.closed) {
+      try {
+        const newest = (await this.reader.xrevrange(this.key, '+', '-', 'COUNT', 1))[0];
+        if (newest) this.lastPosition = newest[0];
+        break;
+      } catch (error) {
+        this.noteDown((error as Error).message);
+        await new Promise((resolve) => setTimeout(resolve, 250).unref());
+      }
+    }
     void this.readLoop();
   }
 
