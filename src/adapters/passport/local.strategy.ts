@@ -9,6 +9,8 @@ import type { PasswordHasherPort } from '../../ports/password-hasher.port';
 import type { Params } from '../../ports/service-params';
 import type { ServicePort } from '../../ports/service.port';
 import { internalCallParams } from '../../application/observability/internal-call-params';
+import { traceLogFields } from '../../application/observability/trace-log-fields';
+import type { TracerPort } from '../../ports/tracer.port';
 import { runPassportStrategy, type MinimalRequest } from './passport-strategy-adapter';
 
 export interface LocalStrategyOptions {
@@ -17,6 +19,8 @@ export interface LocalStrategyOptions {
   passwordHasher: PasswordHasherPort;
   /** Told when a stored hash could not be upgraded (the login succeeds all the same). */
   logger?: Pick<LoggerPort, 'warn'>;
+  /** Gives that line the login's trace ids, when tracing is on. */
+  tracer?: Pick<TracerPort, 'logFields'>;
   /** Request and record field of the login name. Default 'email'. */
   usernameField?: string;
   /** Request and record field of the password (the record holds its hash). Default 'password'. */
@@ -102,7 +106,7 @@ export class LocalAuthenticationStrategy implements AuthenticationStrategyPort {
       await this.options.users().patch!(id, { [this.passwordField]: password }, internalCallParams(callParams));
     } catch (error) {
       const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
-      this.options.logger?.warn({ userId: String(id), error: { name, message } }, 'could not upgrade a stored password hash');
+      this.options.logger?.warn({ userId: String(id), error: { name, message }, ...traceLogFields(this.options.tracer, callParams) }, 'could not upgrade a stored password hash');
     }
   }
 

@@ -122,7 +122,7 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
       .inSingletonScope();
     bind(Tokens.auth.configure)
       .toResolvedValue(
-        (settings, tokenIssuer, passwordHasher, definitions, logger, plans, rateLimiters, stores) => (app: Application) => {
+        (settings, tokenIssuer, passwordHasher, definitions, logger, plans, rateLimiters, stores, { tracer }) => (app: Application) => {
           const users = () => app.service(USER_IDENTITY.path);
           const usersDefinition = definitions.find((definition) => definition.path === USER_IDENTITY.path);
           const credentialChecks = serviceCredentialChecks(config, logger);
@@ -135,7 +135,7 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
           const service = new AuthenticationService({
             refusesLogin: (user) => user[USER_IDENTITY.disabledField] === true,
             strategies: [
-              new LocalAuthenticationStrategy({ users, passwordHasher, logger, usernameField: USER_IDENTITY.loginField, passwordField: USER_IDENTITY.passwordField }),
+              new LocalAuthenticationStrategy({ users, passwordHasher, logger, tracer, usernameField: USER_IDENTITY.loginField, passwordField: USER_IDENTITY.passwordField }),
               new JwtAuthenticationStrategy({
                 settings,
                 users: usersElsewhere ? tokenOwnersThrough(users) : users,
@@ -173,12 +173,13 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
             resetUrl: config.passwordResetUrl,
             identity: USER_IDENTITY,
             logger,
+            tracer,
           }), { methods: ['create'] });
           app.service(PASSWORD_RESETS_PATH).hooks(authenticationHooks());
           // Legacy bcrypt hashes are verified in worker threads: they end with the app.
           app.hooks({ teardown: [async (_app: Application, next: () => Promise<void>) => { await next(); await scryptHasher.close(); await mailer.close?.(); }] });
         },
-        [Tokens.auth.jwtSettings, Tokens.auth.tokenIssuer, Tokens.auth.passwordHasher, Tokens.services.definitions, Tokens.infrastructure.logger, Tokens.services.storePlans, Tokens.auth.rateLimiters, Tokens.auth.stores],
+        [Tokens.auth.jwtSettings, Tokens.auth.tokenIssuer, Tokens.auth.passwordHasher, Tokens.services.definitions, Tokens.infrastructure.logger, Tokens.services.storePlans, Tokens.auth.rateLimiters, Tokens.auth.stores, Tokens.infrastructure.telemetry],
       )
       .inSingletonScope();
   });

@@ -11,6 +11,8 @@ import { clientAddressOf } from '../client-address';
 import { hashOpaqueToken, idOfOpaqueToken, newOpaqueToken, sha256Hex } from '../sessions/opaque-token';
 import type { SessionRegistry } from '../sessions/session-registry';
 import type { PasswordResetRecord } from './password-reset-record';
+import { traceLogFields } from '../../observability/trace-log-fields';
+import type { TracerPort } from '../../../ports/tracer.port';
 
 /** Where the service is registered: `POST /password-resets`. */
 export const PASSWORD_RESETS_PATH = 'password-resets';
@@ -37,6 +39,8 @@ export interface PasswordResetOptions {
   resetUrl: string;
   identity: { loginField: string; passwordField: string };
   logger?: LoggerPort;
+  /** Gives a failed mail's log line the request's trace ids, when tracing is on. */
+  tracer?: Pick<TracerPort, 'logFields'>;
   /** How long a link works. Default 1 hour. */
   ttlMs?: number;
   now?: () => number;
@@ -67,7 +71,7 @@ export class PasswordResetService {
     // Counted under the address's hash: a shared limiter's store (Redis) never holds the address.
     await this.throttle(PASSWORD_RESET_PER_ADDRESS, await sha256Hex(email));
     const user = await this.userByEmail(email);
-    if (user) void this.sendLink(user, email);
+    if (user) void this.sendLink(user, email, params);
     return { ...RESET_REQUESTED };
   }
 
@@ -95,7 +99,7 @@ export class PasswordResetService {
     return { ...RESET_DONE };
   }
 
-  private async sendLink(user: Record<string, unknown>, email: string): Promise<void> {
+  private async sendLink(user: Record<string, unknown>, email: string, params: Params): Promise<void> {
     const userId = String(user._id ?? user.id);
     try {
       const created = (await this.options.tokens().create!({ userId, tokenHash: '', expiresAt: new Date(this.now() + this.ttlMs) }, {})) as PasswordResetRecord;
@@ -112,7 +116,7 @@ export class PasswordResetService {
       });
     } catch (error) {
       // The caller has had the answer already; the failure is logged without the address's secrets.
-      this.options.logger?.error({ userId, err: error instanceof Error ? error.message : String(error) }, 'could not send a password reset link');
+      this.options.logger?.error({ userId, err: error instanceof Error ? error.message : String(error), ...traceLogFields(this.options.tracer, params) }, 'could not send a password reset link');
     }
   }
 

@@ -3,6 +3,7 @@ import { LocalAuthenticationStrategy } from '../../../../src/adapters/passport/l
 import { Unavailable } from '../../../../src/domain/errors';
 import type { Params } from '../../../../src/ports/service-params';
 import type { PasswordHasherPort } from '../../../../src/ports/password-hasher.port';
+import { TRACE_PARENT, type TraceParent } from '../../../../src/ports/tracer.port';
 
 /** A transparent hasher: hash(x) = 'h:' + x; 'old:' + x is a legacy hash it verifies and wants replaced. */
 function givenHasher() {
@@ -107,6 +108,21 @@ describe('LocalAuthenticationStrategy', () => {
     expect(await users.get(0)).toMatchObject({ password: 'old:secret-pw' });
     expect(warnings).toEqual([{ userId: '0', error: { name: 'Unavailable', message: 'database down' } }]);
     expect(JSON.stringify(warnings)).not.toContain('secret-pw');
+  });
+
+  it("gives the warning the login's trace ids when the call is traced", async () => {
+    const users = new MemoryService({ paginate: { default: 10, max: 50 } });
+    await users.create({ email: 'old@example.com', password: 'old:secret-pw' });
+    const warnings: unknown[] = [];
+    const parent = { traced: true } as unknown as TraceParent;
+    const strategy = new LocalAuthenticationStrategy({
+      users: () => ({ find: (params?: Params) => users.find(params), patch: async () => { throw new Unavailable('database down'); } }),
+      passwordHasher: givenHasher().hasher,
+      logger: { warn: (entry: unknown) => void warnings.push(entry) },
+      tracer: { logFields: (context): Record<string, string> => (context === parent ? { trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16) } : {}) },
+    });
+    await strategy.authenticate({ strategy: 'local', email: 'old@example.com', password: 'secret-pw' }, { [TRACE_PARENT]: parent });
+    expect(warnings).toEqual([expect.objectContaining({ userId: '0', trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16) })]);
   });
 
   it('passes a failing users service on as it is', async () => {
