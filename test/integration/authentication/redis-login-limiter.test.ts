@@ -1,10 +1,6 @@
 import { createRedisClient, closeRedisClient, RedisLoginRateLimiter } from '../../../src/adapters/redis';
 import type { GrantedLoginAttempt, LoginReservation } from '../../../src/ports/login-rate-limiter.port';
-import { describeIf } from '../../helpers/skip-with-reason';
-import { redisUnavailableReason, startRedis, type RedisProcess } from '../realtime/support/redis-server';
-
-const skipReason = redisUnavailableReason();
-const describeWithRedis = describeIf(skipReason === undefined, skipReason ?? '');
+import { describeWithRedis, startRedis, type RedisProcess } from '../realtime/support/redis-server';
 
 const OPTIONS = { maxFailuresPerClient: 4, maxFailuresPerEmail: 3, windowMs: 60_000 };
 

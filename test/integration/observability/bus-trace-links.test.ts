@@ -1,10 +1,7 @@
 import { startOtlpReceiver, type OtlpReceiver } from '../../helpers/otlp-receiver';
 import { startApp, type RunningApp } from '../reliability/support/app-server';
-import { redisUnavailableReason, startRedis, type RedisProcess } from '../realtime/support/redis-server';
+import { describeWithRedis, startRedis, type RedisProcess } from '../realtime/support/redis-server';
 
-const skipReason = redisUnavailableReason();
-if (skipReason) console.log(`bus trace link tests skipped: ${skipReason}`);
-const describeWithRedis = skipReason ? describe.skip : describe;
 const PRODUCER = 4;
 const CONSUMER = 5;
 

@@ -6,13 +6,9 @@ import { signUpAndLogIn, type Account } from '../reliability/support/accounts';
 import { startApp, type RunningApp } from '../reliability/support/app-server';
 import { call } from '../reliability/support/http';
 import { startMongoTestServer, type MongoTestServer } from '../../helpers/mongo-test-server';
-import { redisUnavailableReason, startRedis, type RedisProcess } from './support/redis-server';
+import { describeWithRedis, startRedis, type RedisProcess } from './support/redis-server';
 import { startSwitchingProxy, type SwitchingProxy } from './support/switching-proxy';
 import { stockClientOn, waitFor } from './support/socket-clients';
-
-const skipReason = redisUnavailableReason();
-if (skipReason) console.log(`events-resume-across-instances tests skipped: ${skipReason}`);
-const describeWithRedis = skipReason ? describe.skip : describe;
 
 const WINDOW_MS = 8_000;
 const GAP_MS = 2_000;

@@ -2,12 +2,8 @@ import { Redis } from 'ioredis';
 import { RedisEventLog } from '../../../src/adapters/redis';
 import type { EventEnvelope } from '../../../src/ports/event-bus.port';
 import type { LoggedEvent } from '../../../src/ports/event-log.port';
-import { redisUnavailableReason, startRedis, type RedisProcess } from './support/redis-server';
+import { describeWithRedis, startRedis, type RedisProcess } from './support/redis-server';
 import { waitFor } from './support/socket-clients';
-
-const skipReason = redisUnavailableReason();
-if (skipReason) console.log(`redis-event-log tests skipped: ${skipReason}`);
-const describeWithRedis = skipReason ? describe.skip : describe;
 
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const envelope = (n: number): EventEnvelope => ({ event: 'created', path: 'messages', data: { n }, routing: { origin: 'test', service: 'messages' } });

@@ -4,13 +4,9 @@ import { createJwtSettings, signServiceCredential } from '../../../src';
 import { SERVICES } from '../../../src/application/services/service-list';
 import { credentialScopes } from '../../../src/composition/credential-scopes';
 import { account, call, PASSWORD, SECRET_A, SECRET_B, serversOnOneDatabase, stop, type Running } from '../composition/support/bound-servers';
-import { redisUnavailableReason, startRedis, type RedisProcess } from './support/redis-server';
+import { describeWithRedis, startRedis, type RedisProcess } from './support/redis-server';
 import { startSwitchingProxy, type SwitchingProxy } from './support/switching-proxy';
 import { waitFor } from './support/socket-clients';
-
-const skipReason = redisUnavailableReason();
-if (skipReason) console.log(`remote-binding-events-resume tests skipped: ${skipReason}`);
-const describeWithRedis = skipReason ? describe.skip : describe;
 
 /**
  * Two instances of B (one Redis) with `messages` bound to A: each hears A's events, and one of

@@ -5,13 +5,9 @@ import { PASSWORD } from '../reliability/support/accounts';
 import { startApp, type RunningApp } from '../reliability/support/app-server';
 import { call } from '../reliability/support/http';
 import { startMongoTestServer, type MongoTestServer } from '../../helpers/mongo-test-server';
-import { redisUnavailableReason, startRedis, type RedisProcess } from './support/redis-server';
+import { describeWithRedis, startRedis, type RedisProcess } from './support/redis-server';
 import { signedInSocket, type SignedInSocket } from './support/signed-in-socket';
 import { pause, RecordingSocket, waitFor } from './support/socket-clients';
-
-const skipReason = redisUnavailableReason();
-if (skipReason) console.log(`scale-out tests skipped: ${skipReason}`);
-const describeWithRedis = skipReason ? describe.skip : describe;
 
 /** Two instances of the application sharing one Redis (REDIS_URL), each with its own clients. */
 describeWithRedis('scale-out through Redis', () => {

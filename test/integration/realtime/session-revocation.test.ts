@@ -3,12 +3,8 @@ import { startMongoTestServer, type MongoTestServer } from '../../helpers/mongo-
 import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
 import { startApp, type RunningApp } from '../reliability/support/app-server';
 import { call } from '../reliability/support/http';
-import { redisUnavailableReason, startRedis, type RedisProcess } from './support/redis-server';
+import { describeWithRedis, startRedis, type RedisProcess } from './support/redis-server';
 import { pause, RecordingSocket, waitFor } from './support/socket-clients';
-
-const skipReason = redisUnavailableReason();
-if (skipReason) console.log(`session revocation tests skipped: ${skipReason}`);
-const describeWithRedis = skipReason ? describe.skip : describe;
 
 /** Two instances behind one database and one Redis: a session ended on one is refused on the other within a second. */
 describeWithRedis('ended sessions across instances (Redis)', () => {

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { describeIf } from '../../../helpers/skip-with-reason';
 import { ChildHandle } from '../../reliability/support/child-process';
 import { freePort } from '../../reliability/support/free-port';
 
@@ -6,6 +7,12 @@ import { freePort } from '../../reliability/support/free-port';
 export function redisUnavailableReason(): string | undefined {
   const probe = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
   return probe.error || probe.status !== 0 ? 'redis-server is not installed (Debian package redis-server; .ci/run installs it)' : undefined;
+}
+
+/** A suite that needs redis-server: where it is missing, skipped with the reason printed after the run. */
+export function describeWithRedis(name: string, body: () => void): void {
+  const reason = redisUnavailableReason();
+  describeIf(reason === undefined, reason ?? '')(name, body);
 }
 
 export interface RedisProcess {
