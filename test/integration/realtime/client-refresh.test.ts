@@ -1,9 +1,9 @@
 import { io, type Socket } from 'socket.io-client';
-import { authenticationClient, createApp, rest, socketio, type Application } from '../../../src/client';
+import { authenticationClient, createApp, rest, type Application } from '../../../src/client';
 import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
 import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
 import { call } from '../reliability/support/http';
-import { MESSAGES_METHODS, pause, waitFor } from './support/socket-clients';
+import { pause, signedInOurClient, waitFor } from './support/socket-clients';
 
 const LIFETIME_S = 2;
 
@@ -23,14 +23,7 @@ describe.each(BOTH_STORES)('our client refreshes by itself (%s store, %d-second 
   async function socketClient() {
     const socket = io(server.url, { transports: ['websocket'], forceNew: true, reconnection: false });
     sockets.push(socket);
-    const connection = socketio(socket);
-    const app: Application = createApp().configure(connection);
-    app.use('messages', connection.service('messages'), { methods: MESSAGES_METHODS });
-    const auth = authenticationClient();
-    app.configure(auth.configure);
-    const email = uniqueEmail('refreshing');
-    await app.service('users').create({ email, password: PASSWORD });
-    const login = await auth.authenticate({ strategy: 'local', email, password: PASSWORD });
+    const { app, auth, login } = await signedInOurClient(socket, { emailPrefix: 'refreshing' });
     return { app, auth, socket, login };
   }
 

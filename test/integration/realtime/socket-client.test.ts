@@ -1,10 +1,8 @@
 import { io, type Socket } from 'socket.io-client';
-import { authenticationClient, createApp, NotAuthenticated, NotFound, rest, socketio, type Application } from '../../../src/client';
+import { authenticationClient, createApp, NotAuthenticated, NotFound, rest, type Application } from '../../../src/client';
 import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
 import { startApp, type RunningApp } from '../reliability/support/app-server';
-import { pause, waitFor } from './support/socket-clients';
-
-const MESSAGES_METHODS = ['find', 'get', 'create', 'update', 'patch', 'remove', 'markRead'];
+import { pause, signedInOurClient, waitFor } from './support/socket-clients';
 
 /** Our own client (`./client`) on a socket, with the authentication client; and the same helpers over REST. */
 describe('our socket client', () => {
@@ -22,15 +20,7 @@ describe('our socket client', () => {
   async function signedInClient(options: { reconnection?: boolean } = {}) {
     const socket = io(server.url, { transports: ['websocket'], forceNew: true, reconnection: options.reconnection ?? false, reconnectionDelay: 100 });
     sockets.push(socket);
-    const connection = socketio(socket);
-    const app: Application = createApp().configure(connection);
-    app.use('messages', connection.service('messages'), { methods: MESSAGES_METHODS });
-    const auth = authenticationClient();
-    app.configure(auth.configure);
-    const email = uniqueEmail('ours');
-    const user = await app.service('users').create({ email, password: PASSWORD });
-    const login = await auth.authenticate({ strategy: 'local', email, password: PASSWORD });
-    return { app, auth, socket, user, login, email };
+    return { ...(await signedInOurClient(socket)), socket };
   }
 
   it('calls every method, revives errors, and hears other clients\' events once', async () => {
@@ -85,14 +75,7 @@ describe('our socket client', () => {
     const fresh = await startApp({ STORE: 'memory', EVENTS_RESUME_WINDOW_MS: '0' });
     const socket = io(fresh.url, { transports: ['websocket'], forceNew: true, reconnectionDelay: 1_200, reconnectionDelayMax: 1_200, randomizationFactor: 0 });
     try {
-      const connection = socketio(socket, { timeout: 500 });
-      const app: Application = createApp().configure(connection);
-      app.use('messages', connection.service('messages'), { methods: MESSAGES_METHODS });
-      const auth = authenticationClient();
-      app.configure(auth.configure);
-      const email = uniqueEmail('away');
-      await app.service('users').create({ email, password: PASSWORD });
-      await auth.authenticate({ strategy: 'local', email, password: PASSWORD });
+      const { app, auth } = await signedInOurClient(socket, { timeout: 500, emailPrefix: 'away' });
       const reconnected = new Promise<void>((resolve) => socket.io.once('reconnect', () => socket.once('connect', () => resolve())));
       (socket.io as unknown as { engine: { close(): void } }).engine.close();
       // Away longer than the call timeout: the call neither times out nor runs anonymously.

@@ -3,6 +3,8 @@ import authenticationClient from '@feathersjs/authentication-client';
 import socketioClient from '@feathersjs/socketio-client';
 import { io, type Socket } from 'socket.io-client';
 import { RESUME_POINT_EVENT } from '../../../../src/adapters/socketio/socket-transport';
+import { authenticationClient as ourAuthenticationClient, createApp, socketio as ourSocketio, type Application, type AuthenticationClient } from '../../../../src/client';
+import { PASSWORD, uniqueEmail } from '../../reliability/support/accounts';
 
 export const MESSAGES_METHODS = ['find', 'get', 'create', 'update', 'patch', 'remove', 'markRead'];
 
@@ -32,6 +34,22 @@ export function stockClientOn(socket: Socket, storage?: Storage): StockClient {
   app.configure(authenticationClient(storage ? { storage } : {}));
   app.use('messages', connection.service('messages') as any, { methods: MESSAGES_METHODS as any });
   return { app, socket, close: () => void socket.close() };
+}
+
+/**
+ * Our own client (`src/client`) on a socket of the caller's, with `messages` and the
+ * authentication client: a new user signs up over it and logs in.
+ */
+export async function signedInOurClient(socket: Socket, options: { timeout?: number; emailPrefix?: string } = {}): Promise<{ app: Application; auth: AuthenticationClient; user: Record<string, any>; login: Record<string, any>; email: string }> {
+  const connection = ourSocketio(socket, options.timeout === undefined ? {} : { timeout: options.timeout });
+  const app: Application = createApp().configure(connection);
+  app.use('messages', connection.service('messages'), { methods: MESSAGES_METHODS });
+  const auth = ourAuthenticationClient();
+  app.configure(auth.configure);
+  const email = uniqueEmail(options.emailPrefix ?? 'ours');
+  const user = await app.service('users').create({ email, password: PASSWORD });
+  const login = await auth.authenticate({ strategy: 'local', email, password: PASSWORD });
+  return { app, auth, user, login, email };
 }
 
 /** A plain socket.io client recording every event it receives (to prove what it must not get). */
