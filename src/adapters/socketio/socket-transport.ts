@@ -14,7 +14,8 @@ import { bufferedBytes } from './buffered-bytes';
 import { CallBudget, type Admission } from './call-budget';
 import { runSocketCall, SOCKET_PROVIDER } from './socket-call';
 import { SOCKET_DEFAULTS, type SocketTransportOptions } from './socket-transport-options';
-import { resumableAdapter, type DroppedSession, type SessionKeeper } from './resumable-adapter';
+import { LocalSessionKeeper } from './local-resume';
+import { resumableAdapter } from './resumable-adapter';
 import { ResumeWindow } from './resume-window';
 import { noteSent, SharedSessionKeeper } from './shared-resume';
 
@@ -49,9 +50,6 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   // With a shared event log, dropped connections wait in the shared store and resume on any instance; else in this one's window.
   const shared = resumes && options.sharedResume ? options.sharedResume : undefined;
   const resume = resumes && !shared ? new ResumeWindow(options.resume!) : undefined;
-  /** Connections whose socket dropped within the resume window, by socket.io's private session id. */
-  const away = new Map<string, { session: DroppedSession; connection: RealTimeConnection; expiry: ReturnType<typeof setTimeout> }>();
-  const awayConnections = new WeakSet<RealTimeConnection>();
   const connectionsBySocketId = new Map<string, RealTimeConnection>();
   /** The connection is gone for good: out of its channels, its history dropped. */
   const endConnection = (connection: RealTimeConnection, socketId: string): void => {
@@ -59,41 +57,7 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     resume?.forget(socketId);
     hub.disconnect(connection);
   };
-  const endAway = (pid: string): void => {
-    const entry = away.get(pid);
-    if (!entry) return;
-    away.delete(pid);
-    awayConnections.delete(entry.connection);
-    clearTimeout(entry.expiry);
-    endConnection(entry.connection, entry.session.sid);
-  };
-  // A dropped connection stays in its channels for the window: what it is sent meanwhile is kept
-  // for it (the history), and given to it, in order, if it comes back naming its last offset.
-  const localKeeper: SessionKeeper = {
-    dropped(session) {
-      const connection = connectionsBySocketId.get(session.sid);
-      if (!resume || !connection) return;
-      const expiry = setTimeout(() => endAway(session.pid), resume.options.windowMs);
-      expiry.unref();
-      away.set(session.pid, { session, connection, expiry });
-      awayConnections.add(connection);
-    },
-    resumed(pid, offset) {
-      const entry = away.get(pid);
-      if (!entry || !resume) return undefined;
-      // Nothing was ever sent to it (no history): it missed nothing.
-      const missedPackets = resume.hasHistory(entry.session.sid) ? resume.missedSince(entry.session.sid, offset) : [];
-      // Not all of what it missed is kept: it starts afresh, and the old connection ends now.
-      if (!missedPackets) {
-        endAway(pid);
-        return undefined;
-      }
-      away.delete(pid);
-      awayConnections.delete(entry.connection);
-      clearTimeout(entry.expiry);
-      return { ...entry.session, missedPackets };
-    },
-  };
+  const localKeeper = resume ? new LocalSessionKeeper(resume, { connectionOf: (socketId) => connectionsBySocketId.get(socketId), end: endConnection }) : undefined;
   const sharedKeeper = shared ? new SharedSessionKeeper({
     shared,
     hub,
@@ -112,7 +76,7 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
       subscription: (credential, services) => credentialSubscription(credential, services, { provider: SOCKET_PROVIDER }),
     },
   }) : undefined;
-  const keeper = sharedKeeper ?? (resume ? localKeeper : undefined);
+  const keeper = sharedKeeper ?? localKeeper;
   const io = new SocketServer(server, {
     path: options.path ?? SOCKET_DEFAULTS.path,
     serveClient: false,
@@ -257,7 +221,7 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     }
     socket.on('disconnect', () => {
       // Kept for the window when socket.io persisted its session (a lost network, not a logout or a kick).
-      if (!awayConnections.has(connection)) endConnection(connection, socket.id);
+      if (!localKeeper?.isAway(connection)) endConnection(connection, socket.id);
     });
     const budget = new CallBudget(callLimits);
     socket.onAny((method: unknown, ...args: unknown[]) => {
@@ -319,7 +283,7 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     io,
     resumeWindow: resume,
     close: async () => {
-      for (const pid of [...away.keys()]) endAway(pid);
+      localKeeper?.close();
       if (sharedKeeper) {
         // Connections cut rather than told goodbye: their clients come back, to another instance or this one restarted, and resume.
         io.engine.close();
