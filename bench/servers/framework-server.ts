@@ -4,8 +4,7 @@
  * authentication on the framework's own `authenticate('jwt')` hook (AuthenticationService +
  * JwtAuthenticationStrategy, which verifies the bearer token and loads its user from the `users`
  * service on every call), mounted by createHttpAdapter on a plain Node HTTP server. With the
- * `policy` setting, `messages` gets a policy as a definition's would: rules compiled per caller
- * into the store query, the fields a create may write and each answer's fields. With
+ * `policy` setting, `messages` gets the bench's policy (`bench-messages-policy.ts`). With
  * `tracingRatio`, the app is traced as `OTEL_EXPORTER_OTLP_ENDPOINT` traces a composed one (HTTP
  * server, service call and store spans), sampled at that ratio and exported over OTLP/protobuf to
  * a sink in this process that reads and discards each export: the cost of tracing stays in the
@@ -15,21 +14,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   answerPolicyErrors, authenticate, AuthenticationService, createApp, createHttpAdapter, createJwtSettings, DatabaseService, enforcePolicy,
-  JsonWebTokenIssuer, JwtAuthenticationStrategy, MemoryService, PolicyViews, startEmbeddedMongo, type ServicePolicy,
+  JsonWebTokenIssuer, JwtAuthenticationStrategy, MemoryService, PolicyViews, startEmbeddedMongo,
 } from '../../src';
 import { OpenTelemetryTracer } from '../../src/adapters/opentelemetry';
 import { observeStoreCalls } from '../../src/application/adapter/observe-store-calls';
 import { observeServiceCalls } from '../../src/application/observability/observe-service-calls';
+import { BENCH_MESSAGES_POLICY, BENCH_POLICY_METHODS } from './bench-messages-policy';
 import { BENCH_USER, PAGINATE, SEEDED_MESSAGES, reportFailure, seedMessage, serveUntilStopped, settingsFromEnv } from './server-protocol';
-
-/** The shape of the skeleton's messages policy: everyone signed in reads and posts; a field for the author only. */
-const MESSAGES_POLICY: ServicePolicy = (caller, { can }) => {
-  if (caller.anonymous) return;
-  can('read', ['_id', 'id', 'text', 'userId']);
-  can('read', ['likedBy'], { userId: caller.id });
-  can('create', ['text', 'userId']);
-  if (caller.roles.includes('admin')) can('read');
-};
 
 async function main(): Promise<void> {
   const settings = settingsFromEnv();
@@ -71,10 +62,9 @@ async function main(): Promise<void> {
     app.service('messages').hooks({ before: { all: [authenticate('jwt')] } });
     if (settings.policy) {
       const idField = settings.store === 'mongo' ? '_id' : 'id';
-      const views = new PolicyViews({ path: 'messages', policy: MESSAGES_POLICY, rolesField: 'roles', idField, hiddenFields: [] });
-      const methods = ['find', 'get', 'create'];
-      app.service('messages').hooks(enforcePolicy(views, methods));
-      app.service('messages').hooks(answerPolicyErrors(views, methods));
+      const views = new PolicyViews({ path: 'messages', policy: BENCH_MESSAGES_POLICY, rolesField: 'roles', idField, hiddenFields: [] });
+      app.service('messages').hooks(enforcePolicy(views, BENCH_POLICY_METHODS));
+      app.service('messages').hooks(answerPolicyErrors(views, BENCH_POLICY_METHODS));
     }
   }
 

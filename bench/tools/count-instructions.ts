@@ -15,6 +15,7 @@
  *   node -r @swc-node/register bench/tools/count-instructions.ts get /tmp/before . fastify
  *   node -r @swc-node/register bench/tools/count-instructions.ts find . --no-security-headers
  *   node -r @swc-node/register bench/tools/count-instructions.ts create /tmp/before . --auth
+ *   node -r @swc-node/register bench/tools/count-instructions.ts find . --auth --policy
  */
 import { spawnSync } from 'node:child_process';
 import { IncomingMessage, ServerResponse } from 'node:http';
@@ -22,6 +23,7 @@ import path from 'node:path';
 import { Duplex } from 'node:stream';
 import jwt from 'jsonwebtoken';
 import { median } from '../lib/stats';
+import { BENCH_MESSAGES_POLICY, BENCH_POLICY_METHODS } from '../servers/bench-messages-policy';
 import { BENCH_TOKEN_CLAIMS, BENCH_USER, PAGINATE, SEEDED_MESSAGES, seedMessage } from '../servers/server-protocol';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -32,8 +34,16 @@ const FEWER = 10_000;
 const AUTH_SECRET = 'count-instructions-secret-that-is-long-enough';
 const MORE = 30_000;
 
-/** With `--auth`: the framework's own `authenticate('jwt')` as bench/servers/framework-server.ts sets it up. */
-async function frameworkHandler(tree: string, securityHeaders: boolean, auth: boolean): Promise<Handler> {
+/** What a framework tree is counted with: its security headers, and the options of bench/servers/framework-server.ts. */
+interface Setup {
+  readonly securityHeaders: boolean;
+  /** The framework's own `authenticate('jwt')`. */
+  readonly auth: boolean;
+  /** The bench's policy on `messages` (needs `auth`). */
+  readonly policy: boolean;
+}
+
+async function frameworkHandler(tree: string, { securityHeaders, auth, policy }: Setup): Promise<Handler> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const framework = require(path.join(tree, 'src'));
   const { createApp, createHttpAdapter, MemoryService } = framework;
@@ -49,6 +59,12 @@ async function frameworkHandler(tree: string, securityHeaders: boolean, auth: bo
     const strategy = new framework.JwtAuthenticationStrategy({ settings: jwtSettings, users: () => app.service('users') });
     app.use('authentication', new framework.AuthenticationService({ strategies: [strategy], tokenIssuer: new framework.JsonWebTokenIssuer(jwtSettings) }), { methods: ['create', 'remove'] });
     app.service('messages').hooks({ before: { all: [framework.authenticate('jwt')] } });
+    if (policy) {
+      const { enforcePolicy, answerPolicyErrors, PolicyViews } = framework;
+      const views = new PolicyViews({ path: 'messages', policy: BENCH_MESSAGES_POLICY, rolesField: 'roles', idField: 'id', hiddenFields: [] });
+      app.service('messages').hooks(enforcePolicy(views, BENCH_POLICY_METHODS));
+      app.service('messages').hooks(answerPolicyErrors(views, BENCH_POLICY_METHODS));
+    }
   }
   await app.setup();
   return createHttpAdapter(app, securityHeaders ? {} : { securityHeaders: false });
@@ -73,8 +89,8 @@ async function floorHandler(): Promise<Handler> {
 }
 
 /** The child: `count` requests of one kind, nothing printed. */
-async function serve(target: string, kind: Kind, count: number, securityHeaders: boolean, auth: boolean): Promise<void> {
-  const handler = target === 'fastify' ? await fastifyHandler() : target === 'node' ? await floorHandler() : await frameworkHandler(path.resolve(target), securityHeaders, auth);
+async function serve(target: string, kind: Kind, count: number, setup: Setup): Promise<void> {
+  const handler = target === 'fastify' ? await fastifyHandler() : target === 'node' ? await floorHandler() : await frameworkHandler(path.resolve(target), setup);
   const token = jwt.sign({}, AUTH_SECRET, {
     algorithm: 'HS256', expiresIn: '2h', subject: BENCH_TOKEN_CLAIMS.subject, audience: BENCH_TOKEN_CLAIMS.audience,
     issuer: BENCH_TOKEN_CLAIMS.issuer, header: { alg: 'HS256', typ: BENCH_TOKEN_CLAIMS.typ },
@@ -87,7 +103,7 @@ async function serve(target: string, kind: Kind, count: number, securityHeaders:
     req.method = method;
     req.url = url;
     req.headers = { host: '127.0.0.1', connection: 'keep-alive' };
-    if (auth) req.headers.authorization = `Bearer ${token}`;
+    if (setup.auth) req.headers.authorization = `Bearer ${token}`;
     if (method === 'POST') {
       req.headers['content-type'] = 'application/json';
       req.headers['content-length'] = String(body.length);
@@ -107,10 +123,11 @@ async function serve(target: string, kind: Kind, count: number, securityHeaders:
 }
 
 /** Instructions of a whole child process, as callgrind counts them. */
-function instructions(target: string, kind: Kind, count: number, securityHeaders: boolean, auth: boolean): number {
+function instructions(target: string, kind: Kind, count: number, { securityHeaders, auth, policy }: Setup): number {
   const args = ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--predictable', '--predictable-gc-schedule', '-r', '@swc-node/register', __filename, kind, target];
   if (!securityHeaders) args.push('--no-security-headers');
   if (auth) args.push('--auth');
+  if (policy) args.push('--policy');
   // valgrind reports on stderr; the child prints nothing unless it fails.
   const run = spawnSync('valgrind', args, { env: { ...process.env, [CHILD_ENV]: String(count) }, encoding: 'utf8' });
   const counted = /I\s+refs:\s+([\d,]+)/.exec(run.stderr ?? '');
@@ -122,23 +139,25 @@ async function main(): Promise<void> {
   const [kind, ...rest] = process.argv.slice(2);
   const securityHeaders = !rest.includes('--no-security-headers');
   const auth = rest.includes('--auth');
+  const policy = rest.includes('--policy');
+  const setup: Setup = { securityHeaders, auth, policy };
   const repeatAt = rest.indexOf('--repeat');
   const repeat = repeatAt === -1 ? 3 : Number(rest[repeatAt + 1]);
-  const isOption = (argument: string, index: number) => argument === '--no-security-headers' || argument === '--auth' || (repeatAt !== -1 && (index === repeatAt || index === repeatAt + 1));
+  const isOption = (argument: string, index: number) => argument === '--no-security-headers' || argument === '--auth' || argument === '--policy' || (repeatAt !== -1 && (index === repeatAt || index === repeatAt + 1));
   const targets = rest.filter((argument, index) => !isOption(argument, index));
-  if (!(kind in REQUESTS) || targets.length === 0 || !Number.isSafeInteger(repeat) || repeat < 1 || (auth && (targets.includes('fastify') || targets.includes('node')))) {
-    console.error('usage: node -r @swc-node/register bench/tools/count-instructions.ts get|find|create <tree with src/ | fastify | node>... [--no-security-headers] [--auth (framework trees only)] [--repeat N]');
+  if (!(kind in REQUESTS) || targets.length === 0 || !Number.isSafeInteger(repeat) || repeat < 1 || (policy && !auth) || (auth && (targets.includes('fastify') || targets.includes('node')))) {
+    console.error('usage: node -r @swc-node/register bench/tools/count-instructions.ts get|find|create <tree with src/ | fastify | node>... [--no-security-headers] [--auth (framework trees only) [--policy]] [--repeat N]');
     process.exit(1);
   }
   const childCount = process.env[CHILD_ENV];
-  if (childCount !== undefined) return serve(targets[0], kind as Kind, Number(childCount), securityHeaders, auth);
+  if (childCount !== undefined) return serve(targets[0], kind as Kind, Number(childCount), setup);
   for (const target of targets) {
     const counts: number[] = [];
     for (let run = 0; run < repeat; run++) {
-      const more = instructions(target, kind as Kind, MORE, securityHeaders, auth);
-      counts.push(Math.round((more - instructions(target, kind as Kind, FEWER, securityHeaders, auth)) / (MORE - FEWER)));
+      const more = instructions(target, kind as Kind, MORE, setup);
+      counts.push(Math.round((more - instructions(target, kind as Kind, FEWER, setup)) / (MORE - FEWER)));
     }
-    const label = `${kind} ${target}${securityHeaders || target === 'fastify' || target === 'node' ? '' : ' (no security headers)'}${auth ? ' (authentication on)' : ''}`;
+    const label = `${kind} ${target}${securityHeaders || target === 'fastify' || target === 'node' ? '' : ' (no security headers)'}${auth ? ' (authentication on)' : ''}${policy ? ' (policy on)' : ''}`;
     console.log(`${label}: ${Math.round(median(counts))} instructions per request (median; runs: ${counts.join(', ')})`);
   }
 }

@@ -13,6 +13,15 @@ import { writtenFields } from './written-fields';
 const READING_METHODS: ReadonlySet<string> = new Set(['find', 'get']);
 
 /**
+ * What a create's caller sent, before the storing server's hooks add to it: shown back to them.
+ * Kept on the call's context itself (a table keyed by contexts would keep each young one alive
+ * through collections); a symbol, so it never meets a hook's own keys.
+ */
+const SENT_FIELDS = Symbol('fields sent by the caller');
+
+type CreateContext = HookContext & { [SENT_FIELDS]?: string[] };
+
+/**
  * A service's policy on every call from a transport (internal calls are the server's own): the
  * caller's rules join the store query, so pages, totals and multi writes only ever reach permitted
  * records and an unreadable record is a 404; written fields and update operators are checked
@@ -21,18 +30,16 @@ const READING_METHODS: ReadonlySet<string> = new Set(['find', 'get']);
  * and before the hooks of the storing server that stamp server-owned fields, for each of `methods`.
  */
 export function enforcePolicy(views: PolicyViews, methods: readonly string[]): HookMap {
-  // What each create's caller sent, before the storing server's hooks add to it: shown back to them.
-  const sentByCall = new WeakMap<HookContext, string[]>();
   const scope = (context: HookContext): void => {
     if (!context.params.provider) return;
     const compiled = views.compiledFor(context.params);
-    if (context.method === 'create') sentByCall.set(context, assertCreatable(compiled, context.data, context.path));
+    if (context.method === 'create') (context as CreateContext)[SENT_FIELDS] = assertCreatable(compiled, context.data, context.path);
     else scopeQuery(context, compiled, actionOf(context.method));
   };
   const answer = (context: HookContext): void => {
     if (!context.params.provider) return;
     const select = context.params.query?.$select;
-    context.dispatch = views.answer(context.params, context.dispatch ?? context.result, sentByCall.get(context), Array.isArray(select) ? select : undefined);
+    context.dispatch = views.answer(context.params, context.dispatch ?? context.result, (context as CreateContext)[SENT_FIELDS], Array.isArray(select) ? select : undefined);
   };
   return { before: byMethod(methods, scope), after: byMethod(methods, answer) };
 }
@@ -86,7 +93,7 @@ function scopeQuery(context: HookContext, compiled: CompiledPolicy, action: Poli
   }
   // Custom methods take no query from clients: the policy's condition is their only one.
   const query = standard ? withCondition(context.params.query, scope.condition) : scope.condition;
-  context.params = { ...context.params, query };
+  if (query !== context.params.query) context.params = { ...context.params, query };
 }
 
 /**
@@ -109,8 +116,8 @@ function refusal(compiled: CompiledPolicy, action: PolicyAction, path: string): 
   return compiled.caller.anonymous ? new NotAuthenticated('Not authenticated') : new Forbidden(`You may not ${action} ${path}`);
 }
 
-function withCondition(query: Query | undefined, condition: Query): Query {
-  if (Object.keys(condition).length === 0) return query ?? {};
+function withCondition(query: Query | undefined, condition: Query): Query | undefined {
+  if (Object.keys(condition).length === 0) return query;
   const and = Array.isArray(query?.$and) ? query.$and : [];
   return { ...query, $and: [...and, condition] };
 }

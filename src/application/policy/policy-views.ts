@@ -38,6 +38,17 @@ export interface PolicySettings {
   readonly visibilityOf?: (path: string) => RecordVisibility | undefined;
 }
 
+/** The fields an event's record shows to some viewers, and the views made with them. */
+interface EventShape {
+  readonly fields: string[];
+  readonly key: string;
+  readonly views: Map<string, Record<string, unknown>>;
+  /** The one view of these fields when nothing is computed or related per viewer. */
+  alike?: RecordView;
+}
+
+const NO_EXTRAS: Extras = { computed: [], related: NO_RELATED };
+
 /** Who a view is made for: their compiled policy, and the user record, for the views of related records. */
 interface Viewer {
   readonly compiled: CompiledPolicy;
@@ -57,8 +68,12 @@ export class PolicyViews implements RecordVisibility {
   /** Each answer of the rules' visible fields less the hidden ones (the rules' answers are kept per caller, so this stays small). */
   private readonly unhidden = new WeakMap<readonly string[], readonly string[]>();
   /** The views made of each event's record, by the fields a caller's rules show, then by view key. */
-  private readonly eventViews = new WeakMap<object, Map<string, { fields: string[]; key: string; views: Map<string, Record<string, unknown>> }>>();
-  /** The compiled policy of each user object seen (a connection's, a verified token's). */
+  private readonly eventViews = new WeakMap<object, Map<string, EventShape>>();
+  /**
+   * The compiled policy of each connection's user object, kept by the object as events reach it.
+   * Only long-lived objects go in: a request's user is loaded afresh for each call, and a WeakMap
+   * entry per call would keep each young user alive through collections, promoting it.
+   */
   private readonly byUser = new WeakMap<object, CompiledPolicy>();
   private readonly joinedFields = new WeakMap<readonly string[], string>();
   /** Each kept list of visible fields as a set, for telling whether a record has anything else. */
@@ -71,14 +86,17 @@ export class PolicyViews implements RecordVisibility {
     this.relations = Object.entries(settings.relations ?? {});
   }
 
-  /** The policy of the call's caller, compiled once per caller. */
+  /** The policy of the call's caller, compiled once per caller (by id and roles). */
   compiledFor(params: Params): CompiledPolicy {
     const user = params.user;
-    // A connection's user, or a verified token's, is one object across calls and events: kept by it.
-    const known = user ? this.byUser.get(user) : undefined;
-    if (known) return known;
-    const compiled = this.policies.for(callerOf(params, this.settings.rolesField));
-    if (user) this.byUser.set(user, compiled);
+    return (user && this.byUser.get(user)) || this.policies.for(callerOf(params, this.settings.rolesField));
+  }
+
+  /** The policy of a connection's user, kept by the user object: every event asks again for the same one. */
+  private compiledForConnection(user: Record<string, any> | undefined): CompiledPolicy {
+    if (!user) return this.policies.for(callerOf({}, this.settings.rolesField));
+    let compiled = this.byUser.get(user);
+    if (!compiled) this.byUser.set(user, (compiled = this.policies.for(callerOf({ user }, this.settings.rolesField))));
     return compiled;
   }
 
@@ -92,7 +110,10 @@ export class PolicyViews implements RecordVisibility {
   answer(params: Params, answer: unknown, sent: readonly string[] = [], selected?: readonly string[]): unknown {
     const viewer: Viewer = { compiled: this.compiledFor(params), user: params.user };
     const computed = selected ? this.computed.filter(([name]) => selected.includes(name)) : this.computed;
-    if (isPaginated(answer)) return { ...answer, data: this.list(viewer, answer.data, computed) };
+    if (isPaginated(answer)) {
+      const data = this.list(viewer, answer.data, computed);
+      return data === answer.data ? answer : { ...answer, data };
+    }
     if (Array.isArray(answer)) return sent.length > 0 ? answer.map((record) => this.withSent(viewer, record, sent, computed)) : this.list(viewer, answer, computed);
     return this.withSent(viewer, answer, sent, computed);
   }
@@ -108,7 +129,7 @@ export class PolicyViews implements RecordVisibility {
    */
   viewFor(user: Record<string, any> | undefined, record: unknown): RecordView | undefined {
     if (!isRecord(record)) return undefined;
-    const compiled = this.compiledFor({ user });
+    const compiled = this.compiledForConnection(user);
     const shown = compiled.visibleFields(record);
     if (!shown) return undefined;
     let shapes = this.eventViews.get(record);
@@ -120,6 +141,8 @@ export class PolicyViews implements RecordVisibility {
       const fields = shown.filter((field) => !this.hidden.has(field) && Object.hasOwn(record, field));
       shapes.set(shownKey, (shape = { fields, key: fields.join('\u0000'), views: new Map() }));
     }
+    // Nothing made per viewer: everyone with these fields shares one view, under the fields' key.
+    if (this.computed.length === 0 && this.relations.length === 0) return (shape.alike ??= { key: shape.key, view: this.assemble(record, shape.fields, NO_EXTRAS) });
     const extras = this.extrasOf({ compiled, user }, record, shape.fields, this.computed);
     const computedPart = extras.computed.length === 0 ? '' : JSON.stringify(extras.computed.map(([, value]) => value));
     const key = `${shape.key}\u0001${computedPart}\u0001${extras.related.map(([, view]) => view?.key ?? '').join('\u0001')}`;
@@ -162,13 +185,17 @@ export class PolicyViews implements RecordVisibility {
     return view;
   }
 
-  private list(viewer: Viewer, records: readonly unknown[], computed: ComputedEntries): unknown[] {
-    const views: unknown[] = [];
-    for (const record of records) {
+  /** The readable records' views; the list itself when each record is its own view. */
+  private list(viewer: Viewer, records: readonly unknown[], computed: ComputedEntries): readonly unknown[] {
+    let views: unknown[] | undefined;
+    for (let index = 0; index < records.length; index += 1) {
+      const record = records[index];
       const view = isRecord(record) ? this.recordView(viewer, record, computed) : record;
-      if (view !== undefined) views.push(view);
+      // Copied only from the first record that is not its own view.
+      if (views === undefined && view !== record) views = records.slice(0, index);
+      if (views !== undefined && view !== undefined) views.push(view);
     }
-    return views;
+    return views ?? records;
   }
 
   /** The fields the caller's rules show of the record, less hidden ones (kept per rules' answer); the record may lack some. */

@@ -6,18 +6,25 @@ import { topLevelField } from './top-level-field';
  * what a read touches, since matching or ordering by a field reveals something of its value.
  */
 export function queriedFields(query: Query | undefined): string[] {
-  const fields = new Set<string>();
-  const walk = (conditions: Record<string, unknown>): void => {
-    for (const [key, value] of Object.entries(conditions)) {
-      if (QUERY_COMBINATORS.has(key)) {
-        if (Array.isArray(value)) for (const branch of value) if (typeof branch === 'object' && branch !== null) walk(branch as Record<string, unknown>);
-      } else if (key === '$sort') {
-        if (typeof value === 'object' && value !== null) for (const field of Object.keys(value)) fields.add(topLevelField(field));
-      } else if (!key.startsWith('$')) {
-        fields.add(topLevelField(key));
-      }
+  const fields: string[] = [];
+  if (query) addQueriedFields(query, fields);
+  return fields;
+}
+
+function addQueriedFields(conditions: Record<string, unknown>, fields: string[]): void {
+  for (const key of Object.keys(conditions)) {
+    const value = conditions[key];
+    if (QUERY_COMBINATORS.has(key)) {
+      if (Array.isArray(value)) for (const branch of value) if (typeof branch === 'object' && branch !== null) addQueriedFields(branch as Record<string, unknown>, fields);
+    } else if (key === '$sort') {
+      if (typeof value === 'object' && value !== null) for (const field of Object.keys(value)) addOnce(fields, topLevelField(field));
+    } else if (!key.startsWith('$')) {
+      addOnce(fields, topLevelField(key));
     }
-  };
-  if (query) walk(query);
-  return [...fields];
+  }
+}
+
+/** A query names a handful of fields: a list is cheaper than a set here. */
+function addOnce(fields: string[], field: string): void {
+  if (!fields.includes(field)) fields.push(field);
 }
