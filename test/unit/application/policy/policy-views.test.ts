@@ -26,6 +26,37 @@ describe('PolicyViews answers', () => {
     expect(answers.answer(bob, own)).toBe(own);
   });
 
+  it('answers a page or a list whose every record is its own view as it is, and copies it from the first record that is not', () => {
+    const answers = views();
+    const first = { _id: 'm1', text: 'one', userId: 'alice' };
+    const second = { _id: 'm2', text: 'two', userId: 'carol' };
+    const page = { total: 2, limit: 10, skip: 0, data: [first, second] };
+    expect(answers.answer(bob, page)).toBe(page);
+    const list = [first, second];
+    expect(answers.answer(bob, list)).toBe(list);
+
+    const liked = { _id: 'm3', text: 'three', userId: 'alice', likedBy: ['bob'] };
+    const mixed = [first, liked, second];
+    const answered = answers.answer(bob, mixed) as Record<string, unknown>[];
+    expect(answered).not.toBe(mixed);
+    expect(mixed).toEqual([first, liked, second]);
+    expect(answered).toEqual([first, { _id: 'm3', text: 'three', userId: 'alice' }, second]);
+    expect(answered[0]).toBe(first);
+    expect(answered[2]).toBe(second);
+  });
+
+  it('leaves out of a page the records the caller may not read, keeping the others in order', () => {
+    const onlyOwn: ServicePolicy = (caller, { can }) => {
+      if (!caller.anonymous) can('read', { userId: caller.id });
+    };
+    const answers = new PolicyViews({ path: 'messages', policy: onlyOwn, rolesField: 'roles', idField: '_id', hiddenFields: [] });
+    const mine = { _id: 'm1', userId: 'bob' };
+    const theirs = { _id: 'm2', userId: 'alice' };
+    const alsoMine = { _id: 'm3', userId: 'bob' };
+    const page = answers.answer(bob, { total: 3, limit: 10, skip: 0, data: [mine, theirs, alsoMine] }) as { data: unknown[] };
+    expect(page.data).toEqual([mine, alsoMine]);
+  });
+
   it('never answers a hidden field, even where every other field is readable', () => {
     const answers = views({ hiddenFields: ['userId'] });
     const record = { _id: 'm1', text: 'hello', userId: 'alice' };
