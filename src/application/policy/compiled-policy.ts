@@ -21,11 +21,14 @@ export class CompiledPolicy {
   /** Scopes already worked out, by action and fields (a caller's calls repeat a few shapes). */
   private readonly scopes = new Map<string, Scope>();
   /**
-   * The read rules with conditions, when every read rule names its fields: then which fields a
-   * record shows depends only on which of these it matches, and is kept per combination.
+   * The read rules with conditions (when few enough): which fields a record shows depends only on
+   * which of these it matches and, where a read rule names no fields (all of them), on the
+   * record's own field names; the answer is kept per combination, for the last names seen.
    */
   private readonly conditionalReads: readonly ((record: Record<string, unknown>) => boolean)[] | undefined;
-  private readonly visibleByMatches = new Map<number, readonly string[] | null>();
+  /** Whether some read rule names no fields, so that what it shows is the record's own fields. */
+  private readonly readsAllFields: boolean;
+  private readonly visibleByMatches = new Map<number, VisibleFields>();
 
   constructor(
     readonly subject: string,
@@ -45,7 +48,8 @@ export class CompiledPolicy {
     this.ability = builder.build({ detectSubjectType: () => subject });
     const reads = this.ability.rulesFor('read', subject);
     const conditional = reads.filter((rule) => rule.conditions !== undefined);
-    this.conditionalReads = reads.every((rule) => rule.fields !== undefined) && conditional.length <= MAX_KEPT_CONDITIONS ? conditional.map(matcherOf) : undefined;
+    this.conditionalReads = conditional.length <= MAX_KEPT_CONDITIONS ? conditional.map(matcherOf) : undefined;
+    this.readsAllFields = reads.some((rule) => rule.fields === undefined);
     const read = this.scope('read', []);
     this.readConditionMemo = read.allowed ? read.condition : null;
   }
@@ -104,13 +108,13 @@ export class CompiledPolicy {
     if (!conditional) return this.visibleFieldsOf(record);
     let matches = 0;
     for (let index = 0; index < conditional.length; index += 1) if (conditional[index](record)) matches |= 1 << index;
-    let fields = this.visibleByMatches.get(matches);
-    if (fields === undefined) {
-      // Worked out by CASL once per combination: every record matching the same rules shows the same fields.
-      fields = Object.freeze(this.visibleFieldsOf(record) ?? null) as readonly string[] | null;
-      this.visibleByMatches.set(matches, fields);
+    let kept = this.visibleByMatches.get(matches);
+    if (kept === undefined || (kept.names !== undefined && !hasNames(record, kept.names))) {
+      // Worked out by CASL once per combination (and field names): every such record shows the same fields.
+      kept = { names: this.readsAllFields ? Object.keys(record) : undefined, fields: Object.freeze(this.visibleFieldsOf(record) ?? null) as readonly string[] | null };
+      this.visibleByMatches.set(matches, kept);
     }
-    return fields ?? undefined;
+    return kept.fields ?? undefined;
   }
 
   private visibleFieldsOf(record: Record<string, unknown>): string[] | undefined {
@@ -118,6 +122,22 @@ export class CompiledPolicy {
     const all = Object.keys(record);
     return permittedFieldsOf(this.ability, 'read', record as never, { fieldsFrom: (rule) => rule.fields ?? all });
   }
+}
+
+/** The fields a combination of matched read rules shows: for records with these field names, when they count. */
+interface VisibleFields {
+  readonly names: readonly string[] | undefined;
+  readonly fields: readonly string[] | null;
+}
+
+/** Whether the record's own enumerable field names are exactly `names`, in order (records of one shape list them alike). */
+function hasNames(record: Record<string, unknown>, names: readonly string[]): boolean {
+  let index = 0;
+  for (const name in record) {
+    if (!Object.hasOwn(record, name) || names[index] !== name) return false;
+    index += 1;
+  }
+  return index === names.length;
 }
 
 /** Combinations of conditional read rules kept per caller (2^n of them at most). */

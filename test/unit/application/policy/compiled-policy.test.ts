@@ -54,6 +54,27 @@ describe('CompiledPolicy: one caller\'s rules as store conditions and visible fi
     expect(compile(ANONYMOUS).visibleFields(records[0])).toBeUndefined();
   });
 
+  it('shows a rule without fields as each record\'s own fields, records of other shapes included, less what an inverted rule takes away', () => {
+    const everythingButSecret: ServicePolicy = (caller, { can, cannot }) => {
+      if (caller.anonymous) return;
+      can('read');
+      cannot('read', ['secret']);
+      can('read', ['secret'], { userId: caller.id });
+    };
+    const compiled = new CompiledPolicy('messages', everythingButSecret, alice);
+    const short = { _id: 'm1', text: 'a' };
+    const longer = { _id: 'm2', text: 'b', pinned: true, secret: 's', userId: 'bob' };
+    const own = { _id: 'm3', text: 'c', pinned: false, secret: 's', userId: 'alice' };
+    for (let round = 0; round < 2; round += 1) {
+      expect([...compiled.visibleFields(short)!].sort()).toEqual(['_id', 'text']);
+      expect([...compiled.visibleFields(longer)!].sort()).toEqual(['_id', 'pinned', 'text', 'userId']);
+      expect([...compiled.visibleFields({ ...longer, extra: 1 })!].sort()).toEqual(['_id', 'extra', 'pinned', 'text', 'userId']);
+      expect([...compiled.visibleFields(own)!].sort()).toEqual(['_id', 'pinned', 'secret', 'text', 'userId']);
+      // The same names in another order are worked out again, with the same answer.
+      expect([...compiled.visibleFields({ text: 'd', _id: 'm4' })!].sort()).toEqual(['_id', 'text']);
+    }
+  });
+
   it('scopes a patch by the fields it writes: a like reaches any message, an edit only the owner\'s', () => {
     const like = compile(bob).scope('patch', writtenFields({ $inc: { likes: 1 } }));
     expect(like.allowed && selected(like.condition)).toEqual(['m1', 'm2', 'm3']);
