@@ -1,18 +1,21 @@
 import { BSON, type Document } from 'bson';
 import { TYPED_DESERIALIZE, toServerDocument } from './bson-types';
 import { ProtocolError } from './protocol-error';
+import { withoutGossip } from './without-gossip';
 
 /**
  * Reads the BSON document that starts at `offset`, checking its length against the frame first.
  * Numeric types are kept (int32 / int64 / double); `promoteTopLevel` is for a command body, whose
- * own arguments are promoted as the default decoder would while the data inside stays typed.
+ * own arguments are promoted as the default decoder would while the data inside stays typed, and
+ * whose gossiped `$clusterTime` is left out.
  */
 export function readDocumentAt(buffer: Buffer, offset: number, end: number, promoteTopLevel = true): { doc: Document; next: number } {
   if (offset + 5 > end) throw new ProtocolError('truncated BSON document');
   const size = buffer.readInt32LE(offset);
   if (size < 5 || offset + size > end) throw new ProtocolError(`BSON document length ${size} overruns its section`);
   try {
-    const doc = BSON.deserialize(buffer.subarray(offset, offset + size), TYPED_DESERIALIZE);
+    const bytes = buffer.subarray(offset, offset + size);
+    const doc = BSON.deserialize(promoteTopLevel ? withoutGossip(bytes) : bytes, TYPED_DESERIALIZE);
     return { doc: toServerDocument(doc, promoteTopLevel), next: offset + size };
   } catch (error) {
     throw new ProtocolError(`malformed BSON: ${(error as Error).message}`);
