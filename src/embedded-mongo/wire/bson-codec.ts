@@ -27,21 +27,14 @@ export function decodeStoredDocument(bytes: Uint8Array): Document {
   return toServerDocument(BSON.deserialize(bytes, TYPED_DESERIALIZE));
 }
 
-/**
- * Under this key a reply may carry BSON elements encoded beforehand (bytes of fields, without a
- * document's length and terminator): the encoder writes them as the reply's last fields. Symbol
- * keys are invisible to the BSON serialiser, so the reply never holds them as values.
- */
-export const TRAILING_ELEMENTS = Symbol('trailing BSON elements');
-
-export type ReplyDocument = Document & { [TRAILING_ELEMENTS]?: Buffer };
-
 const TERMINATOR = Buffer.from([0]);
 
-/** A reply as parts to frame: its BSON, with any trailing elements spliced in before the terminator. */
-export function encodeReply(reply: ReplyDocument): Buffer[] {
+/**
+ * A reply as parts to frame: its BSON, with the trailer (BSON elements encoded beforehand: bytes
+ * of fields, without a document's length and terminator) spliced in before the terminator.
+ */
+export function encodeReply(reply: Document, trailer?: Buffer): Buffer[] {
   const body = encodeDocument(reply);
-  const trailer = reply[TRAILING_ELEMENTS];
   if (!trailer) return [body];
   body.writeInt32LE(body.length + trailer.length, 0);
   return [body.subarray(0, body.length - 1), trailer, TERMINATOR];
