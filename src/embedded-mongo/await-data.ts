@@ -17,7 +17,8 @@ export function awaitingReply(
   hub: ChangeStreamHub | undefined,
   rerun: () => Document,
 ): Document | Promise<Document> {
-  if (!hub || !isEmptyLiveBatch(reply) || !cursors.awaitsData(reply.cursor.id as Long)) return reply;
+  // Only a getMore waits: every other command is passed on by one property check.
+  if (!hub || command.getMore === undefined || !isEmptyLiveBatch(reply) || !cursors.awaitsData(reply.cursor.id as Long)) return reply;
   const waitMs = typeof command.maxTimeMS === 'number' && command.maxTimeMS > 0 ? command.maxTimeMS : DEFAULT_AWAIT_MS;
   const deadline = Date.now() + waitMs;
   return (async () => {

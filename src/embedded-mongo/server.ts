@@ -3,7 +3,7 @@ import { ObjectId, type Document } from 'bson';
 import { errorReply } from './base/command-error';
 import { awaitingReply } from './await-data';
 import type { ChangeStreamHub } from './change-streams/change-stream-hub';
-import { withClusterTime } from './commands/cluster-time';
+import { clusterTimeElements } from './commands/cluster-time';
 import type { CommandContext, ServerInfo } from './commands/command-context';
 import { publishChanges } from './commands/publish-changes';
 import { standaloneRefusal } from './commands/standalone-refusals';
@@ -16,7 +16,7 @@ import { TransactionManager } from './transactions/transaction-manager';
 import type { EmbeddedMongoLogger } from './base/logger';
 import type { Catalog } from './storage/catalog';
 import type { StorageEngine } from './storage/storage-engine';
-import { WireConnection } from './wire-connection';
+import { WireConnection, type Reply } from './wire-connection';
 
 export interface WireServerOptions {
   readonly catalog: Catalog;
@@ -107,7 +107,7 @@ export class WireServer {
    * writes as changes (durable in the same journal write as the writes; the reply waits for it), lets a getMore
    * on a change stream wait for data, and stamps the cluster time on the reply.
    */
-  private run(command: Document, db: string, connectionId: number): { reply: Document | Promise<Document>; durable?: Promise<void> } {
+  private run(command: Document, db: string, connectionId: number): { reply: Reply | Promise<Reply>; durable?: Promise<void> } {
     const changeStreams = this.options.replicaSet?.changeStreams;
     const context: CommandContext = {
       db,
@@ -122,12 +122,15 @@ export class WireServer {
     };
     if (!changeStreams) {
       const refusal = standaloneRefusal(command);
-      return { reply: refusal ? errorReply(refusal) : runSessionCommand(command, context), durable: this.options.engine.commit() };
+      return { reply: { document: refusal ? errorReply(refusal) : runSessionCommand(command, context) }, durable: this.options.engine.commit() };
     }
     const reply = runSessionCommand(command, context);
     const durable = this.options.engine.commit(publishChanges(changeStreams, command, reply));
     const final = awaitingReply(command, reply, this.cursors, changeStreams, () => runSessionCommand(command, context));
-    const stamped = final instanceof Promise ? final.then((latest) => withClusterTime(latest, changeStreams)) : withClusterTime(final, changeStreams);
+    const stamped: Reply | Promise<Reply> =
+      final instanceof Promise
+        ? final.then((latest) => ({ document: latest, trailer: clusterTimeElements(changeStreams) }))
+        : { document: final, trailer: clusterTimeElements(changeStreams) };
     return { reply: stamped, durable };
   }
 }

@@ -9,7 +9,8 @@ const TIMEOUT_MS = LOGICAL_SESSION_TIMEOUT_MINUTES * 60 * 1000;
 
 interface SessionEntry {
   readonly id: unknown;
-  lastUse: Date;
+  /** Epoch ms: every command of the session sets it, a Date is made only when it is listed. */
+  lastUse: number;
 }
 
 /**
@@ -25,8 +26,8 @@ export class SessionRegistry {
     const key = sessionKey(lsid);
     if (key === undefined) return;
     const entry = this.sessions.get(key);
-    if (entry) entry.lastUse = new Date();
-    else this.sessions.set(key, { id: (lsid as Document).id, lastUse: new Date() });
+    if (entry) entry.lastUse = Date.now();
+    else this.sessions.set(key, { id: (lsid as Document).id, lastUse: Date.now() });
   }
 
   end(lsids: readonly unknown[]): void {
@@ -42,11 +43,11 @@ export class SessionRegistry {
   list(now = Date.now()): Document[] {
     const out: Document[] = [];
     for (const [key, entry] of this.sessions) {
-      if (now - entry.lastUse.getTime() > TIMEOUT_MS) {
+      if (now - entry.lastUse > TIMEOUT_MS) {
         this.sessions.delete(key);
         this.transactions.endSession(key);
       } else {
-        out.push({ _id: { id: entry.id, uid: ANONYMOUS_UID }, lastUse: entry.lastUse });
+        out.push({ _id: { id: entry.id, uid: ANONYMOUS_UID }, lastUse: new Date(entry.lastUse) });
       }
     }
     return out;
@@ -57,8 +58,10 @@ export class SessionRegistry {
   }
 }
 
-/** The session's identity as a map key: the hex of its `lsid.id` UUID. */
+/** The session's identity as a map key: the hex of its `lsid.id` UUID (read in place, not copied). */
 export function sessionKey(lsid: unknown): string | undefined {
   const id = lsid && typeof lsid === 'object' ? (lsid as Document).id : undefined;
-  return id instanceof Binary ? Buffer.from(id.buffer).toString('hex') : undefined;
+  if (!(id instanceof Binary)) return undefined;
+  const bytes = id.buffer;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, id.position).toString('hex');
 }

@@ -8,13 +8,19 @@ import { encodeOpReply, parseOpQuery } from './wire/op-query';
 import { ProtocolError } from './wire/protocol-error';
 import { OP_MSG, OP_QUERY } from './wire/wire-constants';
 
+/** A reply, and BSON elements encoded beforehand to end it with (a replica set's cluster time). */
+export interface Reply {
+  readonly document: Document;
+  readonly trailer?: Buffer;
+}
+
 /**
  * Runs one command for this connection; returns the reply (a promise when it waits for data, as a
  * change stream's getMore does) and, when writes must become durable first, a promise.
  */
-export type CommandRunner = (command: Document, db: string, connectionId: number) => { reply: Document | Promise<Document>; durable?: Promise<void> };
+export type CommandRunner = (command: Document, db: string, connectionId: number) => { reply: Reply | Promise<Reply>; durable?: Promise<void> };
 
-type ReplyEncoder = (reply: Document) => Buffer;
+type ReplyEncoder = (reply: Document, trailer?: Buffer) => Buffer;
 
 let nextReplyId = 1;
 
@@ -59,20 +65,20 @@ export class WireConnection {
       const result =
         typeof db === 'string' && db.length > 0
           ? this.run(command, db, this.id)
-          : { reply: errorReply(new CommandError('FailedToParse', 'OP_MSG requires a $db argument')) };
-      if (!moreToCome) this.send(result.durable, (reply) => encodeOpMsgReply(nextReplyId++, message.requestId, reply), result.reply);
+          : { reply: { document: errorReply(new CommandError('FailedToParse', 'OP_MSG requires a $db argument')) } };
+      if (!moreToCome) this.send(result.durable, (reply, trailer) => encodeOpMsgReply(nextReplyId++, message.requestId, reply, trailer), result.reply);
       return;
     }
     if (message.opCode === OP_QUERY) {
       const { command, database } = parseOpQuery(message.body);
       const result = this.run(command, database, this.id);
-      this.send(result.durable, (reply) => encodeOpReply(nextReplyId++, message.requestId, reply), result.reply);
+      this.send(result.durable, (reply, trailer) => encodeOpReply(nextReplyId++, message.requestId, reply, trailer), result.reply);
       return;
     }
     throw new ProtocolError(`unsupported opcode ${message.opCode}`);
   }
 
-  private send(durable: Promise<void> | undefined, encode: ReplyEncoder, reply: Document | Promise<Document>): void {
+  private send(durable: Promise<void> | undefined, encode: ReplyEncoder, reply: Reply | Promise<Reply>): void {
     if (!durable && !this.pending && !(reply instanceof Promise)) {
       this.write(encode, reply);
       return;
@@ -92,11 +98,11 @@ export class WireConnection {
   }
 
   /** A reply that cannot be encoded (over 16 MiB, say) is answered with an error instead. */
-  private write(encode: ReplyEncoder, reply: Document): void {
+  private write(encode: ReplyEncoder, reply: Reply): void {
     if (this.socket.destroyed) return;
     let bytes: Buffer;
     try {
-      bytes = encode(reply);
+      bytes = encode(reply.document, reply.trailer);
     } catch (error) {
       bytes = encode(errorReply(new CommandError('InternalError', `could not encode reply: ${(error as Error).message}`)));
     }

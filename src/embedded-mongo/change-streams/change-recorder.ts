@@ -3,7 +3,7 @@ import type { Catalog } from '../storage/catalog';
 import type { WriteEvent } from '../storage/storage-engine';
 import { recordBytes, type ChangeOperation, type ChangeRecord } from './change-record';
 import type { ClusterClock } from './cluster-clock';
-import { describeUpdate } from './update-description';
+import { describeUpdate, updateDescriptionBytes } from './update-description';
 
 export interface Namespace {
   readonly db: string;
@@ -137,6 +137,6 @@ function change(stamp: Stamp, operationType: ChangeOperation, db: string, coll: 
     preImage: body.preImage,
     imagesEnabled: body.imagesEnabled,
     to: body.to,
-    bytes: recordBytes(db, coll, [body.fullDocument, body.updateDescription as Document | undefined, body.preImage]),
+    bytes: recordBytes(db, coll, [body.fullDocument, body.preImage]) + (body.updateDescription ? updateDescriptionBytes(body.updateDescription) : 0),
   };
 }

@@ -53,6 +53,11 @@ export class ChangeStreamHub {
     return new ChangeStreamHub(clock, history, new ChangeRecorder(catalog, clock), catalog, recovered !== undefined);
   }
 
+  /** The command that just ran wrote something. */
+  get hasPendingChanges(): boolean {
+    return this.recorder.hasPending;
+  }
+
   /**
    * Publishes the changes of the command that just ran. Returns, when the engine keeps the
    * history, its entries for the engine's commit of the command: the reply waits for that

@@ -1,6 +1,5 @@
-import { BSON, Binary, Long, Timestamp, type Document } from 'bson';
+import { BSON, Binary, Long, Timestamp } from 'bson';
 import type { ChangeStreamHub } from '../change-streams/change-stream-hub';
-import { TRAILING_ELEMENTS, type ReplyDocument } from '../wire/bson-codec';
 
 /** An unsigned cluster time: mongod without authentication signs with key 0 and a zero hash. */
 const UNSIGNED = { hash: new Binary(Buffer.alloc(20), 0), keyId: Long.fromNumber(0) };
@@ -23,14 +22,14 @@ let latest: { time: Timestamp; elements: Buffer } | undefined;
 /**
  * Every reply of a replica-set member carries `$clusterTime` and `operationTime` (the time of the
  * latest change it has seen): drivers gossip it, `startAtOperationTime` and causally consistent
- * sessions build on it. They are encoded once per time, not per reply, and written as the reply's
- * last fields when it is encoded.
+ * sessions build on it. They are encoded once per time, not per reply, and handed to the encoder
+ * beside the reply (which is not touched: a property added to it made its encoding slower), to be
+ * written as its last fields. Taken when the command has run, they keep its time.
  */
-export function withClusterTime(reply: Document, hub: ChangeStreamHub): ReplyDocument {
+export function clusterTimeElements(hub: ChangeStreamHub): Buffer {
   const now = hub.clock.current();
   if (latest?.time !== now) latest = { time: now, elements: elementsAt(now) };
-  (reply as ReplyDocument)[TRAILING_ELEMENTS] = latest.elements;
-  return reply;
+  return latest.elements;
 }
 
 function elementsAt(time: Timestamp): Buffer {

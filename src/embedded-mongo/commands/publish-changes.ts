@@ -10,6 +10,7 @@ import { parseNamespace } from './rename-collection.command';
  * Returns the history entries the storage engine writes with the command's changes, if it keeps them.
  */
 export function publishChanges(hub: ChangeStreamHub, command: Document, reply: Document): Document[] | undefined {
+  if (!hub.hasPendingChanges) return undefined; // a read, or a write that changed nothing
   const name = commandName(command);
   if (name === 'commitTransaction' && reply.ok !== 1) {
     hub.discardCommand();

@@ -1,18 +1,21 @@
 import { BSON, type Document } from 'bson';
 import { TYPED_DESERIALIZE, toServerDocument } from './bson-types';
 import { ProtocolError } from './protocol-error';
+import { withoutGossip } from './without-gossip';
 
 /**
  * Reads the BSON document that starts at `offset`, checking its length against the frame first.
  * Numeric types are kept (int32 / int64 / double); `promoteTopLevel` is for a command body, whose
- * own arguments are promoted as the default decoder would while the data inside stays typed.
+ * own arguments are promoted as the default decoder would while the data inside stays typed, and
+ * whose gossiped `$clusterTime` is left out.
  */
 export function readDocumentAt(buffer: Buffer, offset: number, end: number, promoteTopLevel = true): { doc: Document; next: number } {
   if (offset + 5 > end) throw new ProtocolError('truncated BSON document');
   const size = buffer.readInt32LE(offset);
   if (size < 5 || offset + size > end) throw new ProtocolError(`BSON document length ${size} overruns its section`);
   try {
-    const doc = BSON.deserialize(buffer.subarray(offset, offset + size), TYPED_DESERIALIZE);
+    const bytes = buffer.subarray(offset, offset + size);
+    const doc = BSON.deserialize(promoteTopLevel ? withoutGossip(bytes) : bytes, TYPED_DESERIALIZE);
     return { doc: toServerDocument(doc, promoteTopLevel), next: offset + size };
   } catch (error) {
     throw new ProtocolError(`malformed BSON: ${(error as Error).message}`);
@@ -24,21 +27,14 @@ export function decodeStoredDocument(bytes: Uint8Array): Document {
   return toServerDocument(BSON.deserialize(bytes, TYPED_DESERIALIZE));
 }
 
-/**
- * Under this key a reply may carry BSON elements encoded beforehand (bytes of fields, without a
- * document's length and terminator): the encoder writes them as the reply's last fields. Symbol
- * keys are invisible to the BSON serialiser, so the reply never holds them as values.
- */
-export const TRAILING_ELEMENTS = Symbol('trailing BSON elements');
-
-export type ReplyDocument = Document & { [TRAILING_ELEMENTS]?: Buffer };
-
 const TERMINATOR = Buffer.from([0]);
 
-/** A reply as parts to frame: its BSON, with any trailing elements spliced in before the terminator. */
-export function encodeReply(reply: ReplyDocument): Buffer[] {
+/**
+ * A reply as parts to frame: its BSON, with the trailer (BSON elements encoded beforehand: bytes
+ * of fields, without a document's length and terminator) spliced in before the terminator.
+ */
+export function encodeReply(reply: Document, trailer?: Buffer): Buffer[] {
   const body = encodeDocument(reply);
-  const trailer = reply[TRAILING_ELEMENTS];
   if (!trailer) return [body];
   body.writeInt32LE(body.length + trailer.length, 0);
   return [body.subarray(0, body.length - 1), trailer, TERMINATOR];

@@ -33,8 +33,10 @@ export function toServerValue(value: unknown): unknown {
 
 function promoteScalar(value: unknown): unknown {
   if (value instanceof Double) return value.value;
-  if (value instanceof Long && value.lessThanOrEqual(Number.MAX_SAFE_INTEGER) && value.greaterThanOrEqual(Number.MIN_SAFE_INTEGER)) {
-    return value.toNumber();
+  if (value instanceof Long) {
+    // Outside the safe range toNumber rounds to a number that is not a safe integer either.
+    const number = value.toNumber();
+    return Number.isSafeInteger(number) ? number : value;
   }
   return value;
 }

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { encodeReply, readCString, readDocumentAt, type ReplyDocument } from './bson-codec';
+import { encodeReply, readCString, readDocumentAt } from './bson-codec';
 import { frameMessage } from './message-reader';
 import { ProtocolError } from './protocol-error';
 import { MSG_FLAG_CHECKSUM_PRESENT, MSG_FLAG_MORE_TO_COME, OP_MSG } from './wire-constants';
@@ -57,8 +57,8 @@ function readSequence(body: Buffer, offset: number, end: number): { identifier: 
   return { identifier: name.value, documents, next: sequenceEnd };
 }
 
-/** Builds an OP_MSG reply with a single kind-0 section and no flags. */
-export function encodeOpMsgReply(requestId: number, responseTo: number, reply: ReplyDocument): Buffer {
+/** Builds an OP_MSG reply with a single kind-0 section and no flags; `trailer`: see encodeReply. */
+export function encodeOpMsgReply(requestId: number, responseTo: number, reply: Document, trailer?: Buffer): Buffer {
   const prefix = Buffer.alloc(5); // flagBits = 0, section kind = 0
-  return frameMessage(OP_MSG, requestId, responseTo, [prefix, ...encodeReply(reply)]);
+  return frameMessage(OP_MSG, requestId, responseTo, [prefix, ...encodeReply(reply, trailer)]);
 }

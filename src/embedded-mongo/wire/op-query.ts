@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { encodeReply, readCString, readDocumentAt, type ReplyDocument } from './bson-codec';
+import { encodeReply, readCString, readDocumentAt } from './bson-codec';
 import { frameMessage } from './message-reader';
 import { ProtocolError } from './protocol-error';
 import { OP_REPLY } from './wire-constants';
@@ -29,9 +29,9 @@ function splitNamespace(namespace: string): [string, string] {
   return [namespace.slice(0, dot), namespace.slice(dot + 1)];
 }
 
-/** OP_REPLY: responseFlags 0, cursorId 0, startingFrom 0, numberReturned 1, then the document. */
-export function encodeOpReply(requestId: number, responseTo: number, reply: ReplyDocument): Buffer {
+/** OP_REPLY: responseFlags 0, cursorId 0, startingFrom 0, numberReturned 1, then the document; `trailer`: see encodeReply. */
+export function encodeOpReply(requestId: number, responseTo: number, reply: Document, trailer?: Buffer): Buffer {
   const prefix = Buffer.alloc(20);
   prefix.writeInt32LE(1, 16);
-  return frameMessage(OP_REPLY, requestId, responseTo, [prefix, ...encodeReply(reply)]);
+  return frameMessage(OP_REPLY, requestId, responseTo, [prefix, ...encodeReply(reply, trailer)]);
 }

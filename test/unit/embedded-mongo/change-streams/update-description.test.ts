@@ -1,5 +1,6 @@
-import { Double, Int32, ObjectId } from 'bson';
-import { describeUpdate } from '../../../../src/embedded-mongo/change-streams/update-description';
+import { BSON, Double, Int32, ObjectId } from 'bson';
+import type { UpdateDescription } from '../../../../src/embedded-mongo/change-streams/change-record';
+import { describeUpdate, updateDescriptionBytes } from '../../../../src/embedded-mongo/change-streams/update-description';
 
 describe('describeUpdate (a change event updateDescription, as mongod derives it from its oplog diff)', () => {
   it('reports set fields by dotted path into embedded documents, and removed fields', () => {
@@ -28,5 +29,22 @@ describe('describeUpdate (a change event updateDescription, as mongod derives it
     const later = new Date(at.getTime() + 1);
     expect(describeUpdate({ ref: id, at }, { ref: other, at: later }).updatedFields).toEqual({ ref: other, at: later });
     expect(describeUpdate({ ref: id }, { ref: id.toHexString() }).updatedFields).toEqual({ ref: id.toHexString() }); // a string is not an ObjectId
+  });
+});
+
+describe('updateDescriptionBytes (what an update record counts against the history byte bound)', () => {
+  const descriptions: Array<[string, UpdateDescription]> = [
+    ['nothing removed or truncated', describeUpdate({ _id: 1, likes: 1 }, { _id: 1, likes: 2 })],
+    ['removed fields, one with non-ASCII characters', describeUpdate({ a: 1, bé: 2, 'c.d': { e: 1 } }, { a: 3 })],
+    ['truncated arrays', describeUpdate({ list: [1, 2, 3], other: ['x', 'y'], ñame: [1, 2] }, { list: [1], other: [], ñame: [1] })],
+    ['more than ten of each (two-digit array keys)', describeUpdate(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`f${i}`, [1, 2]])), Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`f${i}`, [1]])))],
+    [
+      'more than ten removed fields',
+      { updatedFields: { a: { b: [1, 'two'] } }, removedFields: Array.from({ length: 11 }, (_, i) => `gone.${i}`), truncatedArrays: [{ field: 'list', newSize: 0 }] },
+    ],
+  ];
+
+  it.each(descriptions)('is the BSON size of the description: %s', (_name, description) => {
+    expect(updateDescriptionBytes(description)).toBe(BSON.calculateObjectSize(description));
   });
 });

@@ -1,19 +1,20 @@
 import { BSON, Binary, Long, Timestamp } from 'bson';
 import type { ChangeStreamHub } from '../../../../src/embedded-mongo/change-streams/change-stream-hub';
 import { ClusterClock } from '../../../../src/embedded-mongo/change-streams/cluster-clock';
-import { withClusterTime } from '../../../../src/embedded-mongo/commands/cluster-time';
-import { encodeOpMsgReply, parseOpMsg } from '../../../../src/embedded-mongo/wire/op-msg';
+import { clusterTimeElements } from '../../../../src/embedded-mongo/commands/cluster-time';
+import { encodeOpMsgReply } from '../../../../src/embedded-mongo/wire/op-msg';
 import { encodeOpReply } from '../../../../src/embedded-mongo/wire/op-query';
 
 const hubOf = (clock: ClusterClock): ChangeStreamHub => ({ clock }) as ChangeStreamHub;
-const decoded = (frame: Buffer) => parseOpMsg(frame.subarray(16)).command;
+/** As a driver reads it (the server's own command decoder leaves gossiped `$clusterTime` out): after the header, the flags and the section kind. */
+const decoded = (frame: Buffer) => BSON.deserialize(frame.subarray(16 + 5), { promoteLongs: false });
 const unsigned = { hash: new Binary(Buffer.alloc(20), 0), keyId: Long.fromNumber(0) };
 
-describe('withClusterTime: the fields every replica-set reply ends with', () => {
+describe('clusterTimeElements: the fields every replica-set reply ends with', () => {
   test('the reply decodes with $clusterTime (unsigned) and operationTime after its own fields, its frame length right', () => {
     const clock = new ClusterClock();
     const now = clock.tick();
-    const frame = encodeOpMsgReply(5, 4, withClusterTime({ n: 1, ok: 1 }, hubOf(clock)));
+    const frame = encodeOpMsgReply(5, 4, { n: 1, ok: 1 }, clusterTimeElements(hubOf(clock)));
     expect(frame.readInt32LE(0)).toBe(frame.length);
     const reply = decoded(frame);
     expect(Object.keys(reply)).toEqual(['n', 'ok', '$clusterTime', 'operationTime']);
@@ -23,11 +24,11 @@ describe('withClusterTime: the fields every replica-set reply ends with', () => 
   test('a reply keeps the time of its command even when it is encoded after the clock moved', () => {
     const clock = new ClusterClock();
     const first = clock.tick();
-    const early = withClusterTime({ ok: 1 }, hubOf(clock));
+    const early = clusterTimeElements(hubOf(clock));
     const second = clock.tick();
-    const late = withClusterTime({ ok: 1 }, hubOf(clock));
-    expect(decoded(encodeOpMsgReply(1, 1, late)).operationTime).toEqual(second);
-    expect(decoded(encodeOpMsgReply(2, 2, early)).operationTime).toEqual(first);
+    const late = clusterTimeElements(hubOf(clock));
+    expect(decoded(encodeOpMsgReply(1, 1, { ok: 1 }, late)).operationTime).toEqual(second);
+    expect(decoded(encodeOpMsgReply(2, 2, { ok: 1 }, early)).operationTime).toEqual(first);
     expect(second.greaterThan(first)).toBe(true);
   });
 
@@ -35,14 +36,14 @@ describe('withClusterTime: the fields every replica-set reply ends with', () => 
     const clock = new ClusterClock();
     const extreme = new Timestamp({ t: 0xfffffffe, i: 0xffffffff });
     clock.advancePast(extreme);
-    const reply = decoded(encodeOpMsgReply(1, 1, withClusterTime({ ok: 1 }, hubOf(clock))));
+    const reply = decoded(encodeOpMsgReply(1, 1, { ok: 1 }, clusterTimeElements(hubOf(clock))));
     expect(reply.operationTime).toEqual(extreme);
     expect(reply.$clusterTime.clusterTime).toEqual(extreme);
   });
 
   test('legacy OP_REPLY answers carry the same fields', () => {
     const clock = new ClusterClock();
-    const frame = encodeOpReply(1, 1, withClusterTime({ ok: 1 }, hubOf(clock)));
+    const frame = encodeOpReply(1, 1, { ok: 1 }, clusterTimeElements(hubOf(clock)));
     expect(frame.readInt32LE(0)).toBe(frame.length);
     const reply = BSON.deserialize(frame.subarray(16 + 20), { promoteLongs: false }); // after OP_REPLY's 20 bytes of flags, cursor and counts
     expect(reply).toEqual({ ok: 1, $clusterTime: { clusterTime: clock.current(), signature: unsigned }, operationTime: clock.current() });
