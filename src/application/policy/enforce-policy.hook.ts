@@ -65,17 +65,19 @@ function actionOf(method: string): PolicyAction {
 
 /** Every new record must fall within a create rule covering its fields; returns the fields written. */
 function assertCreatable(compiled: CompiledPolicy, data: unknown, path: string): string[] {
-  const sent = new Set<string>();
-  for (const item of Array.isArray(data) ? data : [data]) {
-    const record = (item ?? {}) as Record<string, unknown>;
-    const fields = writtenFields(record);
-    for (const field of fields) sent.add(field);
-    if (compiled.allowsNew('create', record, fields)) continue;
-    const scope = compiled.scope('create', fields);
-    if (!compiled.allows('create')) throw refusal(compiled, 'create', path);
-    throw new Forbidden(scope.allowed ? `You may not create this record in ${path}` : `You may not write ${scope.refusedFields.join(', ')}`, scope.allowed ? undefined : { fields: scope.refusedFields });
-  }
-  return [...sent];
+  if (!Array.isArray(data)) return assertCreatableRecord(compiled, data, path);
+  const sent: string[] = [];
+  for (const item of data) for (const field of assertCreatableRecord(compiled, item, path)) if (!sent.includes(field)) sent.push(field);
+  return sent;
+}
+
+function assertCreatableRecord(compiled: CompiledPolicy, item: unknown, path: string): string[] {
+  const record = (item ?? {}) as Record<string, unknown>;
+  const fields = writtenFields(record);
+  if (compiled.allowsNew('create', record, fields)) return fields;
+  const scope = compiled.scope('create', fields);
+  if (!compiled.allows('create')) throw refusal(compiled, 'create', path);
+  throw new Forbidden(scope.allowed ? `You may not create this record in ${path}` : `You may not write ${scope.refusedFields.join(', ')}`, scope.allowed ? undefined : { fields: scope.refusedFields });
 }
 
 /**

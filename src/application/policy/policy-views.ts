@@ -181,6 +181,8 @@ export class PolicyViews implements RecordVisibility {
     if (!isRecord(record)) return record;
     const idField = this.settings.idField;
     const view = this.recordView(viewer, record, computed) ?? { [idField]: record[idField] };
+    // The record itself: whatever the caller sent is in it already.
+    if (view === record) return view;
     for (const field of sent) if (!this.hidden.has(field) && Object.hasOwn(record, field) && !Object.hasOwn(view, field)) view[field] = record[field];
     return view;
   }
