@@ -26,6 +26,10 @@ const propagator = new CompositePropagator({ propagators: [new W3CTraceContextPr
 /** What the work of a span that is not sampled gets: it records nothing, and says so. */
 const UNRECORDED: SpanInProgress = Object.freeze({ recording: false, setAttributes: () => undefined, recordError: () => undefined });
 
+/** What a root's sampler is asked with when the span has no attributes or links yet (the built-in samplers only read them). */
+const NO_ATTRIBUTES = Object.freeze({});
+const NO_LINKS: Link[] = [];
+
 /** The propagated context of a request, if it carries one: most carry neither header, and then nothing is parsed or copied. */
 function extracted(carrier: TraceCarrier): Context {
   if (carrier.traceparent === undefined && carrier.baggage === undefined) return ROOT_CONTEXT;
@@ -98,7 +102,7 @@ export class OpenTelemetryTracer implements TracerPort {
     const remote = trace.getSpanContext(from);
     const continued = remote !== undefined && isSpanContextValid(remote);
     const traceId = continued ? remote.traceId : this.ids.newTraceId();
-    if (this.sampler.shouldSample(from, traceId, name, kind, {}, links ?? []).decision === SamplingDecision.NOT_RECORD) {
+    if (this.sampler.shouldSample(from, traceId, name, kind, NO_ATTRIBUTES, links ?? NO_LINKS).decision === SamplingDecision.NOT_RECORD) {
       return new SampledOutCall(from, traceId, continued ? remote.traceState : undefined);
     }
     if (!continued) this.ids.startRootOn(traceId);
