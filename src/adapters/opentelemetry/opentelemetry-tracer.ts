@@ -40,7 +40,8 @@ function extracted(carrier: TraceCarrier): Context {
  * The tracer of one composed application: its own provider (two applications in one process
  * keep their own service names), spans batched to the OTLP endpoint over HTTP (protobuf or
  * JSON). A `TraceParent` is an OpenTelemetry context (the span, the trace's baggage) that the
- * callers hand on with each call. No context manager is installed: an AsyncLocalStorage store in
+ * callers hand on with each call, or for a call left out by sampling a `SampledOutCall`, which
+ * makes that context only when asked. No context manager is installed: an AsyncLocalStorage store in
  * use makes Node track every promise of the process, a cost every call would pay, traced or not.
  */
 export class OpenTelemetryTracer implements TracerPort {
