@@ -7,10 +7,10 @@
  * `policy` setting, `messages` gets the bench's policy (`bench-messages-policy.ts`). With
  * `tracingRatio`, the app is traced as `OTEL_EXPORTER_OTLP_ENDPOINT` traces a composed one (HTTP
  * server, service call and store spans), sampled at that ratio and exported over OTLP/protobuf to
- * a sink in this process that reads and discards each export: the cost of tracing stays in the
- * measured process.
+ * a sink that discards each export in a process of its own: the measured process pays for making
+ * and sending the spans, as a traced server does, not for receiving them, which is the collector's work.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   answerPolicyErrors, authenticate, AuthenticationService, createApp, createHttpAdapter, createJwtSettings, DatabaseService, enforcePolicy,
@@ -20,6 +20,7 @@ import { OpenTelemetryTracer } from '../../src/adapters/opentelemetry';
 import { observeStoreCalls } from '../../src/application/adapter/observe-store-calls';
 import { observeServiceCalls } from '../../src/application/observability/observe-service-calls';
 import { BENCH_MESSAGES_POLICY, BENCH_POLICY_METHODS } from './bench-messages-policy';
+import { startOtlpSink } from './otlp-sink';
 import { BENCH_USER, PAGINATE, SEEDED_MESSAGES, reportFailure, seedMessage, serveUntilStopped, settingsFromEnv } from './server-protocol';
 
 async function main(): Promise<void> {
@@ -81,16 +82,12 @@ async function main(): Promise<void> {
 
 /** The tracer and its OTLP sink (stopped after the server: the tracer's last export still lands). */
 async function startTracing(ratio: number, stops: Array<() => Promise<unknown>>): Promise<OpenTelemetryTracer> {
-  const sink: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
-  });
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+  const sink = await startOtlpSink();
   const tracer = new OpenTelemetryTracer(
-    { serviceName: 'bench', tracesUrl: `http://127.0.0.1:${(sink.address() as AddressInfo).port}/v1/traces`, protocol: 'http/protobuf', sampler: 'parentbased_traceidratio', samplerRatio: ratio, scheduleDelayMs: 5000 },
+    { serviceName: 'bench', tracesUrl: sink.tracesUrl, protocol: 'http/protobuf', sampler: 'parentbased_traceidratio', samplerRatio: ratio, scheduleDelayMs: 5000 },
     '0.0.0',
   );
-  stops.push(() => tracer.shutdown(), () => new Promise((resolve) => sink.close(resolve)));
+  stops.push(() => tracer.shutdown(), () => sink.stop());
   return tracer;
 }
 

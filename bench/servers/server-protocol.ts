@@ -56,7 +56,7 @@ export interface ServerSettings {
   policy?: boolean;
   /**
    * Framework only: trace every call (server, service and store spans) with this sampling ratio
-   * (1: every request, 0.01: one in a hundred), exported over OTLP to a sink in the same process.
+   * (1: every request, 0.01: one in a hundred), exported over OTLP to a sink in a process of its own.
    * Unset: tracing off, as in an application without `OTEL_*` variables.
    */
   tracingRatio?: number;

@@ -37,12 +37,15 @@ export function observeRequests(tracer: TracerPort | undefined, metrics: Metrics
         'hexa.request_id': exchange.requestId,
       };
     };
-    return tracer.inSpan(`${verb} ${route}`, { role: 'server', attributes, remoteParent: exchange.req.headers }, undefined, async (span, context) => {
+    return tracer.inSpan(`${verb} ${route}`, { role: 'server', attributes, remoteParent: exchange.req.headers }, undefined, (span, context) => {
       exchange.traceContext = context;
-      await measured(exchange, verb, target, serve);
-      if (!span.recording) return;
-      const status = exchange.res.statusCode;
-      span.setAttributes(status >= 500 ? { 'http.response.status_code': status, 'error.type': String(status) } : { 'http.response.status_code': status });
+      const served = measured(exchange, verb, target, serve);
+      // A request left out by sampling waits on nothing more than its answer.
+      if (!span.recording) return served;
+      return served.then(() => {
+        const status = exchange.res.statusCode;
+        span.setAttributes(status >= 500 ? { 'http.response.status_code': status, 'error.type': String(status) } : { 'http.response.status_code': status });
+      });
     });
   };
 }

@@ -36,14 +36,12 @@ export function observeServiceCalls(tracer: TracerPort | undefined, metrics: Met
   if (!tracer) return measured;
   return (context, chain) => {
     const attributes = () => ({ 'hexa.service.path': context.path, 'hexa.service.method': context.method, 'hexa.call.provider': context.params.provider ?? 'internal' });
-    return tracer.inSpan(`${context.path}.${context.method}`, { role: 'internal', attributes }, context.params[TRACE_PARENT], async (span, parent) => {
+    return tracer.inSpan(`${context.path}.${context.method}`, { role: 'internal', attributes }, context.params[TRACE_PARENT], (span, parent) => {
       // The call's own params (not the caller's object, which an internal call may share): what it calls is a child of its span.
+      // (Under a caller left out by sampling, the call goes on in the caller's context: the same object, nothing copied.)
       if (parent !== context.params[TRACE_PARENT]) context.params = { ...context.params, [TRACE_PARENT]: parent };
-      try {
-        await measured(context, chain);
-      } finally {
-        if (span.recording) recordCaller(span, context);
-      }
+      if (!span.recording) return measured(context, chain);
+      return measured(context, chain).finally(() => recordCaller(span, context));
     });
   };
 }
