@@ -161,6 +161,28 @@ describe('hooks changing the outcome', () => {
     await expect(app.service('svc').get(1)).resolves.toEqual({ merged: true });
   });
 
+  it('synchronous and asynchronous regular hooks mixed run in order, each waiting for the one before; a synchronous throw reaches the error hooks', async () => {
+    const log: Log = [];
+    const app = appWith(async () => ({ from: 'method' }));
+    const later = (name: string) => async (context: HookContext) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      log.push(`${name}(${context.type})`);
+    };
+    app.service('svc').hooks({
+      before: { get: [regular(log, 'sync1'), later('async1'), regular(log, 'sync2'), () => Promise.resolve({ params: { merged: true } }) as any, regular(log, 'sync3')] },
+      after: { get: [later('async2'), regular(log, 'sync4')] },
+    });
+    await expect(app.service('svc').get(1)).resolves.toEqual({ from: 'method' });
+    expect(log).toEqual(['sync1(before)', 'async1(before)', 'sync2(before)', 'sync3(before)', 'async2(after)', 'sync4(after)']);
+
+    const failing = appWith(async () => ({ from: 'method' }));
+    failing.service('svc').hooks({
+      before: { get: [() => { throw new Error('refused'); }] },
+      error: { get: [(context: HookContext) => { context.result = { recovered: (context.error as Error).message }; }] },
+    });
+    await expect(failing.service('svc').get(1)).resolves.toEqual({ recovered: 'refused' });
+  });
+
   it('the method-name form registers around hooks', async () => {
     const app = appWith(async () => ({ n: 1 }));
     app.service('svc').hooks({
