@@ -72,7 +72,8 @@ export class CompiledPolicy {
    * value. When no rule covers the fields, those no rule of the action allows are named.
    */
   scope(action: PolicyAction, fields: readonly string[]): Scope {
-    const key = `${action}\u0000${fields.join('\u0000')}`;
+    // Most reads query no field at all: their key is the action's own.
+    const key = fields.length === 0 ? action : `${action}\u0000${fields.join('\u0000')}`;
     const known = this.scopes.get(key);
     if (known) return known;
     const scope = deepFreeze(this.scopeOf(action, fields));

@@ -86,10 +86,18 @@ export class PolicyViews implements RecordVisibility {
     this.relations = Object.entries(settings.relations ?? {});
   }
 
+  /** The last call's user and policy: a call asks before and after its store call, mostly with nothing in between. */
+  private lastCall?: { readonly user: object; readonly compiled: CompiledPolicy };
+
   /** The policy of the call's caller, compiled once per caller (by id and roles). */
   compiledFor(params: Params): CompiledPolicy {
     const user = params.user;
-    return (user && this.byUser.get(user)) || this.policies.for(callerOf(params, this.settings.rolesField));
+    if (!user) return this.policies.for(callerOf(params, this.settings.rolesField));
+    const last = this.lastCall;
+    if (last !== undefined && last.user === user) return last.compiled;
+    const compiled = this.byUser.get(user) ?? this.policies.for(callerOf(params, this.settings.rolesField));
+    this.lastCall = { user, compiled };
+    return compiled;
   }
 
   /** The policy of a connection's user, kept by the user object: every event asks again for the same one. */
