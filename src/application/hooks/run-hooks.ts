@@ -38,7 +38,8 @@ function runRegular(hooks: readonly RegularHook[], context: HookContext, type: H
 async function finishAfter(pending: PromiseLike<unknown>, hooks: readonly RegularHook[], context: HookContext, type: HookContext['type'], next: number): Promise<void> {
   const returned = await pending;
   if (returned && returned !== context) Object.assign(context, returned);
-  await runRegular(hooks, context, type, next);
+  const rest = runRegular(hooks, context, type, next);
+  if (rest) await rest;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
