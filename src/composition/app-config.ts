@@ -12,6 +12,8 @@ export interface AppConfig {
   dataDir: string;
   /** Caps the embedded server's heap (MB); past it its thread dies and the process exits. Unset: Node's default. */
   embeddedMaxHeapMb?: number;
+  /** How many change events the embedded server keeps for change streams to resume from. Unset: its default (100,000). */
+  embeddedChangeHistoryEvents?: number;
   authSecret?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   bodyLimitBytes: number;

@@ -37,6 +37,7 @@ export async function connectDatabase(config: AppConfig, logger: LoggerPort): Pr
         dataDir: config.dataDir === ':memory:' ? undefined : path.resolve(config.dataDir),
         logger: embeddedMongoLog(logger),
         maxHeapMb: config.embeddedMaxHeapMb,
+        changeStreamHistoryEvents: config.embeddedChangeHistoryEvents,
         onCrash: (error) => exitOnDatabaseCrash(logger, error),
       });
   const url = config.mongodbUrl ?? embedded!.url;

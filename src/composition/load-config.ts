@@ -37,6 +37,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     mongodbUrl,
     dataDir: env.DATA_DIR || './data',
     embeddedMaxHeapMb: env.EMBEDDED_MAX_HEAP_MB ? integer(env, 'EMBEDDED_MAX_HEAP_MB', 0, 16, 1_048_576) : undefined,
+    embeddedChangeHistoryEvents: env.EMBEDDED_CHANGE_HISTORY_EVENTS ? integer(env, 'EMBEDDED_CHANGE_HISTORY_EVENTS', 0, 1, 10_000_000) : undefined,
     authSecret,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),

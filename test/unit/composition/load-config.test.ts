@@ -36,12 +36,19 @@ describe('loadConfig', () => {
     [{ DATABASE_OPERATION_TIMEOUT_MS: '-5' }, /^DATABASE_OPERATION_TIMEOUT_MS must be an integer/],
     [{ DOCS: 'yes' }, /^DOCS must be one of true, false, got "yes"$/],
     [{ EMBEDDED_MAX_HEAP_MB: '8' }, /^EMBEDDED_MAX_HEAP_MB must be an integer from 16 to 1048576/],
+    [{ EMBEDDED_CHANGE_HISTORY_EVENTS: '0' }, /^EMBEDDED_CHANGE_HISTORY_EVENTS must be an integer from 1 to 10000000/],
+    [{ EMBEDDED_CHANGE_HISTORY_EVENTS: '1e3' }, /^EMBEDDED_CHANGE_HISTORY_EVENTS must be an integer/],
     [{ SOCKET_MAX_CALLS_IN_FLIGHT: '0' }, /^SOCKET_MAX_CALLS_IN_FLIGHT must be an integer from 1 to 100000/],
     [{ REMOTE_POOL_SIZE: '0' }, /^REMOTE_POOL_SIZE must be an integer from 1 to 4096/],
     [{ REMOTE_QUEUE_TIMEOUT_MS: '1s' }, /^REMOTE_QUEUE_TIMEOUT_MS must be an integer from 10 to 600000/],
   ])('refuses %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('bounds the embedded server\'s change-event window only when EMBEDDED_CHANGE_HISTORY_EVENTS is set', () => {
+    expect(loadConfig({}).embeddedChangeHistoryEvents).toBeUndefined();
+    expect(loadConfig({ EMBEDDED_CHANGE_HISTORY_EVENTS: '5000' }).embeddedChangeHistoryEvents).toBe(5000);
   });
 
   it('caps the embedded server heap only when EMBEDDED_MAX_HEAP_MB is set', () => {
