@@ -75,6 +75,8 @@ export class PolicyViews implements RecordVisibility {
    * entry per call would keep each young user alive through collections, promoting it.
    */
   private readonly byUser = new WeakMap<object, CompiledPolicy>();
+  /** The last call's user and policy: a call asks before and after its store call, mostly with nothing in between. */
+  private lastCall?: { readonly user: object; readonly compiled: CompiledPolicy };
   private readonly joinedFields = new WeakMap<readonly string[], string>();
   /** Each kept list of visible fields as a set, for telling whether a record has anything else. */
   private readonly fieldSets = new WeakMap<readonly string[], ReadonlySet<string>>();
@@ -85,9 +87,6 @@ export class PolicyViews implements RecordVisibility {
     this.computed = Object.entries(settings.computed ?? {});
     this.relations = Object.entries(settings.relations ?? {});
   }
-
-  /** The last call's user and policy: a call asks before and after its store call, mostly with nothing in between. */
-  private lastCall?: { readonly user: object; readonly compiled: CompiledPolicy };
 
   /** The policy of the call's caller, compiled once per caller (by id and roles). */
   compiledFor(params: Params): CompiledPolicy {
