@@ -8,7 +8,7 @@ import { call } from '../reliability/support/http';
 import { startMongoTestServer, type MongoTestServer } from '../../helpers/mongo-test-server';
 import { describeWithRedis, startRedis, type RedisProcess } from './support/redis-server';
 import { startSwitchingProxy, type SwitchingProxy } from './support/switching-proxy';
-import { stockClientOn, waitFor } from './support/socket-clients';
+import { reconnected, stockClientOn, waitFor } from './support/socket-clients';
 
 const WINDOW_MS = 8_000;
 const GAP_MS = 2_000;
@@ -97,12 +97,11 @@ describeWithRedis('events resume across instances (Redis)', () => {
 
   /** Cuts the client's connection, points the proxy at `next`, runs `duringGap`, and resolves once the client is back. */
   async function moveTo(socket: Socket, next: () => string, duringGap: () => Promise<void>): Promise<void> {
-    const back = new Promise<void>((resolve) => socket.io.once('reconnect', () => resolve()));
+    const back = reconnected(socket);
     proxy.cutAll();
     await duringGap();
     proxy.switchTo(next());
     await back;
-    if (!socket.connected) await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
   }
 
   it('gives a stock socket.io client that comes back to the other instance the 100 events posted meanwhile, in order, once, still signed in', async () => {
@@ -152,14 +151,13 @@ describeWithRedis('events resume across instances (Redis)', () => {
     const { socket, texts } = listener();
     try {
       await signIn(socket);
-      const back = new Promise<void>((resolve) => socket.io.once('reconnect', () => resolve()));
+      const back = reconnected(socket);
       // A deploy: the instance stops (its clients are cut, not told goodbye) and a new one starts in its place.
       await first.close();
       const during = await post(100, 'restart', second);
       first = await startApp(env);
       proxy.switchTo(first.url);
       await back;
-      if (!socket.connected) await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
       expect(socket.recovered).toBe(true);
       await expectHeardAsWitness(texts, during);
     } finally {
@@ -172,7 +170,7 @@ describeWithRedis('events resume across instances (Redis)', () => {
     const { socket, texts } = listener(4_000);
     try {
       await signIn(socket);
-      const back = new Promise<void>((resolve) => socket.io.once('reconnect', () => resolve()));
+      const back = reconnected(socket);
       proxy.cutAll();
       const before = await post(4, 'before redis restart');
       await redis.kill();
@@ -180,7 +178,6 @@ describeWithRedis('events resume across instances (Redis)', () => {
       const down = await post(2, 'redis down', first);
       await redis.restart();
       await back;
-      if (!socket.connected) await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
       expect(socket.recovered).toBe(true);
       const after = await post(2, 'after redis restart');
       await expectHeardAsWitness(texts, [...before, ...down, ...after]);

@@ -2,7 +2,7 @@ import { io, type Socket } from 'socket.io-client';
 import { signUpAndLogIn, type Account } from '../reliability/support/accounts';
 import { startApp, type RunningApp } from '../reliability/support/app-server';
 import { call } from '../reliability/support/http';
-import { stockClientOn, waitFor } from './support/socket-clients';
+import { reconnected, stockClientOn, waitFor } from './support/socket-clients';
 
 const GAP_MS = 2_000;
 
@@ -22,11 +22,10 @@ async function signIn(socket: Socket, account: Account): Promise<void> {
 
 /** Cuts the client's transport (as a lost network does) and resolves once it is connected again. */
 async function dropAndReconnect(socket: Socket, duringGap: () => Promise<void>): Promise<void> {
-  const back = new Promise<void>((resolve) => socket.io.once('reconnect', () => resolve()));
+  const back = reconnected(socket);
   socket.io.engine.close();
   await duringGap();
   await back;
-  if (!socket.connected) await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
 }
 
 /**

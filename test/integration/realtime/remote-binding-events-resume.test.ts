@@ -6,7 +6,7 @@ import { credentialScopes } from '../../../src/composition/credential-scopes';
 import { account, call, PASSWORD, SECRET_A, SECRET_B, serversOnOneDatabase, stop, type Running } from '../composition/support/bound-servers';
 import { describeWithRedis, startRedis, type RedisProcess } from './support/redis-server';
 import { startSwitchingProxy, type SwitchingProxy } from './support/switching-proxy';
-import { waitFor } from './support/socket-clients';
+import { reconnected, waitFor } from './support/socket-clients';
 
 /**
  * Two instances of B (one Redis) with `messages` bound to A: each hears A's events, and one of
@@ -73,7 +73,7 @@ describeWithRedis('a remote binding\'s events in the event log of a scaled-out s
       await post(`warm-up ${attempt}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    const back = new Promise<void>((resolve) => moving.socket.io.once('reconnect', () => moving.socket.once('connect', () => resolve())));
+    const back = reconnected(moving.socket);
     proxy.cutAll();
     const during: string[] = [];
     for (let index = 0; index < 10; index += 1) {

@@ -2,7 +2,7 @@ import { io, type Socket } from 'socket.io-client';
 import { authenticationClient, createApp, NotAuthenticated, NotFound, rest, type Application } from '../../../src/client';
 import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
 import { startApp, type RunningApp } from '../reliability/support/app-server';
-import { pause, signedInOurClient, waitFor } from './support/socket-clients';
+import { pause, reconnected, signedInOurClient, waitFor } from './support/socket-clients';
 
 /** Our own client (`./client`) on a socket, with the authentication client; and the same helpers over REST. */
 describe('our socket client', () => {
@@ -62,9 +62,9 @@ describe('our socket client', () => {
     const writer = await signedInClient();
     const heard: any[] = [];
     listener.app.service('messages').on('created', (message: unknown) => heard.push(message));
-    const reconnected = new Promise<void>((resolve) => listener.socket.io.once('reconnect', () => resolve()));
+    const back = reconnected(listener.socket);
     (listener.socket.io as unknown as { engine: { close(): void } }).engine.close();
-    await reconnected;
+    await back;
     expect((await listener.app.service('messages').find({})).total).toBeGreaterThanOrEqual(0);
     await writer.app.service('messages').create({ text: 'after the reconnect' });
     await waitFor(() => heard.some((message) => message.text === 'after the reconnect'), 'the event after the reconnect');
@@ -76,11 +76,11 @@ describe('our socket client', () => {
     const socket = io(fresh.url, { transports: ['websocket'], forceNew: true, reconnectionDelay: 1_200, reconnectionDelayMax: 1_200, randomizationFactor: 0 });
     try {
       const { app, auth } = await signedInOurClient(socket, { timeout: 500, emailPrefix: 'away' });
-      const reconnected = new Promise<void>((resolve) => socket.io.once('reconnect', () => socket.once('connect', () => resolve())));
+      const back = reconnected(socket);
       (socket.io as unknown as { engine: { close(): void } }).engine.close();
       // Away longer than the call timeout: the call neither times out nor runs anonymously.
       const created = app.service('messages').create({ text: 'written while away' });
-      await reconnected;
+      await back;
       expect(socket.recovered).toBeFalsy();
       await expect(created).resolves.toMatchObject({ text: 'written while away' });
       expect(auth.authenticated).toBe(true);
@@ -96,10 +96,10 @@ describe('our socket client', () => {
     socket.onAnyOutgoing((event: string, path: unknown) => {
       if (event === 'create' && path === 'authentication') logins.push(path);
     });
-    const reconnected = new Promise<void>((resolve) => socket.io.once('reconnect', () => socket.once('connect', () => resolve())));
+    const back = reconnected(socket);
     (socket.io as unknown as { engine: { close(): void } }).engine.close();
     const created = app.service('messages').create({ text: 'written while resuming' });
-    await reconnected;
+    await back;
     expect(socket.recovered).toBe(true);
     await expect(created).resolves.toMatchObject({ text: 'written while resuming' });
     expect(auth.authenticated).toBe(true);

@@ -13,6 +13,14 @@ export function connectSocket(url: string, options: { transports?: string[]; ext
   return io(url, { transports: options.transports ?? ['websocket'], forceNew: true, reconnection: false, extraHeaders: options.extraHeaders, auth: options.auth });
 }
 
+/**
+ * Resolves once the socket's manager has reconnected and the socket is connected again: asked
+ * before the connection is cut, so that neither event is missed.
+ */
+export function reconnected(socket: Socket): Promise<void> {
+  return new Promise((resolve) => socket.io.once('reconnect', () => (socket.connected ? resolve() : socket.once('connect', () => resolve()))));
+}
+
 export interface StockClient {
   app: FeathersApplication<any>;
   socket: Socket;
