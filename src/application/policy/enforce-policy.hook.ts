@@ -8,6 +8,7 @@ import type { CompiledPolicy } from './compiled-policy';
 import type { PolicyViews } from './policy-views';
 import type { PolicyAction } from './service-policy';
 import { queriedFields } from './queried-fields';
+import { addTopLevelField } from './top-level-field';
 import { writtenFields } from './written-fields';
 
 const READING_METHODS: ReadonlySet<string> = new Set(['find', 'get']);
@@ -67,7 +68,7 @@ function actionOf(method: string): PolicyAction {
 function assertCreatable(compiled: CompiledPolicy, data: unknown, path: string): string[] {
   if (!Array.isArray(data)) return assertCreatableRecord(compiled, data, path);
   const sent: string[] = [];
-  for (const item of data) for (const field of assertCreatableRecord(compiled, item, path)) if (!sent.includes(field)) sent.push(field);
+  for (const item of data) for (const field of assertCreatableRecord(compiled, item, path)) addTopLevelField(sent, field);
   return sent;
 }
 

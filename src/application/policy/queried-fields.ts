@@ -1,5 +1,5 @@
 import { QUERY_COMBINATORS, type Query } from '../../domain/query';
-import { topLevelField } from './top-level-field';
+import { addTopLevelField } from './top-level-field';
 
 /**
  * The top-level fields a query's conditions and `$sort` name (inside `$or`/`$and`/`$nor` too):
@@ -17,14 +17,9 @@ function addQueriedFields(conditions: Record<string, unknown>, fields: string[])
     if (QUERY_COMBINATORS.has(key)) {
       if (Array.isArray(value)) for (const branch of value) if (typeof branch === 'object' && branch !== null) addQueriedFields(branch as Record<string, unknown>, fields);
     } else if (key === '$sort') {
-      if (typeof value === 'object' && value !== null) for (const field of Object.keys(value)) addOnce(fields, topLevelField(field));
+      if (typeof value === 'object' && value !== null) for (const field of Object.keys(value)) addTopLevelField(fields, field);
     } else if (!key.startsWith('$')) {
-      addOnce(fields, topLevelField(key));
+      addTopLevelField(fields, key);
     }
   }
-}
-
-/** A query names a handful of fields: a list is cheaper than a set here. */
-function addOnce(fields: string[], field: string): void {
-  if (!fields.includes(field)) fields.push(field);
 }

@@ -1,4 +1,4 @@
-import { topLevelField } from './top-level-field';
+import { addTopLevelField } from './top-level-field';
 
 /**
  * The top-level fields a write sets: a record's own keys, and for update operators
@@ -15,15 +15,10 @@ export function writtenFields(data: unknown): string[] {
 function addWrittenFields(item: unknown, fields: string[]): void {
   if (typeof item !== 'object' || item === null) return;
   for (const key of Object.keys(item)) {
-    if (!key.startsWith('$')) addOnce(fields, topLevelField(key));
+    if (!key.startsWith('$')) addTopLevelField(fields, key);
     else {
       const value = (item as Record<string, unknown>)[key];
-      if (typeof value === 'object' && value !== null) for (const path of Object.keys(value)) addOnce(fields, topLevelField(path));
+      if (typeof value === 'object' && value !== null) for (const path of Object.keys(value)) addTopLevelField(fields, path);
     }
   }
-}
-
-/** A write names a handful of fields: a list is cheaper than a set here. */
-function addOnce(fields: string[], field: string): void {
-  if (!fields.includes(field)) fields.push(field);
 }
