@@ -75,8 +75,12 @@ export class PolicyViews implements RecordVisibility {
    * entry per call would keep each young user alive through collections, promoting it.
    */
   private readonly byUser = new WeakMap<object, CompiledPolicy>();
-  /** The last call's user and policy: a call asks before and after its store call, mostly with nothing in between. */
-  private lastCall?: { readonly user: object; readonly compiled: CompiledPolicy };
+  /**
+   * The last call's user and policy (two fields: nothing allocated per call). A call asks before
+   * and after its store call, mostly with no other call in between.
+   */
+  private lastUser?: object;
+  private lastCompiled?: CompiledPolicy;
   private readonly joinedFields = new WeakMap<readonly string[], string>();
   /** Each kept list of visible fields as a set, for telling whether a record has anything else. */
   private readonly fieldSets = new WeakMap<readonly string[], ReadonlySet<string>>();
@@ -92,10 +96,10 @@ export class PolicyViews implements RecordVisibility {
   compiledFor(params: Params): CompiledPolicy {
     const user = params.user;
     if (!user) return this.policies.for(callerOf(params, this.settings.rolesField));
-    const last = this.lastCall;
-    if (last !== undefined && last.user === user) return last.compiled;
+    if (user === this.lastUser) return this.lastCompiled!;
     const compiled = this.byUser.get(user) ?? this.policies.for(callerOf(params, this.settings.rolesField));
-    this.lastCall = { user, compiled };
+    this.lastUser = user;
+    this.lastCompiled = compiled;
     return compiled;
   }
 
