@@ -1,4 +1,5 @@
 import { BadRequest, Forbidden, NotAuthenticated, NotFound } from '../../domain/errors';
+import { copyWith } from '../../domain/plain-record';
 import type { AuthenticationResult } from '../../ports/authentication-strategy.port';
 import type { ServiceCallerInfo } from '../../ports/service-caller';
 import type { Params } from '../../ports/service-params';
@@ -45,9 +46,9 @@ export function authenticate(...args: [AuthenticateHookSettings] | string[]) {
       const result = await findAuthenticator(context.app, servicePath).authenticate(params.authentication, params, ...settings.strategies);
       if (result.service) {
         const user = await delegatedUser(context, result.service, usersPath);
-        context.params = { ...params, authentication: result.authentication, user, authenticated: true, serviceCaller: result.service };
+        context.params = copyWith(params, { authentication: result.authentication, user, authenticated: true, serviceCaller: result.service });
       } else {
-        context.params = { ...params, authentication: result.authentication, user: result.user, authenticated: true };
+        context.params = copyWith(params, { authentication: result.authentication, user: result.user, authenticated: true });
       }
     } else if (params.provider) {
       throw new NotAuthenticated('Not authenticated');

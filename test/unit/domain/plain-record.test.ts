@@ -1,0 +1,50 @@
+import { setFlagsFromString } from 'node:v8';
+import { copyWith, withoutFields } from '../../../src/domain/plain-record';
+
+// V8's own test of whether two objects share a hidden class; natives syntax is read when the
+// function below is compiled, so the flag is set first.
+setFlagsFromString('--allow-natives-syntax');
+const shareHiddenClass = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
+
+/** How many of `copies` consecutive copies share the hidden class of the copy before them. */
+function copiesSharingHiddenClass(copy: (index: number) => object, copies = 100): number {
+  let previous = copy(0);
+  let shared = 0;
+  for (let index = 1; index < copies; index++) {
+    const next = copy(index);
+    if (shareHiddenClass(next, previous)) shared++;
+    previous = next;
+  }
+  return shared;
+}
+
+describe('copyWith', () => {
+  it('copies the source with the additions, the additions winning, and leaves the source alone', () => {
+    const source = { provider: 'rest', user: { id: 1 }, query: { a: 1 } };
+    const copy = copyWith(source, { user: { id: 2 }, authenticated: true });
+    expect(copy).toEqual({ provider: 'rest', user: { id: 2 }, query: { a: 1 }, authenticated: true });
+    expect(source).toEqual({ provider: 'rest', user: { id: 1 }, query: { a: 1 } });
+    expect(Object.keys(copy)).toEqual(['provider', 'user', 'query', 'authenticated']);
+  });
+
+  it('keeps an own __proto__ key a plain key, as a spread does', () => {
+    const parsed = JSON.parse('{"__proto__": {"polluted": true}, "text": "hi"}') as object;
+    const copy = copyWith(parsed, { read: false }) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.hasOwn(copy, '__proto__')).toBe(true);
+    expect((copy as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it('gives copies of same-shaped sources one hidden class (on Node 20 a spread followed by new keys gives each its own)', () => {
+    const source = (index: number) => ({ provider: 'rest', query: { index }, ip: '127.0.0.1' });
+    expect(copiesSharingHiddenClass((index) => copyWith(source(index), { user: index, authenticated: true }))).toBe(99);
+  });
+});
+
+describe('withoutFields', () => {
+  it('copies a record without the named fields', () => {
+    const record = { _id: 1, name: 'a', password: 'x' };
+    expect(withoutFields(record, ['password'])).toEqual({ _id: 1, name: 'a' });
+    expect(record.password).toBe('x');
+  });
+});
