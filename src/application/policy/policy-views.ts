@@ -84,6 +84,9 @@ export class PolicyViews implements RecordVisibility {
   private readonly joinedFields = new WeakMap<readonly string[], string>();
   /** Each kept list of visible fields as a set, for telling whether a record has anything else. */
   private readonly fieldSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+  /** The last kept list asked about and its set: the records of one page mostly show the same fields. */
+  private lastShownFields?: readonly string[];
+  private lastShownSet?: ReadonlySet<string>;
 
   constructor(private readonly settings: PolicySettings) {
     this.policies = new PolicyCache(settings.path, settings.policy);
@@ -180,9 +183,14 @@ export class PolicyViews implements RecordVisibility {
 
   /** Whether every field of the record is among `fields` (kept lists only: a list made afresh is not worth a set). */
   private showsWhole(fields: readonly string[], record: Record<string, unknown>): boolean {
-    if (!Object.isFrozen(fields)) return false;
-    let set = this.fieldSets.get(fields);
-    if (!set) this.fieldSets.set(fields, (set = new Set(fields)));
+    let set = fields === this.lastShownFields ? this.lastShownSet! : undefined;
+    if (set === undefined) {
+      if (!Object.isFrozen(fields)) return false;
+      set = this.fieldSets.get(fields);
+      if (!set) this.fieldSets.set(fields, (set = new Set(fields)));
+      this.lastShownFields = fields;
+      this.lastShownSet = set;
+    }
     for (const field in record) if (!set.has(field)) return false;
     return true;
   }
