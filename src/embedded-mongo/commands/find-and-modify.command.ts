@@ -37,9 +37,8 @@ export const findAndModifyCommand: CommandHandler = (command, context) => {
     if (found) store!.delete(found);
     return { lastErrorObject: { n: found ? 1 : 0 }, value: project(found), ok: 1 };
   }
-  const updateSettings = { filter, arrayFilters, variables };
   if (found) {
-    const outcome = applyUpdate(found, command.update, { ...updateSettings, inserting: false });
+    const outcome = applyUpdate(found, command.update, { filter, arrayFilters, variables, inserting: false });
     if (outcome.modified) {
       checkWrite(store!, outcome.doc, found, settings);
       store!.replace(found, outcome.doc, !Array.isArray(command.update) && !isOperatorUpdate(command.update));
@@ -51,7 +50,7 @@ export const findAndModifyCommand: CommandHandler = (command, context) => {
     };
   }
   if (command.upsert !== true) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
-  const inserted = buildUpsert({ ...updateSettings, update: command.update });
+  const inserted = buildUpsert({ filter, arrayFilters, variables, update: command.update });
   const target = context.catalog.ensureCollection(context.db, name).store;
   checkWrite(target, inserted, undefined, settings);
   target.insert(inserted);

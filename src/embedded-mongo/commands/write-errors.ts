@@ -19,7 +19,13 @@ export function runWriteStatements<T>(statements: readonly T[], ordered: boolean
   return writeErrors;
 }
 
-/** Adds `writeErrors` to a write reply only when there are some, as mongod does. */
+/**
+ * Completes a write reply (the caller's own new object): `writeErrors` only when there are some, as
+ * mongod does, then `ok`. Added to it rather than spread into a copy, whose hidden class would be
+ * new on every reply and miss the BSON encoder's inline caches.
+ */
 export function writeReply(fields: Document, writeErrors: Document[]): Document {
-  return writeErrors.length > 0 ? { ...fields, writeErrors, ok: 1 } : { ...fields, ok: 1 };
+  if (writeErrors.length > 0) fields.writeErrors = writeErrors;
+  fields.ok = 1;
+  return fields;
 }

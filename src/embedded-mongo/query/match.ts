@@ -38,7 +38,7 @@ export function compileFilter(filter: unknown, settings: EvaluationSettings = {}
   if (exact?.rewritten) criteria = exact.filter;
   const fold = stringFoldFor(settings.collation);
   const typedFilter = renamed || exact?.rewritten || found.keys.has('$geoWithin') || found.keys.has('$geoIntersects');
-  const options = mingoOptions({ ...settings, ...(fold ? { collation: undefined } : {}), typedFilter }, criteria);
+  const options = mingoOptions({ collation: fold ? undefined : settings.collation, variables: settings.variables, collectionResolver: settings.collectionResolver, typedFilter }, criteria);
   const query = new Query(matchView(criteria, fold), options);
   return (doc) => query.test(matchView(doc, fold));
 }
