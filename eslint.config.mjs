@@ -15,6 +15,17 @@ export default tseslint.config(
       '@typescript-eslint/no-require-imports': ['error', { allow: ['^class-validator$', '^class-transformer$', '^inversify$', '^\\./composition/', '^\\./hosting/start-in-worker$', '^\\.\\./database-connection$', '^\\./application/services/service-list$', '^class-validator-jsonschema$', '^class-transformer/cjs/storage$', '^\\.\\./package\\.json$', '^\\.\\./adapters/redis$', '^\\.\\./adapters/(opentelemetry|prometheus)$', '^socket\\.io$', '^undici$'] }],
     },
   },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/embedded-mongo/**'],
+    rules: {
+      // A literal that starts with a spread and then adds keys gets a new hidden class per call in Node 20's V8, so every read of it misses its inline cache.
+      'no-restricted-syntax': ['error', {
+        selector: 'ObjectExpression > SpreadElement:first-child:not(:last-child):not([argument.type="ObjectExpression"][argument.properties.length=0])',
+        message: 'In Node 20 a literal that starts with a spread and goes on gets a hidden class of its own on every call, so every later read of it misses its inline cache: use copyWith(source, additions) from src/domain/plain-record.ts.',
+      }],
+    },
+  },
   { files: ['test/**', 'bench/**', 'scripts/**', 'src/main.ts', 'src/embedded-mongo/cli.ts'], rules: { 'no-console': 'off' } },
   {
     files: ['**/*.cjs'],

@@ -5,6 +5,7 @@ import { MemoryService } from '../adapters/memory';
 import { DatabaseService } from '../adapters/mongo';
 import { observeStoreCalls } from '../application/adapter/observe-store-calls';
 import { idOf, type IdType, type ServiceDefinition } from '../application/services/service-definition';
+import { copyWith } from '../domain/plain-record';
 import type { ServiceOptions } from '../ports/service-options';
 import type { ServiceMethods } from '../ports/service.port';
 import type { MetricsPort } from '../ports/metrics.port';
@@ -36,17 +37,16 @@ export function createStore(definition: ServiceDefinition, store: Exclude<StoreP
   };
   if (store === 'memory') {
     const unique = (definition.indexes ?? []).filter((index) => index.unique).map((index) => Object.keys(index.fields));
-    const memory = new MemoryService({ ...options, unique, generateId: MEMORY_IDS[id.type] });
+    const memory = new MemoryService(copyWith(options, { unique, generateId: MEMORY_IDS[id.type] }));
     observeStoreCalls(memory, observers, { system: 'memory', collection: definition.path });
     return memory as unknown as ServiceMethods;
   }
   if (!db) throw new Error(`Service '${definition.path}' is stored in MongoDB but no database was opened`);
-  const collection = new DatabaseService({
-    ...options,
+  const collection = new DatabaseService(copyWith(options, {
     Model: prepareCollection(db, definition),
     disableObjectify: id.type !== 'objectid',
     generateId: id.type === 'uuid' ? randomUUID : undefined,
-  });
+  }));
   observeStoreCalls(collection, observers, { system: 'mongodb', collection: definition.path });
   return collection as unknown as ServiceMethods;
 }

@@ -2,6 +2,7 @@ import type { FetchFunction, FetchResponseLike } from '../adapters/rest-client';
 import type { RemoteConnection } from '../adapters/rest-client/remote-binding';
 import { ConcurrencyLimit } from '../application/concurrency/concurrency-limit';
 import { Unavailable } from '../domain/errors';
+import { copyWith } from '../domain/plain-record';
 
 export interface RemotePoolSettings {
   /** Keep-alive connections to the remote at most. */
@@ -32,7 +33,7 @@ export function createRemoteConnectionPool(settings: RemotePoolSettings): Remote
   const fetch: FetchFunction = async (url, init = {}) => {
     const release = await slots.acquire(init.signal as AbortSignal | undefined);
     try {
-      const response = await undiciFetch(url, { ...init, dispatcher: agent });
+      const response = await undiciFetch(url, copyWith(init, { dispatcher: agent }));
       // Read within the slot: the connection is busy until its body has arrived.
       const text = await response.text();
       const answer: FetchResponseLike = { status: response.status, statusText: response.statusText, headers: response.headers, text: () => Promise.resolve(text) };

@@ -17,6 +17,18 @@ export function withoutFields(record: object, fields: Iterable<string>): Record<
  * read five times: 1.8 µs against 0.15 µs); a literal that starts from an empty spread does not.
  * Keys are defined as a spread defines them (an own `__proto__` stays a plain key).
  */
-export function copyWith<T extends object, A extends object>(source: T, additions: A): Omit<T, keyof A> & A {
-  return { ...{}, ...source, ...additions } as Omit<T, keyof A> & A;
+export function copyWith<T extends object, A extends object>(source: T, additions: A): CopiedWith<T, A> {
+  return { ...{}, ...source, ...additions } as CopiedWith<T, A>;
 }
+
+/**
+ * The type of `{ ...source, ...additions }`: a key the additions surely have replaces the source's;
+ * an optional one may leave the source's value, and an index signature replaces no named key.
+ */
+export type CopiedWith<T, A> = { [K in keyof T as K extends SureKeys<A> ? never : K]: K extends NamedKeys<A> ? T[K] | Exclude<A[K & keyof A], undefined> : T[K] } & A;
+
+/** The keys `A` names (not those of an index signature). */
+type NamedKeys<A> = keyof { [K in keyof A as string extends K ? never : number extends K ? never : symbol extends K ? never : K]: A[K] };
+
+/** The keys `A` names and always has (not optional ones). */
+type SureKeys<A> = { [K in NamedKeys<A>]-?: object extends Pick<A, K> ? never : K }[NamedKeys<A>];

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { copyWith } from '../../domain/plain-record';
 import { clientAddressSource, secureRequestSource, type TrustProxy } from './client-address';
 import type { CorsPolicy } from './cors-policy';
 import { apiSecurityHeaders, captureSecurityHeaders, plainHttpSecurityHeaders } from './security-headers';
@@ -29,12 +30,12 @@ export class AnswerHeaders {
   /** A fresh object, made in one step with the request id (the exchange may add location, retry-after). */
   json(req: IncomingMessage, requestId: string): Record<string, string> {
     const cors = this.cors?.headersFor(req.headers);
-    return cors ? { ...this.api, ...cors, 'x-request-id': requestId } : { ...this.api, 'x-request-id': requestId };
+    return cors ? copyWith(copyWith(this.api, cors), { 'x-request-id': requestId }) : copyWith(this.api, { 'x-request-id': requestId });
   }
 
   page(req: IncomingMessage): Record<string, string> {
     const base = this.isSecure(req) ? this.securePage : this.plainPage;
     const cors = this.cors?.headersFor(req.headers);
-    return cors ? { ...base, ...cors } : { ...base };
+    return cors ? copyWith(base, cors) : { ...base };
   }
 }

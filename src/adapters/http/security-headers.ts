@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
+import { copyWith } from '../../domain/plain-record';
 
 /**
  * Runs helmet once, at start-up, against a recording response and returns the headers it sets,
@@ -60,5 +61,5 @@ export function plainHttpSecurityHeaders(pageHeaders: Readonly<Record<string, st
   if (policy === undefined) return pageHeaders;
   const directives = policy.split(';').map((directive) => directive.trim());
   const kept = directives.filter((directive) => directive !== '' && directive.split(/\s+/)[0].toLowerCase() !== 'upgrade-insecure-requests');
-  return Object.freeze({ ...pageHeaders, 'content-security-policy': kept.join(';') });
+  return Object.freeze(copyWith(pageHeaders, { 'content-security-policy': kept.join(';') }));
 }

@@ -1,6 +1,7 @@
 import { checkPatchData } from '../../application/adapter/patch-data';
 import { BadRequest } from '../../domain/errors';
 import { echo } from '../../domain/echo';
+import { copyWith } from '../../domain/plain-record';
 import { cloneRecord } from './clone-record';
 
 type AnyRecord = Record<string, any>;
@@ -47,7 +48,7 @@ export function compileMemoryPatch(data: AnyRecord, idField: string, allowedOper
 
 /** A new record with the patch applied; throws 400 (changing nothing) when an operator meets a field of the wrong type. */
 export function applyMemoryPatch<T extends AnyRecord>(record: T, patch: MemoryPatch, idField: string): T {
-  const next: AnyRecord = { ...record, ...cloneRecord(patch.set) };
+  const next: AnyRecord = copyWith(record, cloneRecord(patch.set));
   for (const [path, amount] of patch.inc) {
     const { parent, last } = writableParent(next, path, '$inc');
     const current = parent[last] ?? 0;

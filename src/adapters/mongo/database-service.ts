@@ -6,6 +6,7 @@ import { BadRequest, GeneralError, NotFound, type ServiceError } from '../../dom
 import { echo } from '../../domain/echo';
 import type { Id, NullableId } from '../../domain/id';
 import type { Paginated } from '../../domain/paginated';
+import { copyWith } from '../../domain/plain-record';
 import type { Query, QueryFilters } from '../../domain/query';
 import type { Params } from '../../ports/service-params';
 import type { DatabaseServiceOptions } from './database-service-options';
@@ -70,7 +71,7 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
     const { filter, filters, projection } = this.plan(params);
     // The driver reads limit 0 as "no limit"; `$limit: 0` means no records.
     const selection = filters.$limit === 0 ? { $and: [filter, { _id: { $in: [] } }] } : filter;
-    const cursor = model.find(selection, { ...(projection ? { projection } : {}), ...params.database, ...this.collation(params) });
+    const cursor = model.find(selection, copyWith(copyWith(projection ? { projection } : {}, params.database ?? {}), this.collation(params)));
     const sort = stableSort(filters.$sort);
     if (sort) cursor.sort(sort);
     if (filters.$skip) cursor.skip(filters.$skip);
@@ -105,11 +106,11 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
     const plan = this.plan(params, id);
     let record: Document | null;
     if (params.pipeline) {
-      const cursor = await this.aggregatePlan({ ...plan, filters: { $limit: 1 } }, params);
+      const cursor = await this.aggregatePlan(copyWith(plan, { filters: { $limit: 1 } }), params);
       record = (await withMongoErrors(() => cursor.toArray()))[0] ?? null;
     } else {
       const model = await this.getModel(params);
-      record = await withMongoErrors(() => model.findOne(plan.filter, { ...this.projectionOption(plan), ...params.database }));
+      record = await withMongoErrors(() => model.findOne(plan.filter, copyWith(this.projectionOption(plan), params.database ?? {})));
     }
     if (!record) throw notFound(id);
     return record as unknown as T;
@@ -144,7 +145,7 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
     delete replacement._id;
     if (this.id !== '_id') replacement[this.id] = id;
     const kept = this.option(params, 'keepOnReplace') ?? [];
-    const options = { ...this.projectionOption(plan), ...params.database, returnDocument: 'after' } as const;
+    const options = copyWith(copyWith(this.projectionOption(plan), params.database ?? {}), { returnDocument: 'after' as const });
     const record = await withMongoErrors(() =>
       kept.length > 0
         ? model.findOneAndUpdate(plan.filter, replaceKeeping(replacement, kept), options)
@@ -160,12 +161,12 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
     const updateOperators = this.option(params, 'updateOperators') ?? [];
     const update = patchToUpdate(data as AnyRecord, { protectedFields: [this.id, '_id'], allowedOperators: updateOperators });
     const hasUpdate = Object.keys(update).length > 0;
-    const options = { ...params.database, ...this.collation(params) };
+    const options = copyWith(params.database ?? {}, this.collation(params));
     if (id !== null) {
       const record = await withMongoErrors(() =>
         hasUpdate
-          ? model.findOneAndUpdate(plan.filter, update, { ...this.projectionOption(plan), ...options, returnDocument: 'after' })
-          : model.findOne(plan.filter, { ...this.projectionOption(plan), ...options }),
+          ? model.findOneAndUpdate(plan.filter, update, copyWith(copyWith(this.projectionOption(plan), options), { returnDocument: 'after' }))
+          : model.findOne(plan.filter, copyWith(this.projectionOption(plan), options)),
       );
       if (!record) throw notFound(id);
       return record as unknown as T;
@@ -178,14 +179,14 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
   async _remove(id: NullableId, params: P = {} as P): Promise<T | T[]> {
     const plan = this.plan(params, id ?? undefined);
     const model = await this.getModel(params);
-    const options = { ...params.database, ...this.collation(params) };
+    const options = copyWith(params.database ?? {}, this.collation(params));
     if (id !== null) {
-      const record = await withMongoErrors(() => model.findOneAndDelete(plan.filter, { ...this.projectionOption(plan), ...options }));
+      const record = await withMongoErrors(() => model.findOneAndDelete(plan.filter, copyWith(this.projectionOption(plan), options)));
       if (!record) throw notFound(id);
       return record as unknown as T;
     }
     const hidesId = plan.projection?._id === 0;
-    const cursor = model.find(plan.filter, { projection: hidesId ? { ...plan.projection, _id: 1 } : plan.projection, ...options });
+    const cursor = model.find(plan.filter, { projection: hidesId ? copyWith(plan.projection ?? {}, { _id: 1 }) : plan.projection, ...options });
     const sort = stableSort(plan.filters.$sort);
     if (sort) cursor.sort(sort);
     if (plan.filters.$skip) cursor.skip(plan.filters.$skip);
@@ -212,7 +213,7 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
     let filter: Document = queryToFilter(query as Query, { objectIdField: disableObjectify ? undefined : '_id' });
     if (id !== undefined) {
       const condition = { [this.id]: this.getObjectId(id, params) };
-      filter = Object.keys(filter).length === 0 ? condition : { ...filter, $and: [...((filter.$and as Document[]) ?? []), condition] };
+      filter = Object.keys(filter).length === 0 ? condition : copyWith(filter, { $and: [...((filter.$and as Document[]) ?? []), condition] });
     }
     return { filter, filters, projection: selectToProjection(filters.$select, this.id) };
   }
@@ -223,7 +224,7 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
     // The first batch defaults to 101 documents; a page of up to `$limit` then comes in one round trip.
     const limit = plan.filters.$limit;
     const batch = limit && limit > 0 && !params.pipeline ? { batchSize: limit } : {};
-    return model.aggregate(stages, { ...batch, ...params.database, ...this.collation(params) });
+    return model.aggregate(stages, copyWith(copyWith(batch, params.database ?? {}), this.collation(params)));
   }
 
   /**
@@ -234,7 +235,7 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
    */
   private async countPlan(plan: QueryPlan, params: P): Promise<number> {
     const model = await this.getModel(params);
-    const options = { ...params.database, ...this.collation(params) };
+    const options = copyWith(params.database ?? {}, this.collation(params));
     if (params.pipeline) {
       const [result] = await withMongoErrors(() => model.aggregate(buildCountPipeline(plan.filter, params.pipeline), options).toArray());
       return typeof result?.total === 'number' ? result.total : 0;
@@ -249,7 +250,7 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
 
   /** The `_id`s a multi patch selects: the query with its `$sort` and `$skip`, in that order. */
   private async matchingIds(model: Collection<Document>, plan: QueryPlan, options: Document): Promise<unknown[]> {
-    const cursor = model.find(plan.filter, { ...options, projection: { _id: 1 } });
+    const cursor = model.find(plan.filter, copyWith(options, { projection: { _id: 1 } }));
     const sort = stableSort(plan.filters.$sort);
     if (sort) cursor.sort(sort);
     if (plan.filters.$skip) cursor.skip(plan.filters.$skip);

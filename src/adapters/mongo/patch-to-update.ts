@@ -1,4 +1,5 @@
 import { checkPatchData, type PatchRules } from '../../application/adapter/patch-data';
+import { copyWith } from '../../domain/plain-record';
 
 export type UpdateDocument = Record<string, Record<string, unknown>>;
 
@@ -8,5 +9,5 @@ export type UpdateDocument = Record<string, Record<string, unknown>>;
  */
 export function patchToUpdate(data: Record<string, unknown>, rules: PatchRules): UpdateDocument {
   const { set, operators } = checkPatchData(data, rules);
-  return Object.keys(set).length > 0 ? { ...operators, $set: set } : { ...operators };
+  return Object.keys(set).length > 0 ? copyWith(operators, { $set: set }) : { ...operators };
 }

@@ -1,5 +1,6 @@
 import type { Document } from 'mongodb';
 import { BadRequest } from '../../domain/errors';
+import { copyWith } from '../../domain/plain-record';
 import type { QueryFilters, SortDirection } from '../../domain/query';
 
 export type Projection = Record<string, 0 | 1>;
@@ -28,7 +29,7 @@ export function selectToProjection(select: readonly string[] | undefined, idFiel
 /** The sort with `_id` as the last key, so ties come back in the same order on every page. */
 export function stableSort(sort: Record<string, SortDirection> | undefined): Record<string, SortDirection> | undefined {
   if (!sort || Object.keys(sort).length === 0) return undefined;
-  return Object.hasOwn(sort, '_id') ? sort : { ...sort, _id: 1 };
+  return Object.hasOwn(sort, '_id') ? sort : copyWith(sort, { _id: 1 });
 }
 
 /** The query stages in the seed's order: `$match`, `$sort`, `$skip`, `$limit`. */

@@ -1,4 +1,5 @@
 import type { Collection, Document } from 'mongodb';
+import { copyWith } from '../../domain/plain-record';
 import type { SortDirection } from '../../domain/query';
 import { stableSort, type Projection } from './query-to-pipeline';
 
@@ -16,9 +17,9 @@ export async function readByIds(
 ): Promise<Document[]> {
   if (ids.length === 0) return [];
   const hidesId = projection?._id === 0;
-  const readProjection = hidesId ? { ...projection, _id: 1 as const } : projection;
+  const readProjection = hidesId ? copyWith(projection, { _id: 1 as const }) : projection;
   const ordered = stableSort(sort);
-  const cursor = model.find({ _id: { $in: [...ids] } } as Document, { ...(readProjection ? { projection: readProjection } : {}), ...options });
+  const cursor = model.find({ _id: { $in: [...ids] } } as Document, copyWith(readProjection ? { projection: readProjection } : {}, options));
   if (ordered) cursor.sort(ordered);
   const records = await cursor.toArray();
   const result = ordered ? records : orderByIds(records, ids);

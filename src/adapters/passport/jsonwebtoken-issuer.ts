@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { copyWith } from '../../domain/plain-record';
 import type { AccessTokenPayload, TokenIssuerPort } from '../../ports/token-issuer.port';
 import { jwtFailureToError } from './jwt-error';
 import { checkAccessToken, verifyOptionsOf, type JwtSettings } from './jwt-settings';
 
 /** TokenIssuerPort with jsonwebtoken: header `typ`, `iat`, `exp`, `aud`, `iss`, `sub`, `jti`. */
 export class JsonWebTokenIssuer implements TokenIssuerPort {
-  constructor(private readonly settings: JwtSettings) {}
+  /** Made once: every verification passes the same options. */
+  private readonly verifyOptions: jwt.VerifyOptions & { complete: true };
+
+  constructor(private readonly settings: JwtSettings) {
+    this.verifyOptions = copyWith(verifyOptionsOf(settings), { complete: true });
+  }
 
   sign(subject: string, claims: Record<string, unknown> = {}): Promise<string> {
     const { options, signingKey } = this.settings;
@@ -33,7 +39,7 @@ export class JsonWebTokenIssuer implements TokenIssuerPort {
   verify(token: string): Promise<AccessTokenPayload> {
     return new Promise((resolve, reject) => {
       if (typeof token !== 'string' || token === '') return reject(jwtFailureToError(new Error('No auth token')));
-      jwt.verify(token, this.settings.verificationKey, { ...verifyOptionsOf(this.settings), complete: true }, (error, decoded) => {
+      jwt.verify(token, this.settings.verificationKey, this.verifyOptions, (error, decoded) => {
         if (error || !decoded) return reject(jwtFailureToError(error));
         try {
           resolve(checkAccessToken(decoded, this.settings));

@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, createSecretKey, type KeyObject } from 'node:crypto';
 import type { Algorithm, Jwt } from 'jsonwebtoken';
 import { NotAuthenticated } from '../../domain/errors';
+import { copyWith } from '../../domain/plain-record';
 import type { AccessTokenPayload } from '../../ports/token-issuer.port';
 
 /** How access tokens are signed; any subset may be configured, the rest keeps the defaults. */
@@ -51,7 +52,7 @@ const FAMILIES: Record<string, readonly string[]> = {
  */
 export function createJwtSettings(keys: JwtKeys, jwtOptions: Partial<JwtOptions> = {}): JwtSettings {
   const defined = Object.fromEntries(Object.entries(jwtOptions).filter(([, value]) => value !== undefined)) as Partial<JwtOptions>;
-  const options: JwtOptions = { ...DEFAULT_JWT_OPTIONS, ...defined, header: { ...DEFAULT_JWT_OPTIONS.header, ...defined.header } };
+  const options: JwtOptions = copyWith(copyWith(DEFAULT_JWT_OPTIONS, defined), { header: copyWith(DEFAULT_JWT_OPTIONS.header, defined.header ?? {}) });
   let signingKey: KeyObject;
   let verificationKey: KeyObject;
   let family: string;

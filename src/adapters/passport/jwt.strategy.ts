@@ -2,6 +2,7 @@ import type { Jwt } from 'jsonwebtoken';
 import { Strategy as PassportJwtStrategy } from 'passport-jwt';
 import { internalCallParams } from '../../application/observability/internal-call-params';
 import { NotAuthenticated, NotFound } from '../../domain/errors';
+import { copyWith } from '../../domain/plain-record';
 import type { AuthenticationRequest, AuthenticationResult, AuthenticationStrategyPort } from '../../ports/authentication-strategy.port';
 import type { Params } from '../../ports/service-params';
 import type { ServicePort } from '../../ports/service.port';
@@ -59,7 +60,7 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
         secretOrKeyProvider: (_request, _token, done) => done(null, settings.verificationKey as never),
         // passport-jwt overwrites these three with its own top-level options, even when undefined.
         ...verifyOptionsOf(settings),
-        jsonWebTokenOptions: { ...verifyOptionsOf(settings), complete: true },
+        jsonWebTokenOptions: copyWith(verifyOptionsOf(settings), { complete: true }),
       },
       (decoded: Jwt, done: (error: unknown, user?: unknown, info?: unknown) => void) => {
         this.verify(decoded).then(

@@ -1,6 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { ConcurrencyLimit } from '../../application/concurrency/concurrency-limit';
 import { Unavailable } from '../../domain/errors';
+import { copyWith } from '../../domain/plain-record';
 import type { PasswordHasherPort } from '../../ports/password-hasher.port';
 import { BcryptVerifierPool } from './bcrypt-verifier-pool';
 import { formatScryptHash, parseScryptHash, scryptMemoryBytes, type ScryptParameters } from './scrypt-hash-format';
@@ -60,7 +61,7 @@ export class ScryptPasswordHasher implements PasswordHasherPort {
   async hash(password: string): Promise<string> {
     const salt = randomBytes(SALT_BYTES);
     const key = await this.limiter.run(() => derive(password, salt, KEY_BYTES, this.parameters));
-    return formatScryptHash({ ...this.parameters, salt, key });
+    return formatScryptHash(copyWith(this.parameters, { salt, key }));
   }
 
   async compare(password: string, hash: string): Promise<boolean> {

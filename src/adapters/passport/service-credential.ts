@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import jwt, { type Jwt } from 'jsonwebtoken';
 import { NotAuthenticated } from '../../domain/errors';
+import { copyWith } from '../../domain/plain-record';
 import type { ServiceCallerInfo, ServiceScopes } from '../../ports/service-caller';
 import { jwtFailureToError } from './jwt-error';
 import { verifyOptionsOf, type JwtSettings } from './jwt-settings';
@@ -56,7 +57,7 @@ export function isServiceCredential(token: string): boolean {
 export function verifyServiceCredential(token: string, settings: JwtSettings, isRevoked: (credentialId: string) => boolean): ServiceCaller {
   let decoded: Jwt;
   try {
-    decoded = jwt.verify(token, settings.verificationKey, { ...verifyOptionsOf(settings), complete: true }) as Jwt;
+    decoded = jwt.verify(token, settings.verificationKey, copyWith(verifyOptionsOf(settings), { complete: true })) as Jwt;
   } catch (error) {
     throw jwtFailureToError(error);
   }

@@ -1,3 +1,4 @@
+import { copyWith } from '../../domain/plain-record';
 import type { EventEnvelope } from '../../ports/event-bus.port';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -31,8 +32,7 @@ export function parseEnvelope(text: string): EventEnvelope | undefined {
   if (sequence !== undefined && !Number.isSafeInteger(sequence)) return undefined;
   if (route !== undefined && !(isRecord(route) && Object.values(route).every((part) => typeof part === 'string'))) return undefined;
   const trace = traceOf(value.trace);
-  return {
-    ...(trace ? { trace } : {}),
+  return copyWith(trace ? { trace } : {}, {
     event: value.event,
     path: value.path,
     data: value.data,
@@ -43,5 +43,5 @@ export function parseEnvelope(text: string): EventEnvelope | undefined {
       ...(atOnce !== undefined ? { atOnce: atOnce as number } : {}),
       ...(sequence !== undefined ? { sequence: sequence as number } : {}),
     },
-  };
+  });
 }

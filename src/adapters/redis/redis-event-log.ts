@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { copyWith } from '../../domain/plain-record';
 import type { EventEnvelope } from '../../ports/event-bus.port';
 import { isAfter, type EventLogPort, type LoggedEvent } from '../../ports/event-log.port';
 import type { LoggerPort } from '../../ports/logger.port';
@@ -122,7 +123,7 @@ export class RedisEventLog implements EventLogPort {
   }
 
   private appendNow(unstamped: EventEnvelope, once?: string): void {
-    const envelope = { ...unstamped, routing: { ...unstamped.routing, sequence: ++this.sequence } };
+    const envelope = copyWith(unstamped, { routing: copyWith(unstamped.routing, { sequence: ++this.sequence }) });
     let text: string;
     try {
       text = JSON.stringify(envelope);

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { limitOf } from '../../application/authentication/request-rate-limiter';
+import { copyWith } from '../../domain/plain-record';
 import type { RequestLimit, RequestRateLimiterPort } from '../../ports/request-rate-limiter.port';
 
 /**
@@ -16,7 +17,7 @@ export class RedisRequestRateLimiter implements RequestRateLimiterPort {
     for (const action of Object.keys(limits)) {
       const { max, windowMs } = limitOf(limits, action);
       const options = { points: max, duration: Math.max(1, Math.ceil(windowMs / 1000)), keyPrefix: `${keyPrefix}:${action}` };
-      this.limiters.set(action, new RateLimiterRedis({ ...options, storeClient: client, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) }));
+      this.limiters.set(action, new RateLimiterRedis(copyWith(options, { storeClient: client, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) })));
     }
   }
 

@@ -1,3 +1,4 @@
+import { copyWith } from '../../domain/plain-record';
 import type { EventEnvelope } from '../../ports/event-bus.port';
 import type { TraceParent, TracerPort } from '../../ports/tracer.port';
 
@@ -15,7 +16,7 @@ export function sendTraced(tracer: TracerPort, destination: string, envelope: Ev
   tracer.inSpan(`publish ${destination}`, { role: 'producer', attributes: () => spanAttributes(destination, 'send', envelope) }, parent, async (_span, context) => {
     const trace: Record<string, string> = {};
     tracer.inject(context, trace);
-    send({ ...envelope, trace: { traceparent: trace.traceparent, ...(trace.tracestate ? { tracestate: trace.tracestate } : {}) } });
+    send(copyWith(envelope, { trace: { traceparent: trace.traceparent, ...(trace.tracestate ? { tracestate: trace.tracestate } : {}) } }));
   }).catch(onFailure);
 }
 

@@ -4,6 +4,7 @@ import { ON_BEHALF_OF_HEADER, SERVICE_CREDENTIAL_REFUSALS } from '../../applicat
 import { IDEMPOTENCY_HEADER } from '../../application/idempotency/idempotency-key';
 import type { ServiceDefinition } from '../../application/services/service-definition';
 import { BadGateway, Forbidden, NotAuthenticated, ServiceError, Timeout, Unavailable } from '../../domain/errors';
+import { copyWith } from '../../domain/plain-record';
 import type { LoggerPort } from '../../ports/logger.port';
 import type { MetricsPort } from '../../ports/metrics.port';
 import { TRACE_PARENT, type TraceParent, type TracerPort } from '../../ports/tracer.port';
@@ -67,7 +68,7 @@ export function remoteParams(params: Params | undefined, credential: string | un
   if (params?.user && credential) forwarded.headers = { Authorization: `Bearer ${credential}`, [ON_BEHALF_OF_HEADER]: userIdOf(params.user) };
   // A write's Idempotency-Key goes with it: the storing server keeps the keys.
   const key = params?.headers?.[IDEMPOTENCY_HEADER];
-  if (typeof key === 'string') forwarded.headers = { ...forwarded.headers, [IDEMPOTENCY_HEADER]: key };
+  if (typeof key === 'string') forwarded.headers = copyWith(forwarded.headers ?? {}, { [IDEMPOTENCY_HEADER]: key });
   return forwarded;
 }
 

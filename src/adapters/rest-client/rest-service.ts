@@ -3,6 +3,7 @@ import { isReservedMethodName } from '../../application/app/reserved-names';
 import { BadRequest } from '../../domain/errors';
 import type { Id, NullableId } from '../../domain/id';
 import type { Paginated } from '../../domain/paginated';
+import { copyWith } from '../../domain/plain-record';
 import type { Params } from '../../ports/service-params';
 import { TRACE_PARENT, type TraceParent, type TracerPort } from '../../ports/tracer.port';
 import { STANDARD_METHODS } from '../../ports/service.port';
@@ -89,7 +90,7 @@ export abstract class RestService<T = any, D = Partial<T>, P extends Params = Pa
     this.base = settings.base;
     this.name = servicePath(settings.name);
     this.connection = settings.connection;
-    this.options = Object.freeze({ ...settings.options, headers: Object.freeze({ ...settings.options?.headers }) });
+    this.options = Object.freeze(copyWith(settings.options ?? {}, { headers: Object.freeze({ ...settings.options?.headers }) }));
     this.defaultHeaders = Object.freeze(mergeHeaders({ accept: 'application/json' }, this.options.headers));
   }
 

@@ -1,4 +1,5 @@
 import type { RealTimeConnection } from '../../application/channels/connection';
+import { copyWith } from '../../domain/plain-record';
 import type { DroppedSession, SessionKeeper } from './resumable-adapter';
 import type { EventPacket, ResumeWindow } from './resume-window';
 
@@ -43,7 +44,7 @@ export class LocalSessionKeeper implements SessionKeeper {
     this.away.delete(pid);
     this.awayConnections.delete(entry.connection);
     clearTimeout(entry.expiry);
-    return { ...entry.session, missedPackets };
+    return copyWith(entry.session, { missedPackets });
   }
 
   /** Whether the connection's socket dropped and it waits for its client (its socket's end is not its own). */

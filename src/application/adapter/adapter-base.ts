@@ -1,6 +1,7 @@
 import { BadRequest, MethodNotAllowed } from '../../domain/errors';
 import type { Id, NullableId } from '../../domain/id';
 import type { Paginated } from '../../domain/paginated';
+import { copyWith } from '../../domain/plain-record';
 import type { Query } from '../../domain/query';
 import type { ServiceOptions } from '../../ports/service-options';
 import type { Params } from '../../ports/service-params';
@@ -56,7 +57,7 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
   /** The validated query as one object (filters and conditions). */
   sanitizeQuery(params: P = {} as P): Query {
     const filtered = filterQuery(params.query, this.filterOptions(params));
-    return { ...filtered.filters, ...filtered.query };
+    return copyWith(filtered.filters, filtered.query);
   }
 
   /**
@@ -69,8 +70,8 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
     if (forWrite) options.paginate = false;
     const filtered = filterQuery(params.query, options);
     if (forWrite) delete filtered.filters.$limit;
-    const query: Query = { ...filtered.filters, ...filtered.query };
-    const validated = { ...params, query } as P;
+    const query: Query = copyWith(filtered.filters, filtered.query);
+    const validated = copyWith(params, { query }) as P;
     this.handedOver = { params: validated, query, filtered };
     return validated;
   }

@@ -1,5 +1,6 @@
 import { BadRequest } from '../../domain/errors';
 import { echo } from '../../domain/echo';
+import { copyWith } from '../../domain/plain-record';
 import { FORBIDDEN_KEYS } from '../query/query-limits';
 
 export interface PatchRules {
@@ -46,7 +47,7 @@ export function checkPatchData(data: Record<string, unknown>, rules: PatchRules)
     if (key === '$set') Object.assign(explicitSet, fields);
     else if (Object.keys(fields).length > 0) operators[key] = fields;
   }
-  return { set: { ...explicitSet, ...plain }, operators };
+  return { set: copyWith(explicitSet, plain), operators };
 }
 
 function assertPath(path: string, operator?: string): void {

@@ -1,3 +1,4 @@
+import { copyWith } from '../../domain/plain-record';
 import type { Application } from '../app/application';
 import type { HookContext } from '../hooks/hook-context';
 
@@ -201,7 +202,7 @@ export class AuthenticationClient {
     // A token past its time (a timer delayed by a sleeping device) is refreshed before the call.
     if (this.result && this.expiresWithin(this.result.accessToken, 0) && (await this.storage.getItem(this.refreshStorageKey))) await this.refresh().catch(() => undefined);
     const token = this.result?.accessToken;
-    if (token) context.params = { ...context.params, headers: { ...context.params.headers, Authorization: `Bearer ${token}` } };
+    if (token) context.params = copyWith(context.params, { headers: copyWith(context.params.headers ?? {}, { Authorization: `Bearer ${token}` }) });
   }
 
   /** Arms the exchange of `accessToken` shortly before it expires, if there is a refresh token to exchange. */

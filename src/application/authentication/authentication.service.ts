@@ -7,7 +7,7 @@ import { normalizeEmailAddress } from '../services/users/email-address';
 import { clientAddressOf } from './client-address';
 import type { GrantedLoginAttempt, LoginAttemptKeys, LoginRateLimiterPort } from '../../ports/login-rate-limiter.port';
 import { LoginRateLimiter, type LoginRateLimitOptions } from './login-rate-limiter';
-import { isRecord, withoutFields } from '../../domain/plain-record';
+import { copyWith, isRecord, withoutFields } from '../../domain/plain-record';
 import type { SessionRegistry } from './sessions/session-registry';
 
 /** The methods transports may call on the authentication service. */
@@ -72,7 +72,7 @@ export class AuthenticationService {
     // Strategies look users up with internal calls: the caller's transport fields stay out.
     const { provider: _p, authentication: _a, authenticated: _d, query: _q, ...rest } = params;
     const result = await strategy.authenticate(data as AuthenticationRequest, rest);
-    return result.user === undefined ? result : { ...result, user: this.withoutHiddenFields(result.user) };
+    return result.user === undefined ? result : copyWith(result, { user: this.withoutHiddenFields(result.user) });
   }
 
   async create(data: unknown, params: Params = {}): Promise<AuthenticationResult> {
@@ -95,11 +95,11 @@ export class AuthenticationService {
     const subject = this.subjectOf(user);
     if (!this.options.sessions) {
       const accessToken = await this.options.tokenIssuer.sign(subject);
-      return { accessToken, authentication: { ...result.authentication, payload: await this.options.tokenIssuer.verify(accessToken) }, user };
+      return { accessToken, authentication: copyWith(result.authentication, { payload: await this.options.tokenIssuer.verify(accessToken) }), user };
     }
     const { sessionId, refreshToken } = await this.options.sessions.start(subject, params);
     const accessToken = await this.options.tokenIssuer.sign(subject, { sid: sessionId });
-    return { accessToken, refreshToken, authentication: { ...result.authentication, payload: await this.options.tokenIssuer.verify(accessToken) }, user };
+    return { accessToken, refreshToken, authentication: copyWith(result.authentication, { payload: await this.options.tokenIssuer.verify(accessToken) }), user };
   }
 
   /**

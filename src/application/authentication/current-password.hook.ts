@@ -1,5 +1,5 @@
 import { BadRequest } from '../../domain/errors';
-import { isRecord } from '../../domain/plain-record';
+import { copyWith, isRecord } from '../../domain/plain-record';
 import type { PasswordHasherPort } from '../../ports/password-hasher.port';
 import type { ServicePort } from '../../ports/service.port';
 import type { HookContext } from '../hooks/hook-context';
@@ -23,7 +23,7 @@ export function takeCurrentPassword(context: HookContext): void {
   const given = items.map((item) => (isRecord(item) ? item[CURRENT_PASSWORD_FIELD] : undefined)).find((value) => value !== undefined);
   if (given === undefined) return;
   context.data = Array.isArray(context.data) ? items.map(withoutCurrentPassword) : withoutCurrentPassword(context.data);
-  context.params = { ...context.params, [CURRENT_PASSWORD_PARAM]: given };
+  context.params = copyWith(context.params, { [CURRENT_PASSWORD_PARAM]: given });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { copyWith } from '../../domain/plain-record';
 import type { PasswordHasherPort } from '../../ports/password-hasher.port';
 import type { HookContext } from '../hooks/hook-context';
 
@@ -10,7 +11,7 @@ export function hashPassword(hasher: PasswordHasherPort, field = 'password') {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
     const value = (item as Record<string, unknown>)[field];
     if (typeof value !== 'string') return item;
-    return { ...item, [field]: await hasher.hash(value) };
+    return copyWith(item, { [field]: await hasher.hash(value) });
   };
   return async (context: HookContext): Promise<void> => {
     if (context.data === undefined) return;

@@ -1,3 +1,4 @@
+import { copyWith } from '../../domain/plain-record';
 import type { GrantedLoginAttempt, LoginAttemptKeys, LoginRateLimiterPort, LoginReservation } from '../../ports/login-rate-limiter.port';
 import { accountKey, clientThrottleKey, DEFAULT_KNOWN_PAIR_MS, delayAfterFailures, knownPairKey, throttleKeys, type LoginThrottleOptions } from './login-throttle';
 
@@ -37,7 +38,7 @@ export class LoginRateLimiter implements LoginRateLimiterPort {
   readonly options: Readonly<LoginRateLimitOptions>;
 
   constructor(options: Partial<LoginRateLimitOptions> = {}, private readonly now: () => number = Date.now) {
-    this.options = { ...DEFAULT_LOGIN_RATE_LIMIT, ...options };
+    this.options = copyWith(DEFAULT_LOGIN_RATE_LIMIT, options);
   }
 
   reserve(keys: LoginAttemptKeys): LoginReservation {

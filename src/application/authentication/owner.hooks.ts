@@ -1,3 +1,4 @@
+import { copyWith } from '../../domain/plain-record';
 import { STANDARD_METHODS } from '../../ports/service.port';
 import type { HookContext } from '../hooks/hook-context';
 import { recordIdOf } from '../services/record-id';
@@ -14,7 +15,7 @@ export function userIdOf(user: Record<string, any>): string {
 export function setOwner(field = 'userId') {
   return (context: HookContext): void => {
     const user = context.params.user;
-    const stamp = (item: Record<string, unknown>) => ({ ...item, [field]: user ? userIdOf(user) : item[field] });
+    const stamp = (item: Record<string, unknown>) => copyWith(item, { [field]: user ? userIdOf(user) : item[field] });
     context.data = Array.isArray(context.data) ? context.data.map(stamp) : stamp(context.data);
   };
 }
@@ -30,6 +31,6 @@ export function restrictToOwner(field = 'userId') {
     if (!provider || !user) return;
     const owner = { [field]: userIdOf(user) };
     const standard = (STANDARD_METHODS as readonly string[]).includes(context.method);
-    context.params = { ...context.params, query: standard ? { ...context.params.query, ...owner } : owner };
+    context.params = copyWith(context.params, { query: standard ? copyWith(context.params.query ?? {}, owner) : owner });
   };
 }

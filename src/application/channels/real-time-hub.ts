@@ -1,3 +1,4 @@
+import { copyWith } from '../../domain/plain-record';
 import type { LoggerPort } from '../../ports/logger.port';
 import type { EventBusPort, EventEnvelope } from '../../ports/event-bus.port';
 import type { EventLogPort, LoggedEvent } from '../../ports/event-log.port';
@@ -197,7 +198,7 @@ export class RealTimeHub {
       if (this.log) {
         this.deliveredAtOnce += 1;
         this.runPublishers(entry, event, path, data, publishContext, { position: this.log.position });
-        return this.log.append({ ...envelope, routing: { ...envelope.routing, atOnce: this.deliveredAtOnce } }, { traceParent });
+        return this.log.append(copyWith(envelope, { routing: copyWith(envelope.routing, { atOnce: this.deliveredAtOnce }) }), { traceParent });
       }
       this.runPublishers(entry, event, path, data, publishContext);
       this.bus?.publish(envelope, traceParent);

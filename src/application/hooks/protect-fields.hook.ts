@@ -1,5 +1,5 @@
 import { isPaginated } from '../../domain/paginated';
-import { isRecord, withoutFields } from '../../domain/plain-record';
+import { copyWith, isRecord, withoutFields } from '../../domain/plain-record';
 import type { HookContext } from './hook-context';
 
 /**
@@ -12,7 +12,7 @@ export function protectFields(...fields: string[]) {
   return async (context: HookContext, next: () => Promise<void>): Promise<void> => {
     await next();
     const source = context.dispatch ?? context.result;
-    if (isPaginated(source)) context.dispatch = { ...source, data: source.data.map(strip) };
+    if (isPaginated(source)) context.dispatch = copyWith(source, { data: source.data.map(strip) });
     else if (Array.isArray(source)) context.dispatch = source.map(strip);
     else context.dispatch = strip(source);
   };

@@ -1,4 +1,5 @@
 import { Conflict, NotFound } from '../../domain/errors';
+import { copyWith } from '../../domain/plain-record';
 import type { ServiceMethods } from '../../ports/service.port';
 import { canonicalRequest, type RequestToFingerprint } from './request-fingerprint';
 
@@ -87,7 +88,7 @@ export class IdempotencyRecords {
   private async find(scope: string): Promise<IdempotencyRecord | undefined> {
     try {
       const record = (await this.store.get!(scope, {})) as IdempotencyRecord;
-      return { ...record, expiresAt: new Date(record.expiresAt) };
+      return copyWith(record, { expiresAt: new Date(record.expiresAt) });
     } catch (error) {
       if (error instanceof NotFound) return undefined;
       throw error;
@@ -98,7 +99,7 @@ export class IdempotencyRecords {
   private async takeOver(fresh: IdempotencyRecord, known: IdempotencyRecord): Promise<boolean> {
     const { _id, ...claim } = fresh;
     try {
-      await this.store.patch!(_id, { ...claim, answer: null }, { query: { state: known.state, leaseUntil: known.leaseUntil } });
+      await this.store.patch!(_id, copyWith(claim, { answer: null }), { query: { state: known.state, leaseUntil: known.leaseUntil } });
       return true;
     } catch (error) {
       if (error instanceof NotFound) return false;

@@ -1,4 +1,5 @@
 import { Conflict, Unprocessable } from '../../domain/errors';
+import { copyWith } from '../../domain/plain-record';
 import type { HookContext } from '../hooks/hook-context';
 import type { NextFunction } from '../hooks/hook-types';
 import { recordIdOf } from '../services/record-id';
@@ -36,7 +37,7 @@ export function idempotentCalls(records: IdempotencyRecords) {
       context.result = claim.answer;
       context.dispatch = claim.answer;
       context.event = null;
-      if (context.http) context.http.headers = { ...context.http.headers, [REPLAYED_HEADER]: 'true' };
+      if (context.http) context.http.headers = copyWith(context.http.headers ?? {}, { [REPLAYED_HEADER]: 'true' });
       return;
     }
     try {
@@ -56,7 +57,7 @@ function keyOf(context: HookContext): string | undefined {
   if (query && Object.hasOwn(query, IDEMPOTENCY_QUERY_KEY)) {
     const { [IDEMPOTENCY_QUERY_KEY]: fromQuery, ...rest } = query;
     raw ??= fromQuery;
-    context.params = { ...context.params, query: rest };
+    context.params = copyWith(context.params, { query: rest });
   }
   return raw === undefined ? undefined : parseIdempotencyKey(raw);
 }

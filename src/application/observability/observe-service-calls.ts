@@ -1,4 +1,5 @@
 import { ServiceError } from '../../domain/errors';
+import { copyWith } from '../../domain/plain-record';
 import type { MetricsPort } from '../../ports/metrics.port';
 import { TRACE_PARENT, type SpanInProgress, type TracerPort } from '../../ports/tracer.port';
 import { userIdOf } from '../authentication/owner.hooks';
@@ -39,7 +40,7 @@ export function observeServiceCalls(tracer: TracerPort | undefined, metrics: Met
     return tracer.inSpan(`${context.path}.${context.method}`, { role: 'internal', attributes }, context.params[TRACE_PARENT], (span, parent) => {
       // The call's own params (not the caller's object, which an internal call may share): what it calls is a child of its span.
       // (Under a caller left out by sampling, the call goes on in the caller's context: the same object, nothing copied.)
-      if (parent !== context.params[TRACE_PARENT]) context.params = { ...context.params, [TRACE_PARENT]: parent };
+      if (parent !== context.params[TRACE_PARENT]) context.params = copyWith(context.params, { [TRACE_PARENT]: parent });
       if (!span.recording) return measured(context, chain);
       return measured(context, chain).finally(() => recordCaller(span, context));
     });

@@ -1,4 +1,5 @@
 import { Forbidden, NotAuthenticated, NotFound } from '../../domain/errors';
+import { copyWith } from '../../domain/plain-record';
 import type { Query } from '../../domain/query';
 import { STANDARD_METHODS } from '../../ports/service.port';
 import { byMethod } from '../hooks/by-method';
@@ -96,7 +97,7 @@ function scopeQuery(context: HookContext, compiled: CompiledPolicy, action: Poli
   }
   // Custom methods take no query from clients: the policy's condition is their only one.
   const query = standard ? withCondition(context.params.query, scope.condition) : scope.condition;
-  if (query !== context.params.query) context.params = { ...context.params, query };
+  if (query !== context.params.query) context.params = copyWith(context.params, { query });
 }
 
 /**
@@ -122,5 +123,5 @@ function refusal(compiled: CompiledPolicy, action: PolicyAction, path: string): 
 function withCondition(query: Query | undefined, condition: Query): Query | undefined {
   if (Object.keys(condition).length === 0) return query;
   const and = Array.isArray(query?.$and) ? query.$and : [];
-  return { ...query, $and: [...and, condition] };
+  return copyWith(query ?? {}, { $and: [...and, condition] });
 }

@@ -1,5 +1,5 @@
 import { isPaginated } from '../../domain/paginated';
-import { isRecord, withoutFields } from '../../domain/plain-record';
+import { copyWith, isRecord, withoutFields } from '../../domain/plain-record';
 import type { Params } from '../../ports/service-params';
 import type { RecordView, RecordVisibility } from '../../ports/service-options';
 import type { Relation, Relations } from '../relations/relation';
@@ -126,7 +126,7 @@ export class PolicyViews implements RecordVisibility {
     const computed = selected ? this.computed.filter(([name]) => selected.includes(name)) : this.computed;
     if (isPaginated(answer)) {
       const data = this.list(viewer, answer.data, computed);
-      return data === answer.data ? answer : { ...answer, data };
+      return data === answer.data ? answer : copyWith(answer, { data });
     }
     if (Array.isArray(answer)) return sent.length > 0 ? answer.map((record) => this.withSent(viewer, record, sent, computed)) : this.list(viewer, answer, computed);
     return this.withSent(viewer, answer, sent, computed);

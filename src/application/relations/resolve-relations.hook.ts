@@ -1,5 +1,5 @@
 import { isPaginated } from '../../domain/paginated';
-import { isRecord } from '../../domain/plain-record';
+import { copyWith, isRecord } from '../../domain/plain-record';
 import type { Params } from '../../ports/service-params';
 import type { Application } from '../app/application';
 import { byMethod } from '../hooks/by-method';
@@ -30,7 +30,7 @@ export function resolveRelations(relations: Relations, methods: readonly string[
     if (!isRecord(query) || !Object.hasOwn(query, INCLUDE_KEY)) return;
     const { [INCLUDE_KEY]: requested, ...rest } = query;
     includedByCall.set(context, includedRelations(relations, requested));
-    context.params = { ...context.params, query: rest };
+    context.params = copyWith(context.params, { query: rest });
   };
   const attach = async (context: HookContext): Promise<void> => {
     const included = includedByCall.get(context) ?? names;
@@ -100,6 +100,6 @@ function recordsIn(answer: unknown): StoredRecord[] {
 
 function mapRecords(answer: unknown, map: (record: StoredRecord) => StoredRecord): unknown {
   const each = (item: unknown) => (isRecord(item) ? map(item) : item);
-  if (isPaginated(answer)) return { ...answer, data: answer.data.map(each) };
+  if (isPaginated(answer)) return copyWith(answer, { data: answer.data.map(each) });
   return Array.isArray(answer) ? answer.map(each) : each(answer);
 }

@@ -1,4 +1,5 @@
 import type { ClassConstructor } from 'class-transformer';
+import { copyWith } from '../../domain/plain-record';
 import { shapeOf } from './dto-shape';
 import { classTransformer, classTransformerStorage, classValidator } from './validation-libraries';
 
@@ -51,15 +52,15 @@ function derive(source: ClassConstructor<object>, fields: readonly string[], { o
 function copyTransformerMetadata(source: ClassConstructor<object>, derived: ClassConstructor<object>, field: string): void {
   const storage = classTransformerStorage();
   const type = storage.findTypeMetadata(source, field);
-  if (type) storage.addTypeMetadata({ ...type, target: derived });
+  if (type) storage.addTypeMetadata(copyWith(type, { target: derived }));
   const expose = storage.findExposeMetadata(source, field);
-  if (expose) storage.addExposeMetadata({ ...expose, target: derived });
+  if (expose) storage.addExposeMetadata(copyWith(expose, { target: derived }));
   const exclude = storage.findExcludeMetadata(source, field);
-  if (exclude) storage.addExcludeMetadata({ ...exclude, target: derived });
+  if (exclude) storage.addExcludeMetadata(copyWith(exclude, { target: derived }));
   // Each transformation direction finds the transforms that apply to it; a transform for all directions is found by each.
   const { PLAIN_TO_CLASS, CLASS_TO_PLAIN, CLASS_TO_CLASS } = classTransformer().TransformationType;
   const transforms = new Set([PLAIN_TO_CLASS, CLASS_TO_PLAIN, CLASS_TO_CLASS].flatMap((direction) => storage.findTransformMetadatas(source, field, direction)));
-  for (const transform of transforms) storage.addTransformMetadata({ ...transform, target: derived });
+  for (const transform of transforms) storage.addTransformMetadata(copyWith(transform, { target: derived }));
 }
 
 /** The `design:type` TypeScript emits for the field (reflect-metadata, where loaded). */

@@ -4,9 +4,12 @@ import type { HookContext } from '../hooks/hook-context';
 import { checkDataShape, DATA_LIMITS } from './check-data-shape';
 import { FieldErrors, toBadRequest } from './validation-errors';
 import { classTransformer, classValidator } from './validation-libraries';
-import { isRecord, withoutFields } from '../../domain/plain-record';
+import { copyWith, isRecord, withoutFields } from '../../domain/plain-record';
 
-const OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, validationError: { target: false, value: false } };
+const OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, validationError: Object.freeze({ target: false, value: false }) };
+// Made once, one per value of skipMissingProperties: class-validator reads several options on every validate(), fast only from an object of a shared shape.
+const WHOLE_DATA_OPTIONS = Object.freeze(copyWith(OPTIONS, { skipMissingProperties: false }));
+const PARTIAL_DATA_OPTIONS = Object.freeze(copyWith(OPTIONS, { skipMissingProperties: true }));
 
 /**
  * Validates `context.data` (an object, or each item of an array) against a class-validator DTO
@@ -21,6 +24,7 @@ export function validateData<T extends object>(dto: ClassConstructor<T>, options
   const { plainToInstance } = classTransformer();
   const { validate } = classValidator();
   const setByServer = options.setByServer ?? [];
+  const validatorOptions = options.partial === true ? PARTIAL_DATA_OPTIONS : WHOLE_DATA_OPTIONS;
   return async (context: HookContext): Promise<void> => {
     const sent: unknown[] = Array.isArray(context.data) ? context.data : [context.data];
     if (sent.length > DATA_LIMITS.items) throw new BadRequest(`At most ${DATA_LIMITS.items} items can be sent in one call`);
@@ -36,11 +40,11 @@ export function validateData<T extends object>(dto: ClassConstructor<T>, options
     // One item after the other: the first invalid item ends the call.
     for (const [index, item] of items.entries()) {
       const instance = plainToInstance(dto, item, { excludeExtraneousValues: false });
-      const failures = await validate(instance, { ...OPTIONS, skipMissingProperties: options.partial === true });
+      const failures = await validate(instance, validatorOptions);
       if (failures.length > 0) throw toBadRequest('Invalid data', failures);
       // Class fields exist on every instance (ES2022 semantics); keep only what the caller sent.
       const fields = Object.fromEntries(Object.entries(instance).filter(([key]) => Object.hasOwn(item, key)));
-      validated.push(internal ? { ...fields, ...onlyFields(sent[index] as object, setByServer) } : fields);
+      validated.push(internal ? copyWith(fields, onlyFields(sent[index] as object, setByServer)) : fields);
     }
     context.data = Array.isArray(context.data) ? validated : validated[0];
   };

@@ -1,6 +1,7 @@
 import type { ClassConstructor } from 'class-transformer';
 import { echo, echoValue } from '../../domain/echo';
 import { BadRequest } from '../../domain/errors';
+import { copyWith } from '../../domain/plain-record';
 import { mapConditions, mapOperands } from '../../domain/query-conditions';
 import type { HookContext } from '../hooks/hook-context';
 import { convertQueryValue, declaredType } from './convert-query-value';
@@ -38,7 +39,7 @@ export function validateQuery<T extends object>(dto: ClassConstructor<T>, option
     });
     // One value after the other: the first invalid value ends the call.
     for (const { field, value } of checks) await checkValue(dto, field, value);
-    context.params = { ...context.params, query: converted };
+    context.params = copyWith(context.params, { query: converted });
   };
 }
 

@@ -20,6 +20,7 @@ import { endSessionsOnAccountChanges } from '../../application/authentication/se
 import { registerService } from '../../application/services/register-service';
 import { passwordResetTokensStore } from '../../application/authentication/password-reset/password-reset-record';
 import { PASSWORD_RESET_PER_ADDRESS, PASSWORD_RESET_PER_CLIENT, PASSWORD_RESETS_PATH, PasswordResetService } from '../../application/authentication/password-reset/password-reset.service';
+import { copyWith } from '../../domain/plain-record';
 import { createMailer } from '../mailer';
 import type { LoginRateLimiterPort } from '../../ports/login-rate-limiter.port';
 import type { RequestLimit, RequestRateLimiterPort } from '../../ports/request-rate-limiter.port';
@@ -85,7 +86,7 @@ function withLimitsTurnedOff(limiter: RequestRateLimiterPort, limits: Readonly<R
  * would be anonymous there. Local users are read as before, with no user in the params.
  */
 function tokenOwnersThrough(users: () => Pick<ServicePort, 'get'>): () => Pick<ServicePort, 'get'> {
-  return () => ({ get: (id, params) => users().get!(id, { ...params, user: { _id: id } }) });
+  return () => ({ get: (id, params) => users().get!(id, copyWith(params ?? {}, { user: { _id: id } })) });
 }
 
 /**

@@ -2,6 +2,7 @@ import { USER_IDENTITY } from '../../../application/services/users/user-identity
 import type { Application } from '../../../application/app/application';
 import { normalizePath } from '../../../application/app/normalize-path';
 import type { ServiceDefinition } from '../../../application/services/service-definition';
+import { copyWith } from '../../../domain/plain-record';
 import { AUTHENTICATION_TAG, authenticationPaths } from './authentication-paths';
 import { DtoSchemas, schemaReferencesIn } from './dto-schemas';
 import { refTo, type OpenApiDocument } from './openapi-types';
@@ -47,7 +48,7 @@ export function buildOpenApiDocument({ app, definitions, title = 'API', version 
   const definitionAt = (path: string) => definitions.find((definition) => normalizePath(definition.path) === normalizePath(path));
   for (const definition of definitions) {
     const path = normalizePath(definition.path);
-    const normalized = { ...definition, path };
+    const normalized = copyWith(definition, { path });
     document.tags.push({ name: path, description: definition.description });
     Object.assign(document.paths, servicePaths({ definition: normalized, schemas, needsToken: (method) => needsToken(path, method), components, definitionAt }));
   }

@@ -1,6 +1,7 @@
 import type { ClassConstructor } from 'class-transformer';
 import type * as ClassValidatorJsonSchema from 'class-validator-jsonschema';
 import type * as ClassTransformerStorage from 'class-transformer/types/storage';
+import { copyWith } from '../../../domain/plain-record';
 import type { JsonSchema } from './openapi-types';
 
 const SCHEMA_REF = '#/components/schemas/';
@@ -46,7 +47,7 @@ export class DtoSchemas {
   schemaOf(name: string): JsonSchema | undefined {
     const generated = this.generated[name];
     if (generated === undefined) return this.classes.has(name) ? { type: 'object', additionalProperties: false } : undefined;
-    return { ...generated, additionalProperties: false };
+    return copyWith(generated, { additionalProperties: false });
   }
 }
 

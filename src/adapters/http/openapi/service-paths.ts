@@ -1,3 +1,4 @@
+import { copyWith } from '../../../domain/plain-record';
 import { STANDARD_METHODS } from '../../../ports/service.port';
 import { isPaginating } from '../../../application/query/pagination';
 import { idOf, type ServiceDefinition } from '../../../application/services/service-definition';
@@ -33,7 +34,7 @@ function idSchema(type: 'objectid' | 'uuid'): JsonSchema {
  */
 export function recordFields(definition: ServiceDefinition, schemas: DtoSchemas): Record<string, JsonSchema> {
   const { dto } = definition;
-  const fields: Record<string, JsonSchema> = dto.record ? schemas.propertiesOf(dto.record) : { ...schemas.propertiesOf(dto.query), ...schemas.propertiesOf(dto.create) };
+  const fields: Record<string, JsonSchema> = dto.record ? schemas.propertiesOf(dto.record) : copyWith(schemas.propertiesOf(dto.query), schemas.propertiesOf(dto.create));
   for (const name of definition.hiddenFields ?? []) delete fields[name];
   return fields;
 }
@@ -111,7 +112,7 @@ export function servicePaths({ definition, schemas, needsToken, components, defi
     const secured = called.filter((method) => needsToken(method)).length;
     // Writes take an Idempotency-Key (reads are idempotent already).
     if (called.some((method) => method !== 'find' && method !== 'get')) {
-      parts = { ...parts, parameters: [...(parts.parameters ?? []), refTo('parameters', idempotencyKey)] };
+      parts = copyWith(parts, { parameters: [...(parts.parameters ?? []), refTo('parameters', idempotencyKey)] });
       errors = [...new Set<ErrorResponseName>([...errors, 'Conflict', 'Unprocessable'])];
     }
     const names: ErrorResponseName[] = ['BadRequest', ...(secured > 0 ? ['NotAuthenticated' as const] : []), ...errors, 'Error'];
@@ -121,7 +122,7 @@ export function servicePaths({ definition, schemas, needsToken, components, defi
       summary,
       tags: [path],
       ...parts,
-      responses: { ...parts.responses, ...errorResponses(...names) },
+      responses: copyWith(parts.responses ?? {}, errorResponses(...names)),
       ...(security ? { security } : {}),
     };
   };

@@ -1,3 +1,4 @@
+import { copyWith } from '../../../domain/plain-record';
 import { createAbortGuard } from '../abort-guard';
 import { decodeResponse } from '../decode-response';
 import { abortError, transportError } from '../request-errors';
@@ -16,8 +17,7 @@ export interface AxiosLike {
 export class AxiosClient<T = any, D = Partial<T>> extends RestService<T, D, any, AxiosLike> {
   protected async request(request: RestRequest, connection: ConnectionOptions): Promise<unknown> {
     const guard = createAbortGuard(connection.signal, callTimeout(connection, this.options));
-    const config: Record<string, unknown> = {
-      ...libraryOptions(connection),
+    const config: Record<string, unknown> = copyWith(libraryOptions(connection), {
       url: request.url,
       method: request.method,
       headers: request.headers,
@@ -27,7 +27,7 @@ export class AxiosClient<T = any, D = Partial<T>> extends RestService<T, D, any,
       transformRequest: [(data: unknown) => data],
       transformResponse: [(data: unknown) => data],
       validateStatus: () => true,
-    };
+    });
     if (guard.signal) config.signal = guard.signal;
     let response: Awaited<ReturnType<AxiosLike['request']>>;
     try {

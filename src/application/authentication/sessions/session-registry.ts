@@ -1,4 +1,5 @@
 import { NotAuthenticated, NotFound } from '../../../domain/errors';
+import { copyWith } from '../../../domain/plain-record';
 import type { Params } from '../../../ports/service-params';
 import type { ServicePort } from '../../../ports/service.port';
 import type { HookContext } from '../../hooks/hook-context';
@@ -67,7 +68,7 @@ export class SessionRegistry {
       ...(address ? { address } : {}),
     };
     // The id is the store's (a UUID): the first refresh token is written once it is known.
-    const created = (await this.options.sessions().create!({ ...draft, refreshTokenHash: '' }, internalCallParams(params))) as SessionRecord;
+    const created = (await this.options.sessions().create!(copyWith(draft, { refreshTokenHash: '' }), internalCallParams(params))) as SessionRecord;
     const refreshToken = newOpaqueToken(created._id);
     await this.options.sessions().patch!(created._id, { refreshTokenHash: await hashOpaqueToken(refreshToken) }, internalCallParams(params));
     this.remember(created._id, { active: true, userId, until: this.now() + this.recheckMs });
@@ -177,7 +178,7 @@ export class SessionRegistry {
   private async read(sessionId: string): Promise<SessionRecord | undefined> {
     try {
       const session = (await this.options.sessions().get!(sessionId, {})) as SessionRecord;
-      return { ...session, expiresAt: new Date(session.expiresAt) };
+      return copyWith(session, { expiresAt: new Date(session.expiresAt) });
     } catch (error) {
       if (error instanceof NotFound) return undefined;
       throw error;

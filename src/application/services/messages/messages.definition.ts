@@ -1,3 +1,4 @@
+import { copyWith } from '../../../domain/plain-record';
 import { defineService } from '../service-definition';
 import { CreateMessageDto, MarkReadDto, MessageRecordDto, MessagesQueryDto, PatchMessageDto } from './messages.dto';
 import { messagesHooks, storedMessagesHooks } from './messages.hooks';
@@ -9,7 +10,7 @@ export const messagesService = defineService({
   methods: ['find', 'get', 'create', 'update', 'patch', 'remove', 'markRead'],
   customMethods: {
     // Hooks narrow which messages qualify (the owner rule) through params.query.
-    markRead: (store, data: MarkReadDto, params) => store.patch(data.id, { read: true }, { ...params, query: params.query ?? {} }),
+    markRead: (store, data: MarkReadDto, params) => store.patch(data.id, { read: true }, copyWith(params, { query: params.query ?? {} })),
   },
   dto: { create: CreateMessageDto, patch: PatchMessageDto, query: MessagesQueryDto, methods: { markRead: MarkReadDto }, results: { markRead: 'record' }, record: MessageRecordDto },
   paginate: { default: 10, max: 50 },

@@ -1,3 +1,4 @@
+import { copyWith } from '../../../domain/plain-record';
 import { authenticate } from '../../authentication/authenticate.hook';
 import { BadRequest, NotFound } from '../../../domain/errors';
 import { setOwner, userIdOf } from '../../authentication/owner.hooks';
@@ -6,7 +7,7 @@ import type { HookMap } from '../../hooks/hook-types';
 
 /** Server-owned fields of a new message: set here, never taken from the client. */
 function stampNewMessage(context: HookContext): void {
-  const stamp = (item: Record<string, unknown>) => ({ ...item, read: false, likes: 0, createdAt: Date.now() });
+  const stamp = (item: Record<string, unknown>) => copyWith(item, { read: false, likes: 0, createdAt: Date.now() });
   context.data = Array.isArray(context.data) ? context.data.map(stamp) : stamp(context.data);
 }
 
@@ -31,7 +32,7 @@ function oneLikePerUser(context: HookContext): void {
   if (!user || (amount !== 1 && amount !== -1)) return;
   const liker = userIdOf(user);
   const query = { ...context.params.query };
-  context.params = { ...context.params, query: { ...query, likedBy: amount > 0 ? { $ne: liker } : liker }, likeConditions: query };
+  context.params = copyWith(context.params, { query: copyWith(query, { likedBy: amount > 0 ? { $ne: liker } : liker }), likeConditions: query });
   context.data = amount > 0 ? { $inc: { likes: 1 }, $addToSet: { likedBy: liker } } : { $inc: { likes: -1 }, $pull: { likedBy: liker } };
 }
 
@@ -40,7 +41,7 @@ async function answerUnchangedLike(context: HookContext): Promise<void> {
   const conditions = context.params.likeConditions as Record<string, unknown> | undefined;
   if (!conditions || !(context.error instanceof NotFound) || context.id === null) return;
   const { provider: _p, ...params } = context.params;
-  context.result = await context.service.get(context.id, { ...params, query: conditions, likeConditions: undefined });
+  context.result = await context.service.get(context.id, copyWith(params, { query: conditions, likeConditions: undefined }));
 }
 
 /** A like (`{ $inc: { likes: 1 } }` or -1) carries nothing else: it is the one write anyone may make. */

@@ -1,3 +1,4 @@
+import { copyWith } from '../../../domain/plain-record';
 import { authenticate } from '../../authentication/authenticate.hook';
 import { requireCurrentPassword, takeCurrentPassword } from '../../authentication/current-password.hook';
 import { hashPassword } from '../../authentication/hash-password.hook';
@@ -19,14 +20,14 @@ import { USER_IDENTITY } from './user-identity';
 function normalizeEmail(context: HookContext): void {
   if (context.method === 'find' || context.method === 'get') {
     const query = context.params.query;
-    if (query?.email !== undefined) context.params = { ...context.params, query: { ...query, email: mapOperands(query.email, normalize) } };
+    if (query?.email !== undefined) context.params = copyWith(context.params, { query: copyWith(query, { email: mapOperands(query.email, normalize) }) });
     return;
   }
   const normalizeItem = (item: Record<string, unknown>) => {
     if (item.email === undefined) return item;
     const email = normalize(item.email);
     assertDistinctEmailAddress(email);
-    return { ...item, email };
+    return copyWith(item, { email });
   };
   if (context.data !== undefined) context.data = Array.isArray(context.data) ? context.data.map(normalizeItem) : normalizeItem(context.data);
 }

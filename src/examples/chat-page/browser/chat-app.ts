@@ -5,6 +5,7 @@
  */
 import { io } from 'socket.io-client';
 import { authenticationClient, createApp, socketio } from '../../../client';
+import { copyWith } from '../../../domain/plain-record';
 
 interface Message {
   _id?: string;
@@ -141,7 +142,7 @@ async function loadOlder(): Promise<void> {
   try {
     for (let pages = 0; pages < 100 && !older.done; pages += 1) {
       const cursor = older.createdAt === undefined ? {} : { $or: [{ createdAt: { $lt: older.createdAt } }, { createdAt: older.createdAt, _id: { $lt: older.id } }] };
-      const page = await app.service('messages').find({ query: { ...cursor, $sort: NEWEST_FIRST, $limit: PAGE_SIZE } });
+      const page = await app.service('messages').find({ query: copyWith(cursor, { $sort: NEWEST_FIRST, $limit: PAGE_SIZE }) });
       const heightBefore = list.scrollHeight;
       for (const message of page.data as Message[]) show(message, 'start');
       // Keep what was on screen where it was: the new items went above it.
