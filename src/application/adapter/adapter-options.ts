@@ -8,9 +8,9 @@ export type ResolvedServiceOptions<O extends ServiceOptions> = O & Required<Pick
 
 /** Options for one call: the service's, with `params.paginate` and then `params.adapter` on top. */
 export function optionsForCall<O extends ServiceOptions>(options: ResolvedServiceOptions<O>, params: Params): ResolvedServiceOptions<O> {
+  const resolved = copyWith(options, { paginate: params.paginate !== undefined ? params.paginate : options.paginate });
   // `params.adapter` is untyped (any option of any store), so the copy is only known to be the options by contract.
-  const paginate = params.paginate !== undefined ? params.paginate : options.paginate;
-  return copyWith(copyWith(options, { paginate }), params.adapter ?? {}) as ResolvedServiceOptions<O>;
+  return (params.adapter ? copyWith(resolved, params.adapter) : resolved) as ResolvedServiceOptions<O>;
 }
 
 /**

@@ -46,9 +46,10 @@ export function resolveRelations(relations: Relations, methods: readonly string[
       return;
     }
     const withRelations = (record: StoredRecord, kept: readonly string[]): StoredRecord => {
-      const copy = { ...record };
-      for (const name of kept) copy[name] = resolved.get(name)!.get(idKey(record[relations[name].field])) ?? null;
-      return copy;
+      // Gathered first and added in one copy: keys added to a spread copy would give each record a hidden class of its own.
+      const related: StoredRecord = {};
+      for (const name of kept) related[name] = resolved.get(name)!.get(idKey(record[relations[name].field])) ?? null;
+      return copyWith(record, related);
     };
     const answered = context.dispatch ?? context.result;
     context.result = mapRecords(context.result, (record) => withRelations(record, needed));
