@@ -74,8 +74,10 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
   async authenticate(data: AuthenticationRequest, params: Params = {}): Promise<AuthenticationResult> {
     const accessToken = data.accessToken;
     if (typeof accessToken !== 'string' || accessToken === '') throw new NotAuthenticated('No access token');
+    let payload = this.verifiedTokens.get(accessToken);
     const { serviceCredentials } = this.options;
-    if (serviceCredentials && isServiceCredential(accessToken)) {
+    // A remembered token is an access token (only those are remembered): not decoded again to tell.
+    if (payload === undefined && serviceCredentials && isServiceCredential(accessToken)) {
       let service;
       try {
         service = verifyServiceCredential(accessToken, this.options.settings, (id) => serviceCredentials.isRevoked(id));
@@ -85,7 +87,6 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
       }
       return { accessToken, authentication: { strategy: this.name, accessToken }, service };
     }
-    let payload = this.verifiedTokens.get(accessToken);
     if (payload !== undefined) {
       const check = this.sessionEnded(payload);
       // Known sessions are answered without a promise: the memo's path stays as fast as it was.
