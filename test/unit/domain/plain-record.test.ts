@@ -55,9 +55,28 @@ describe('copyWith', () => {
 });
 
 describe('withoutFields', () => {
-  it('copies a record without the named fields', () => {
-    const record = { _id: 1, name: 'a', password: 'x' };
-    expect(withoutFields(record, ['password'])).toEqual({ _id: 1, name: 'a' });
-    expect(record.password).toBe('x');
+  it('copies a record without the named fields, given as an array, a set or any iterable', () => {
+    const record = { _id: 1, name: 'a', password: 'x', token: 't' };
+    expect(withoutFields(record, ['password'])).toEqual({ _id: 1, name: 'a', token: 't' });
+    expect(withoutFields(record, new Set(['password', 'token']))).toEqual({ _id: 1, name: 'a' });
+    expect(withoutFields(record, new Map([['token', 1]]).keys())).toEqual({ _id: 1, name: 'a', password: 'x' });
+    expect(record).toEqual({ _id: 1, name: 'a', password: 'x', token: 't' });
+  });
+
+  it('keeps key order, an own __proto__ as a plain key and enumerable symbols, as a spread does', () => {
+    const marker = Symbol('marker');
+    const parsed = JSON.parse('{"b": 1, "__proto__": {"polluted": true}, "a": 2, "secret": 3}') as Record<string | symbol, unknown>;
+    parsed[marker] = 'kept';
+    const copy = withoutFields(parsed, ['secret']) as Record<string | symbol, unknown>;
+    expect(Object.keys(copy)).toEqual(['b', '__proto__', 'a']);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(copy[marker]).toBe('kept');
+  });
+
+  it('gives copies of same-shaped records one fast hidden class', () => {
+    const isFast = new Function('a', 'return %HasFastProperties(a)') as (a: object) => boolean;
+    const record = (index: number) => ({ _id: index, email: 'a@example.com', name: 'Ann', password: 'hash', createdAt: index });
+    expect(copiesSharingHiddenClass((index) => withoutFields(record(index), ['password']))).toBe(99);
+    expect(isFast(withoutFields(record(1), ['password']))).toBe(true);
   });
 });
