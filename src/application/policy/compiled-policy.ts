@@ -105,17 +105,25 @@ export class CompiledPolicy {
 
   /** The fields of `record` the caller may read; undefined when the record itself is not readable. */
   visibleFields(record: Record<string, unknown>): readonly string[] | undefined {
+    return this.shownFields(record)?.fields;
+  }
+
+  /**
+   * `visibleFields` with the names joined into one key (the same list, the same key), for telling
+   * connections that see alike apart without joining or hashing the list for each of them.
+   */
+  shownFields(record: Record<string, unknown>): ShownFields | undefined {
     const conditional = this.conditionalReads;
-    if (!conditional) return this.visibleFieldsOf(record);
+    if (!conditional) return shownFieldsOf(this.visibleFieldsOf(record), false);
     let matches = 0;
     for (let index = 0; index < conditional.length; index += 1) if (conditional[index](record)) matches |= 1 << index;
     let kept = this.visibleByMatches.get(matches);
     if (kept === undefined || (kept.names !== undefined && !hasNames(record, kept.names))) {
       // Worked out by CASL once per combination (and field names): every such record shows the same fields.
-      kept = { names: this.readsAllFields ? Object.keys(record) : undefined, fields: Object.freeze(this.visibleFieldsOf(record) ?? null) as readonly string[] | null };
+      kept = { names: this.readsAllFields ? Object.keys(record) : undefined, shown: shownFieldsOf(this.visibleFieldsOf(record), true) };
       this.visibleByMatches.set(matches, kept);
     }
-    return kept.fields ?? undefined;
+    return kept.shown;
   }
 
   private visibleFieldsOf(record: Record<string, unknown>): string[] | undefined {
@@ -128,7 +136,18 @@ export class CompiledPolicy {
 /** The fields a combination of matched read rules shows: for records with these field names, when they count. */
 interface VisibleFields {
   readonly names: readonly string[] | undefined;
-  readonly fields: readonly string[] | null;
+  readonly shown: ShownFields | undefined;
+}
+
+/** Fields a record shows a caller, and their names joined as one key. */
+export interface ShownFields {
+  readonly fields: readonly string[];
+  readonly key: string;
+}
+
+/** Kept lists are frozen: they are the same for every record of their combination (see PolicyViews' field sets). */
+function shownFieldsOf(fields: string[] | undefined, kept: boolean): ShownFields | undefined {
+  return fields === undefined ? undefined : { fields: kept ? Object.freeze(fields) : fields, key: fields.join('\u0000') };
 }
 
 /** Whether the record's own enumerable field names are exactly `names`, in order (records of one shape list them alike). */

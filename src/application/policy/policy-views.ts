@@ -69,6 +69,9 @@ export class PolicyViews implements RecordVisibility {
   private readonly unhidden = new WeakMap<readonly string[], readonly string[]>();
   /** The views made of each event's record, by the fields a caller's rules show, then by view key. */
   private readonly eventViews = new WeakMap<object, Map<string, EventShape>>();
+  /** The last event's record and its shapes: a delivery asks about one record for every connection. */
+  private lastEventRecord?: object;
+  private lastEventShapes?: Map<string, EventShape>;
   /**
    * The compiled policy of each connection's user object, kept by the object as events reach it.
    * Only long-lived objects go in: a request's user is loaded afresh for each call, and a WeakMap
@@ -81,7 +84,6 @@ export class PolicyViews implements RecordVisibility {
    */
   private lastUser?: object;
   private lastCompiled?: CompiledPolicy;
-  private readonly joinedFields = new WeakMap<readonly string[], string>();
   /** Each kept list of visible fields as a set, for telling whether a record has anything else. */
   private readonly fieldSets = new WeakMap<readonly string[], ReadonlySet<string>>();
   /** The last kept list asked about and its set: the records of one page mostly show the same fields. */
@@ -144,16 +146,14 @@ export class PolicyViews implements RecordVisibility {
   viewFor(user: Record<string, any> | undefined, record: unknown): RecordView | undefined {
     if (!isRecord(record)) return undefined;
     const compiled = this.compiledForConnection(user);
-    const shown = compiled.visibleFields(record);
+    const shown = compiled.shownFields(record);
     if (!shown) return undefined;
-    let shapes = this.eventViews.get(record);
-    if (!shapes) this.eventViews.set(record, (shapes = new Map()));
+    const shapes = this.shapesOf(record);
     // By the fields' names: callers whose rules are worked out afresh each time (no kept answer) share too.
-    const shownKey = Object.isFrozen(shown) ? this.joined(shown) : shown.join('\u0000');
-    let shape = shapes.get(shownKey);
+    let shape = shapes.get(shown.key);
     if (!shape) {
-      const fields = shown.filter((field) => !this.hidden.has(field) && Object.hasOwn(record, field));
-      shapes.set(shownKey, (shape = { fields, key: fields.join('\u0000'), views: new Map() }));
+      const fields = shown.fields.filter((field) => !this.hidden.has(field) && Object.hasOwn(record, field));
+      shapes.set(shown.key, (shape = { fields, key: fields.join('\u0000'), views: new Map() }));
     }
     // Nothing made per viewer: everyone with these fields shares one view, under the fields' key.
     if (this.computed.length === 0 && this.relations.length === 0) return (shape.alike ??= { key: shape.key, view: this.assemble(record, shape.fields, NO_EXTRAS) });
@@ -165,11 +165,13 @@ export class PolicyViews implements RecordVisibility {
     return { key, view };
   }
 
-  /** A kept list of field names as one key, joined once. */
-  private joined(fields: readonly string[]): string {
-    let key = this.joinedFields.get(fields);
-    if (key === undefined) this.joinedFields.set(fields, (key = fields.join('\u0000')));
-    return key;
+  private shapesOf(record: object): Map<string, EventShape> {
+    if (record === this.lastEventRecord) return this.lastEventShapes!;
+    let shapes = this.eventViews.get(record);
+    if (!shapes) this.eventViews.set(record, (shapes = new Map()));
+    this.lastEventRecord = record;
+    this.lastEventShapes = shapes;
+    return shapes;
   }
 
   /** One record as the caller sees it; undefined when they may not read it. */
