@@ -139,15 +139,20 @@ interface VisibleFields {
   readonly shown: ShownFields | undefined;
 }
 
-/** Fields a record shows a caller, and their names joined as one key. */
+/**
+ * Fields a record shows a caller, their names joined as one key, and for a kept answer (one per
+ * combination of matched rules, shared by every such record) the same names as a set.
+ */
 export interface ShownFields {
   readonly fields: readonly string[];
   readonly key: string;
+  readonly set: ReadonlySet<string> | undefined;
 }
 
-/** Kept lists are frozen: they are the same for every record of their combination (see PolicyViews' field sets). */
+/** A list worked out afresh for one record (too many conditional rules to keep) is not worth a set. */
 function shownFieldsOf(fields: string[] | undefined, kept: boolean): ShownFields | undefined {
-  return fields === undefined ? undefined : { fields: kept ? Object.freeze(fields) : fields, key: fields.join('\u0000') };
+  if (fields === undefined) return undefined;
+  return { fields: kept ? Object.freeze(fields) : fields, key: fields.join('\u0000'), set: kept ? new Set(fields) : undefined };
 }
 
 /** Whether the record's own enumerable field names are exactly `names`, in order (records of one shape list them alike). */

@@ -4,7 +4,7 @@ import type { Params } from '../../ports/service-params';
 import type { RecordView, RecordVisibility } from '../../ports/service-options';
 import type { Relation, Relations } from '../relations/relation';
 import { callerOf, type Caller } from './caller';
-import type { CompiledPolicy } from './compiled-policy';
+import type { CompiledPolicy, ShownFields } from './compiled-policy';
 import { PolicyCache } from './policy-cache';
 import type { ServicePolicy } from './service-policy';
 
@@ -65,8 +65,8 @@ export class PolicyViews implements RecordVisibility {
   private readonly hidden: ReadonlySet<string>;
   private readonly computed: ComputedEntries;
   private readonly relations: readonly (readonly [string, Relation])[];
-  /** Each answer of the rules' visible fields less the hidden ones (the rules' answers are kept per caller, so this stays small). */
-  private readonly unhidden = new WeakMap<readonly string[], readonly string[]>();
+  /** Each kept answer of the rules' visible fields less the hidden ones (the rules' answers are kept per caller, so this stays small). */
+  private readonly unhidden = new WeakMap<ShownFields, readonly string[]>();
   /** The views made of each event's record, by the fields a caller's rules show, then by view key. */
   private readonly eventViews = new WeakMap<object, Map<string, EventShape>>();
   /** The last event's record and its shapes: a delivery asks about one record for every connection. */
@@ -84,11 +84,6 @@ export class PolicyViews implements RecordVisibility {
    */
   private lastUser?: object;
   private lastCompiled?: CompiledPolicy;
-  /** Each kept list of visible fields as a set, for telling whether a record has anything else. */
-  private readonly fieldSets = new WeakMap<readonly string[], ReadonlySet<string>>();
-  /** The last kept list asked about and its set: the records of one page mostly show the same fields. */
-  private lastShownFields?: readonly string[];
-  private lastShownSet?: ReadonlySet<string>;
 
   constructor(private readonly settings: PolicySettings) {
     this.policies = new PolicyCache(settings.path, settings.policy);
@@ -176,24 +171,18 @@ export class PolicyViews implements RecordVisibility {
 
   /** One record as the caller sees it; undefined when they may not read it. */
   private recordView(viewer: Viewer, record: Record<string, unknown>, computed: ComputedEntries): Record<string, unknown> | undefined {
-    const fields = this.visibleFields(viewer.compiled, record);
-    if (!fields) return undefined;
+    const shown = viewer.compiled.shownFields(record);
+    if (!shown) return undefined;
     // Nothing to leave out and nothing to add: the answer's record is its own view (no copy, as without a policy).
-    if (computed.length === 0 && this.relations.length === 0 && this.showsWhole(fields, record)) return record;
-    return this.viewOf(viewer, record, fields, computed);
+    if (computed.length === 0 && this.relations.length === 0 && this.showsWhole(shown, record)) return record;
+    return this.viewOf(viewer, record, this.unhiddenFields(shown), computed);
   }
 
-  /** Whether every field of the record is among `fields` (kept lists only: a list made afresh is not worth a set). */
-  private showsWhole(fields: readonly string[], record: Record<string, unknown>): boolean {
-    let set = fields === this.lastShownFields ? this.lastShownSet! : undefined;
-    if (set === undefined) {
-      if (!Object.isFrozen(fields)) return false;
-      set = this.fieldSets.get(fields);
-      if (!set) this.fieldSets.set(fields, (set = new Set(fields)));
-      this.lastShownFields = fields;
-      this.lastShownSet = set;
-    }
-    for (const field in record) if (!set.has(field)) return false;
+  /** Whether every field of the record is shown and none hidden (kept answers only: they carry their set). */
+  private showsWhole(shown: ShownFields, record: Record<string, unknown>): boolean {
+    const set = shown.set;
+    if (set === undefined) return false;
+    for (const field in record) if (!set.has(field) || this.hidden.has(field)) return false;
     return true;
   }
 
@@ -221,12 +210,14 @@ export class PolicyViews implements RecordVisibility {
     return views ?? records;
   }
 
-  /** The fields the caller's rules show of the record, less hidden ones (kept per rules' answer); the record may lack some. */
-  private visibleFields(compiled: CompiledPolicy, record: Record<string, unknown>): readonly string[] | undefined {
-    const shown = compiled.visibleFields(record);
-    if (!shown || this.hidden.size === 0) return shown;
+  /** The fields the caller's rules show, less hidden ones (kept per kept answer of the rules); the record may lack some. */
+  private unhiddenFields(shown: ShownFields): readonly string[] {
+    if (this.hidden.size === 0) return shown.fields;
     let visible = this.unhidden.get(shown);
-    if (!visible) this.unhidden.set(shown, (visible = Object.freeze(shown.filter((field) => !this.hidden.has(field)))));
+    if (!visible) {
+      visible = Object.freeze(shown.fields.filter((field) => !this.hidden.has(field)));
+      if (shown.set !== undefined) this.unhidden.set(shown, visible);
+    }
     return visible;
   }
 
