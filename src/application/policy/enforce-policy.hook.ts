@@ -9,7 +9,6 @@ import type { CompiledPolicy } from './compiled-policy';
 import type { PolicyViews } from './policy-views';
 import type { PolicyAction } from './service-policy';
 import { queriedFields } from './queried-fields';
-import { addTopLevelField } from './top-level-field';
 import { writtenFields } from './written-fields';
 
 const READING_METHODS: ReadonlySet<string> = new Set(['find', 'get']);
@@ -68,9 +67,9 @@ function actionOf(method: string): PolicyAction {
 /** Every new record must fall within a create rule covering its fields; returns the fields written. */
 function assertCreatable(compiled: CompiledPolicy, data: unknown, path: string): string[] {
   if (!Array.isArray(data)) return assertCreatableRecord(compiled, data, path);
-  const sent: string[] = [];
-  for (const item of data) for (const field of assertCreatableRecord(compiled, item, path)) addTopLevelField(sent, field);
-  return sent;
+  const sent = new Set<string>();
+  for (const item of data) for (const field of assertCreatableRecord(compiled, item, path)) sent.add(field);
+  return [...sent];
 }
 
 function assertCreatableRecord(compiled: CompiledPolicy, item: unknown, path: string): string[] {

@@ -1,4 +1,4 @@
-import { addTopLevelField } from './top-level-field';
+import { topLevelField } from './top-level-field';
 
 /**
  * The top-level fields a write sets: a record's own keys, and for update operators
@@ -6,19 +6,20 @@ import { addTopLevelField } from './top-level-field';
  * its top-level field, which is what policies name.
  */
 export function writtenFields(data: unknown): string[] {
-  const fields: string[] = [];
+  // A set, not a list searched per key: a body of tens of thousands of keys stays linear work.
+  const fields = new Set<string>();
   if (Array.isArray(data)) for (const item of data) addWrittenFields(item, fields);
   else addWrittenFields(data, fields);
-  return fields;
+  return [...fields];
 }
 
-function addWrittenFields(item: unknown, fields: string[]): void {
+function addWrittenFields(item: unknown, fields: Set<string>): void {
   if (typeof item !== 'object' || item === null) return;
   for (const key of Object.keys(item)) {
-    if (!key.startsWith('$')) addTopLevelField(fields, key);
+    if (!key.startsWith('$')) fields.add(topLevelField(key));
     else {
       const value = (item as Record<string, unknown>)[key];
-      if (typeof value === 'object' && value !== null) for (const path of Object.keys(value)) addTopLevelField(fields, path);
+      if (typeof value === 'object' && value !== null) for (const path of Object.keys(value)) fields.add(topLevelField(path));
     }
   }
 }
