@@ -127,10 +127,7 @@ export class WireServer {
     const reply = runSessionCommand(command, context);
     const durable = this.options.engine.commit(publishChanges(changeStreams, command, reply));
     const final = awaitingReply(command, reply, this.cursors, changeStreams, () => runSessionCommand(command, context));
-    const stamped: Reply | Promise<Reply> =
-      final instanceof Promise
-        ? final.then((latest) => ({ document: latest, trailer: clusterTimeElements(changeStreams) }))
-        : { document: final, trailer: clusterTimeElements(changeStreams) };
-    return { reply: stamped, durable };
+    const stamped = (document: Document): Reply => ({ document, trailer: clusterTimeElements(changeStreams) });
+    return { reply: final instanceof Promise ? final.then(stamped) : stamped(final), durable };
   }
 }
