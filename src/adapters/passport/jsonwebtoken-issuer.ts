@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { copyWith } from '../../domain/plain-record';
 import type { AccessTokenPayload, TokenIssuerPort } from '../../ports/token-issuer.port';
 import { jwtFailureToError } from './jwt-error';
-import { checkAccessToken, verifyOptionsOf, type JwtSettings } from './jwt-settings';
+import { checkAccessToken, completeVerifyOptionsOf, type JwtSettings } from './jwt-settings';
 
 /** TokenIssuerPort with jsonwebtoken: header `typ`, `iat`, `exp`, `aud`, `iss`, `sub`, `jti`. */
 export class JsonWebTokenIssuer implements TokenIssuerPort {
@@ -11,7 +10,7 @@ export class JsonWebTokenIssuer implements TokenIssuerPort {
   private readonly verifyOptions: jwt.VerifyOptions & { complete: true };
 
   constructor(private readonly settings: JwtSettings) {
-    this.verifyOptions = copyWith(verifyOptionsOf(settings), { complete: true });
+    this.verifyOptions = completeVerifyOptionsOf(settings);
   }
 
   sign(subject: string, claims: Record<string, unknown> = {}): Promise<string> {

@@ -76,6 +76,11 @@ export function verifyOptionsOf(settings: JwtSettings) {
   return { algorithms: settings.algorithms, audience: settings.options.audience, issuer: settings.options.issuer };
 }
 
+/** The same checks, asking jsonwebtoken for the whole token (header included), as every verification here does. */
+export function completeVerifyOptionsOf(settings: JwtSettings) {
+  return { algorithms: settings.algorithms, audience: settings.options.audience, issuer: settings.options.issuer, complete: true as const };
+}
+
 /**
  * What jsonwebtoken does not check: the token type header and the presence of `exp` and
  * `sub`, so refresh or other kinds of token cannot pass as access tokens.

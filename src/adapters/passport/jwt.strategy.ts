@@ -2,13 +2,12 @@ import type { Jwt } from 'jsonwebtoken';
 import { Strategy as PassportJwtStrategy } from 'passport-jwt';
 import { internalCallParams } from '../../application/observability/internal-call-params';
 import { NotAuthenticated, NotFound } from '../../domain/errors';
-import { copyWith } from '../../domain/plain-record';
 import type { AuthenticationRequest, AuthenticationResult, AuthenticationStrategyPort } from '../../ports/authentication-strategy.port';
 import type { Params } from '../../ports/service-params';
 import type { ServicePort } from '../../ports/service.port';
 import type { AccessTokenPayload } from '../../ports/token-issuer.port';
 import { jwtFailureToError } from './jwt-error';
-import { checkAccessToken, verifyOptionsOf, type JwtSettings } from './jwt-settings';
+import { checkAccessToken, completeVerifyOptionsOf, verifyOptionsOf, type JwtSettings } from './jwt-settings';
 import { isServiceCredential, UnscopedServiceCredential, verifyServiceCredential } from './service-credential';
 import { runPassportStrategy, type MinimalRequest } from './passport-strategy-adapter';
 import { VerifiedTokens } from './verified-tokens';
@@ -60,7 +59,7 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
         secretOrKeyProvider: (_request, _token, done) => done(null, settings.verificationKey as never),
         // passport-jwt overwrites these three with its own top-level options, even when undefined.
         ...verifyOptionsOf(settings),
-        jsonWebTokenOptions: copyWith(verifyOptionsOf(settings), { complete: true }),
+        jsonWebTokenOptions: completeVerifyOptionsOf(settings),
       },
       (decoded: Jwt, done: (error: unknown, user?: unknown, info?: unknown) => void) => {
         this.verify(decoded).then(

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import jwt, { type Jwt } from 'jsonwebtoken';
 import { NotAuthenticated } from '../../domain/errors';
-import { copyWith } from '../../domain/plain-record';
 import type { ServiceCallerInfo, ServiceScopes } from '../../ports/service-caller';
 import { jwtFailureToError } from './jwt-error';
-import { verifyOptionsOf, type JwtSettings } from './jwt-settings';
+import { completeVerifyOptionsOf, type JwtSettings } from './jwt-settings';
 
 /** The `typ` header of service credentials: never accepted where an access token is expected, and vice versa. */
 export const SERVICE_CREDENTIAL_TYPE = 'service';
@@ -57,7 +56,7 @@ export function isServiceCredential(token: string): boolean {
 export function verifyServiceCredential(token: string, settings: JwtSettings, isRevoked: (credentialId: string) => boolean): ServiceCaller {
   let decoded: Jwt;
   try {
-    decoded = jwt.verify(token, settings.verificationKey, copyWith(verifyOptionsOf(settings), { complete: true })) as Jwt;
+    decoded = jwt.verify(token, settings.verificationKey, completeVerifyOptionsOf(settings)) as Jwt;
   } catch (error) {
     throw jwtFailureToError(error);
   }
