@@ -11,6 +11,7 @@ import { tcpMemberAddress, unixMemberAddress, type MemberAddress } from './membe
 import { CursorRegistry } from './cursor-registry';
 import { SessionRegistry } from './session-registry';
 import { runSessionCommand } from './commands/run-in-session';
+import { runWriteOnce } from './commands/run-write-once';
 import { ServerParameters } from './commands/server-parameters';
 import { TransactionManager } from './transactions/transaction-manager';
 import type { EmbeddedMongoLogger } from './base/logger';
@@ -103,9 +104,10 @@ export class WireServer {
   }
 
   /**
-   * One command: a standalone refuses transaction numbers; a replica set publishes the command's
-   * writes as changes (durable in the same journal write as the writes; the reply waits for it), lets a getMore
-   * on a change stream wait for data, and stamps the cluster time on the reply.
+   * One command: a standalone refuses transaction numbers; a replica set runs a retryable write
+   * once per transaction number, publishes the command's writes as changes (durable in the same
+   * journal write as the writes; the reply waits for it), lets a getMore on a change stream wait
+   * for data, and stamps the cluster time on the reply.
    */
   private run(command: Document, db: string, connectionId: number): { reply: Reply | Promise<Reply>; durable?: Promise<void> } {
     const changeStreams = this.options.replicaSet?.changeStreams;
@@ -124,8 +126,10 @@ export class WireServer {
       const refusal = standaloneRefusal(command);
       return { reply: { document: refusal ? errorReply(refusal) : runSessionCommand(command, context) }, durable: this.options.engine.commit() };
     }
-    const reply = runSessionCommand(command, context);
-    const durable = this.options.engine.commit(publishChanges(changeStreams, command, reply));
+    const { reply, durable } = runWriteOnce(command, this.sessions.transactions, () => {
+      const document = runSessionCommand(command, context);
+      return { reply: document, durable: this.options.engine.commit(publishChanges(changeStreams, command, document)) };
+    });
     const final = awaitingReply(command, reply, this.cursors, changeStreams, () => runSessionCommand(command, context));
     const stamped = (document: Document): Reply => ({ document, trailer: clusterTimeElements(changeStreams) });
     return { reply: final instanceof Promise ? final.then(stamped) : stamped(final), durable };

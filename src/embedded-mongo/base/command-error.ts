@@ -33,6 +33,7 @@ export const ErrorCode = {
   WriteConflict: 112,
   ConflictingOperationInProgress: 117,
   TransactionTooOld: 225,
+  IncompleteTransactionHistory: 217,
   SnapshotUnavailable: 246,
   NoSuchTransaction: 251,
   TransactionCommitted: 256,

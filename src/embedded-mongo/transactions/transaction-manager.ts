@@ -1,3 +1,4 @@
+import type { Document } from 'bson';
 import { CommandError } from '../base/command-error';
 import { LOGICAL_SESSION_TIMEOUT_MINUTES } from '../base/server-identity';
 import type { Catalog } from '../storage/catalog';
@@ -11,19 +12,30 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 /** Finished entries are kept (for repeated commits) as long as a logical session lives. */
 const FINISHED_RETENTION_MS = LOGICAL_SESSION_TIMEOUT_MINUTES * 60_000;
 
+/** A retryable write's reply, answered again to a retry, and when its writes are durable. */
+export interface WrittenOnce {
+  readonly reply: Document;
+  readonly durable?: Promise<void>;
+}
+
 interface SessionTransactions {
+  /** The session's latest transaction number: transactions and retryable writes share it, as in mongod. */
   txnNumber: number;
-  state: 'open' | 'committed' | 'aborted';
+  state: 'open' | 'committed' | 'aborted' | 'written';
   transaction?: Transaction;
   /** Why it was aborted, for the NoSuchTransaction message. */
   reason?: string;
   finishedAt?: number;
+  /** With state `written`: the retryable write this number ran. */
+  written?: WrittenOnce;
 }
 
 /**
  * The transaction state machine of every session (keyed by lsid): start, statements, commit
- * (repeatable), abort, end of session, idle timeout. Also the table of uncommitted writes, where
- * the first transaction to write a document holds it until it ends (others get WriteConflict).
+ * (repeatable), abort, end of session, idle timeout; and each session's latest retryable write,
+ * so that a retry of it is answered without running it again. Also the table of uncommitted
+ * writes, where the first transaction to write a document holds it until it ends (others get
+ * WriteConflict).
  */
 export class TransactionManager implements WriteLocks {
   private readonly sessions = new Map<string, SessionTransactions>();
@@ -67,6 +79,28 @@ export class TransactionManager implements WriteLocks {
     if (!session.transaction) throw noSuchTransaction(txnNumber, session.reason);
     session.transaction.lastUse = Date.now();
     return session.transaction;
+  }
+
+  /**
+   * Before a retryable write (a write with `txnNumber` outside a transaction): what it answered
+   * when it already ran under this number (a retry), undefined when it is new; an older number
+   * than the session's latest is refused, as mongod refuses it.
+   */
+  retryableWrite(sessionKey: string, txnNumber: number): WrittenOnce | undefined {
+    const session = this.sessions.get(sessionKey);
+    if (!session || txnNumber > session.txnNumber) return undefined;
+    if (txnNumber < session.txnNumber) {
+      throw new CommandError('TransactionTooOld', `Retryable write with txnNumber ${txnNumber} is prohibited on session because a newer retryable write with txnNumber ${session.txnNumber} has already started on this session.`);
+    }
+    if (!session.written) throw new CommandError('IncompleteTransactionHistory', `txnNumber ${txnNumber} on this session belongs to a transaction, not to a retryable write`);
+    return session.written;
+  }
+
+  /** A retryable write ran under `txnNumber`: a newer number than an open transaction's aborts it, as a newer transaction would. */
+  recordRetryableWrite(sessionKey: string, txnNumber: number, written: WrittenOnce): void {
+    const session = this.sessions.get(sessionKey);
+    if (session?.state === 'open') this.finish(session, 'aborted', 'a newer retryable write started');
+    this.sessions.set(sessionKey, { txnNumber, state: 'written', written, finishedAt: Date.now() });
   }
 
   /** A failed statement aborts its transaction, as in mongod. */
