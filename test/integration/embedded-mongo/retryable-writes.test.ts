@@ -84,6 +84,18 @@ describe('embedded mongo: retryable writes run once per (lsid, txnNumber) (mongo
     expect(await coll.countDocuments()).toBe(2);
   });
 
+  it('a batch with a write error names only the statements that ran (ordered: those before the error; unordered: all but the failed)', async () => {
+    await f.db.collection('once_batch').insertOne({ _id: 2 } as never);
+    const ordered = { insert: 'once_batch', documents: [{ _id: 1 }, { _id: 2 }, { _id: 3 }], txnNumber: nextTxn() };
+    const first = await command(ordered);
+    expect(first).toMatchObject({ n: 1, writeErrors: [expect.objectContaining({ index: 1, code: 11000 })] });
+    expect(await command(ordered)).toMatchObject({ n: 1, retriedStmtIds: [0] });
+    const unordered = { insert: 'once_batch', documents: [{ _id: 4 }, { _id: 2 }, { _id: 5 }], ordered: false, txnNumber: nextTxn() };
+    await command(unordered);
+    expect(await command(unordered)).toMatchObject({ n: 2, retriedStmtIds: [0, 2] });
+    expect((await f.db.collection('once_batch').find().sort({ _id: 1 }).toArray()).map((document) => document._id)).toEqual([1, 2, 4, 5]);
+  });
+
   it('an $inc and a findAndModify sent again are not applied twice; the retry gets the first value', async () => {
     const coll = f.db.collection('once_update');
     await coll.insertOne({ _id: 1, n: 0 } as never);
