@@ -12,6 +12,7 @@ import { isEmptyQuery, type Query as ServiceQuery } from '../../domain/query';
 import type { ServiceOptions } from '../../ports/service-options';
 import type { Params } from '../../ports/service-params';
 import { cloneRecord, copyStoredRecord } from './clone-record';
+import { idsNamedBy, InsertionPositions, type LookupId } from './id-lookup';
 import { applyMemoryPatch, compileMemoryPatch, MEMORY_UPDATE_OPERATORS } from './memory-patch';
 import { assertUniqueFields } from './unique-fields';
 
@@ -49,13 +50,18 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
   readonly store = new Map<string, T>();
   /** Held in an object: the app's wrapper (`Object.create(service)`) must not shadow a counter with its own copy. */
   private readonly ids: { next: number };
+  /**
+   * Where each record stands in `store`, so that a query naming only ids is answered by lookups
+   * in the order a scan gives; `byKey.ok` holds while every record's key is its string or number id.
+   */
+  private readonly byKey: { positions: InsertionPositions; ok: boolean } = { positions: new InsertionPositions(), ok: true };
 
   constructor(options: MemoryServiceOptions<T> = {}) {
     super(options, 'id');
     const unknown = (options.updateOperators ?? []).filter((operator) => !MEMORY_UPDATE_OPERATORS.includes(operator));
     if (unknown.length > 0) throw new Error(`MemoryService supports the update operators ${MEMORY_UPDATE_OPERATORS.join(', ')}, not ${unknown.join(', ')}`);
     this.ids = { next: options.startId ?? 0 };
-    for (const [key, record] of Object.entries(options.store ?? {})) this.store.set(key, cloneRecord(record));
+    for (const [key, record] of Object.entries(options.store ?? {})) this.put(key, cloneRecord(record));
   }
 
   async _find(params: P = {} as P): Promise<T[] | Paginated<T>> {
@@ -101,7 +107,7 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
     assertUniqueFields(records, this.store, this.id, this.options.unique ?? []);
     const created = records.map((record) => {
       (record as AnyRecord)[this.id] ??= this.options.generateId ? this.options.generateId() : this.ids.next++;
-      this.store.set(String(record[this.id]), record);
+      this.put(String(record[this.id]), record);
       return copyStoredRecord(selectFields(record, filters.$select, this.id));
     });
     return Array.isArray(data) ? created : created[0];
@@ -118,7 +124,7 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
     }
     record[this.id] = existing[this.id];
     assertUniqueFields([record as T], this.store, this.id, this.options.unique ?? []);
-    this.store.set(String(existing[this.id]), record as T);
+    this.put(String(existing[this.id]), record as T);
     return copyStoredRecord(selectFields(record as T, filters.$select, this.id));
   }
 
@@ -130,7 +136,7 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
     const { filters, query } = this.filterQuery(params);
     const updated = this.targets(id, query).map((record) => applyMemoryPatch(record, patch, this.id));
     assertUniqueFields(updated, this.store, this.id, this.options.unique ?? []);
-    for (const record of updated) this.store.set(String(record[this.id]), record);
+    for (const record of updated) this.put(String(record[this.id]), record);
     const result = updated.map((record) => copyStoredRecord(selectFields(record, filters.$select, this.id)));
     return id === null ? result : result[0];
   }
@@ -138,9 +144,31 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
   async _remove(id: NullableId, params: P = {} as P): Promise<T | T[]> {
     const { filters, query } = this.filterQuery(params);
     const targets = this.targets(id, query);
-    for (const record of targets) this.store.delete(String(record[this.id]));
+    for (const record of targets) this.drop(String(record[this.id]));
     const result = targets.map((record) => selectFields(record, filters.$select, this.id));
     return id === null ? result : result[0];
+  }
+
+  private put(key: string, record: T): void {
+    this.store.set(key, record);
+    this.byKey.positions.set(key);
+    const id: unknown = record[this.id];
+    if ((typeof id !== 'string' && typeof id !== 'number') || String(id) !== key) this.byKey.ok = false;
+  }
+
+  private drop(key: string): void {
+    this.store.delete(key);
+    this.byKey.positions.delete(key);
+  }
+
+  /** The records whose id is one of `ids` (equal as a query compares: the number 5 is not the string '5'), in the store's order. */
+  private withIds(ids: readonly LookupId[]): T[] {
+    const found = new Set<T>();
+    for (const id of ids) {
+      const record = this.store.get(String(id));
+      if (record !== undefined && record[this.id] === id) found.add(record);
+    }
+    return this.byKey.positions.sort([...found], (record) => String(record[this.id]));
   }
 
   /** Copies (of the selected fields) of the records from position `skip` up to `end` (exclusive), straight into the page. */
@@ -164,6 +192,8 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
 
   private matching(query: ServiceQuery): T[] {
     if (isEmptyQuery(query)) return [...this.store.values()];
+    const ids = idsNamedBy(query, this.id);
+    if (ids !== undefined && this.byKey.ok && this.byKey.positions.size === this.store.size) return this.withIds(ids);
     return asBadRequest(() => {
       const matcher = new Query(query, QUERY_OPTIONS);
       const matches: T[] = [];
