@@ -90,7 +90,7 @@ export class TransactionManager implements WriteLocks {
     const session = this.sessions.get(sessionKey);
     if (!session || txnNumber > session.txnNumber) return undefined;
     if (txnNumber < session.txnNumber) {
-      throw new CommandError('TransactionTooOld', `Retryable write with txnNumber ${txnNumber} is prohibited on session because a newer retryable write with txnNumber ${session.txnNumber} has already started on this session.`);
+      throw new CommandError('TransactionTooOld', `Retryable write with txnNumber ${txnNumber} is prohibited on this session because a newer retryable write with txnNumber ${session.txnNumber} has already started on this session.`);
     }
     if (!session.written) throw new CommandError('IncompleteTransactionHistory', `txnNumber ${txnNumber} on this session belongs to a transaction, not to a retryable write`);
     return session.written;
