@@ -1,4 +1,4 @@
-import { Adapter, type Session } from 'socket.io-adapter';
+import type { Adapter, Session } from 'socket.io-adapter';
 import type { EventPacket } from './resume-window';
 
 /** What socket.io keeps of a connection that dropped (its id, private id, rooms and data). */
@@ -20,7 +20,9 @@ export interface SessionKeeper {
  * rooms, while events here are views made for each connection, kept per connection.
  */
 export function resumableAdapter(keeper: SessionKeeper): typeof Adapter {
-  return class ResumableAdapter extends Adapter {
+  // Loaded with socket.io itself, when sockets are attached: an application serving HTTP only does not carry it.
+  const { Adapter: InMemoryAdapter } = require('socket.io-adapter') as typeof import('socket.io-adapter');
+  return class ResumableAdapter extends InMemoryAdapter {
     override persistSession(session: Session): void {
       keeper.dropped(session);
     }

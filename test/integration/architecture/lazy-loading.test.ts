@@ -24,10 +24,10 @@ function packagesLoadedBy(script: string): string[] {
 }
 
 /** What an application on the memory store and the HTTP adapter never needs (see README "Measured figures"). */
-const HEAVY = ['mongodb', 'class-validator', 'class-transformer', 'inversify', 'class-validator-jsonschema', 'swagger-ui-dist'];
+const HEAVY = ['mongodb', 'class-validator', 'class-transformer', 'inversify', 'class-validator-jsonschema', 'swagger-ui-dist', 'socket.io', 'socket.io-adapter'];
 
 describe('the package entry point loads heavy libraries on first use only', () => {
-  it('importing everything loads neither the driver, nor class-validator, nor Inversify', () => {
+  it('importing everything loads neither the driver, nor class-validator, nor Inversify, nor socket.io', () => {
     const loaded = packagesLoadedBy(`Promise.resolve().then(() => require('./src'))`);
     expect(loaded).toEqual(expect.arrayContaining(['express', 'mingo']));
     for (const name of HEAVY) expect(loaded).not.toContain(name);
