@@ -16,7 +16,7 @@ import {
   answerPolicyErrors, authenticate, AuthenticationService, createApp, createHttpAdapter, createJwtSettings, DatabaseService, enforcePolicy,
   JsonWebTokenIssuer, JwtAuthenticationStrategy, MemoryService, PolicyViews, startEmbeddedMongo,
 } from '../../src';
-import { OpenTelemetryTracer } from '../../src/adapters/opentelemetry';
+import type { OpenTelemetryTracer } from '../../src/adapters/opentelemetry';
 import { observeStoreCalls } from '../../src/application/adapter/observe-store-calls';
 import { observeServiceCalls } from '../../src/application/observability/observe-service-calls';
 import { BENCH_MESSAGES_POLICY, BENCH_POLICY_METHODS } from './bench-messages-policy';
@@ -82,8 +82,11 @@ async function main(): Promise<void> {
 
 /** The tracer and its OTLP sink (stopped after the server: the tracer's last export still lands). */
 async function startTracing(ratio: number, stops: Array<() => Promise<unknown>>): Promise<OpenTelemetryTracer> {
+  // Loaded only when traced, as the composition loads it (`composition/telemetry.ts`): a server
+  // with tracing off does not carry the OpenTelemetry SDK in its memory.
+  const { OpenTelemetryTracer: Tracer } = require('../../src/adapters/opentelemetry') as typeof import('../../src/adapters/opentelemetry');
   const sink = await startOtlpSink();
-  const tracer = new OpenTelemetryTracer(
+  const tracer = new Tracer(
     { serviceName: 'bench', tracesUrl: sink.tracesUrl, protocol: 'http/protobuf', sampler: 'parentbased_traceidratio', samplerRatio: ratio, scheduleDelayMs: 5000 },
     '0.0.0',
   );
