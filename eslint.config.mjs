@@ -12,7 +12,7 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error'] }],
       eqeqeq: ['error', 'smart'],
       // `require` only for what loads on first use instead of with the package (see each call site).
-      '@typescript-eslint/no-require-imports': ['error', { allow: ['^class-validator$', '^class-transformer$', '^inversify$', '^\\./composition/', '^\\./hosting/start-in-worker$', '^\\.\\./database-connection$', '^\\./application/services/service-list$', '^class-validator-jsonschema$', '^class-transformer/cjs/storage$', '^\\.\\./package\\.json$', '^\\.\\./adapters/redis$', '^\\.\\./adapters/(opentelemetry|prometheus)$', '^\\.\\./\\.\\./src/adapters/opentelemetry$', '^socket\\.io(-adapter)?$', '^undici$'] }],
+      '@typescript-eslint/no-require-imports': ['error', { allow: ['^class-validator$', '^class-transformer$', '^inversify$', '^\\./composition/', '^\\./hosting/start-in-worker$', '^\\.\\./database-connection$', '^\\./application/services/service-list$', '^class-validator-jsonschema$', '^class-transformer/cjs/storage$', '^\\.\\./package\\.json$', '^\\.\\./adapters/redis$', '^\\.\\./adapters/(opentelemetry|prometheus)$', '^\\.\\./\\.\\./src/adapters/opentelemetry$', '^socket\\.io(-adapter)?$', '^undici$', '^@casl/ability(/extra)?$'] }],
     },
   },
   {

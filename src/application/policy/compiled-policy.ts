@@ -1,6 +1,6 @@
-import { AbilityBuilder, createMongoAbility, type MongoAbility, type RawRuleOf } from '@casl/ability';
-import { permittedFieldsOf, rulesToCondition } from '@casl/ability/extra';
+import type { MongoAbility, RawRuleOf } from '@casl/ability';
 import type { Query } from '../../domain/query';
+import { caslAbility, caslExtra } from './casl-library';
 import type { Caller } from './caller';
 import type { PolicyAction, RecordConditions, ServicePolicy } from './service-policy';
 
@@ -35,6 +35,7 @@ export class CompiledPolicy {
     policy: ServicePolicy,
     readonly caller: Caller,
   ) {
+    const { AbilityBuilder, createMongoAbility } = caslAbility();
     const builder = new AbilityBuilder<Ability>(createMongoAbility);
     const add = (inverted: boolean) => (action: PolicyAction | PolicyAction[], fields?: readonly string[] | RecordConditions, conditions?: RecordConditions) => {
       const fieldList = Array.isArray(fields) ? [...(fields as readonly string[])] : undefined;
@@ -129,7 +130,7 @@ export class CompiledPolicy {
   private visibleFieldsOf(record: Record<string, unknown>): string[] | undefined {
     if (!this.ability.can('read', record as never)) return undefined;
     const all = Object.keys(record);
-    return permittedFieldsOf(this.ability, 'read', record as never, { fieldsFrom: (rule) => rule.fields ?? all });
+    return caslExtra().permittedFieldsOf(this.ability, 'read', record as never, { fieldsFrom: (rule) => rule.fields ?? all });
   }
 }
 
@@ -210,7 +211,7 @@ function deepFreeze<T>(value: T): T {
 
 /** The rules (highest priority first) as one MongoDB condition; null when none allows anything. */
 function conditionOf(rules: readonly CompiledRule[]): Query | null {
-  return rulesToCondition<Ability, Query, Query>(
+  return caslExtra().rulesToCondition<Ability, Query, Query>(
     rules,
     (rule) => {
       const conditions = (rule.conditions ?? {}) as Query;
