@@ -9,7 +9,7 @@ import { runWriteStatements, writeReply } from './write-errors';
 export const deleteCommand: CommandHandler = (command, context) => {
   const name = collectionName(command, 'delete');
   const deletes = optionalArray(command, 'deletes');
-  if (!deletes) throw new CommandError('FailedToParse', "BSON field 'delete.deletes' is missing but a required field");
+  if (!deletes) throw new CommandError('Location40414', "BSON field 'delete.deletes' is missing but a required field");
   assertKnownStatementFields(deletes, 'delete');
   const defaultCollation = context.catalog.getCollection(context.db, name)?.options.collation;
   let n = 0;

@@ -14,7 +14,7 @@ import { writeCheckSettings } from './write-check-settings';
 export const updateCommand: CommandHandler = (command, context) => {
   const name = collectionName(command, 'update');
   const updates = optionalArray(command, 'updates');
-  if (!updates) throw new CommandError('FailedToParse', "BSON field 'update.updates' is missing but a required field");
+  if (!updates) throw new CommandError('Location40414', "BSON field 'update.updates' is missing but a required field");
   assertKnownStatementFields(updates, 'update');
   const settings = writeCheckSettings(command, context);
   const defaultCollation = context.catalog.getCollection(context.db, name)?.options.collation;

@@ -1,5 +1,5 @@
 import { ObjectId, type Collection } from 'mongodb';
-import { startFixture, stopFixture, type Fixture } from './embedded-mongo-fixture';
+import { serverError, startFixture, stopFixture, type Fixture } from './embedded-mongo-fixture';
 
 describe('embedded mongo: CRUD commands through the driver', () => {
   let f: Fixture;
@@ -144,5 +144,12 @@ describe('embedded mongo: CRUD commands through the driver', () => {
     expect(await people.distinct('name', { name: 'ann' }, { collation })).toHaveLength(1);
     const sorted = await people.find({}, { collation, sort: { name: 1, _id: 1 }, projection: { _id: 0, name: 1 } }).toArray();
     expect(sorted.map((d) => d.name.toLowerCase())).toEqual(['ann', 'ann', 'ann', 'bob', 'cy']);
+  });
+
+  test('a write command without its statements fails as mongod parses it: 40414, the field named', async () => {
+    for (const [command, field] of [['insert', 'documents'], ['update', 'updates'], ['delete', 'deletes']]) {
+      const error = await serverError(f.db.command({ [command]: 'people' }));
+      expect(error).toMatchObject({ code: 40414, codeName: 'Location40414', message: `BSON field '${command}.${field}' is missing but a required field` });
+    }
   });
 });
