@@ -1,3 +1,10 @@
+/** An object made by a literal, JSON or `Object.create(null)`: not an array, not a class instance (Date, ObjectId, ...). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
 /** A plain object with string keys: not null, not an array. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

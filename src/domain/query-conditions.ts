@@ -1,5 +1,6 @@
 import { BadRequest } from './errors';
 import { echoValue } from './echo';
+import { isPlainObject } from './plain-record';
 import { LIST_OPERATORS, MAX_QUERY_DEPTH, QUERY_COMBINATORS, VALUE_OPERATORS } from './query';
 
 /** What `mapConditions` does with each part of a query. */
@@ -60,9 +61,7 @@ export function mapOperands(condition: unknown, convert: (value: unknown) => unk
 
 /** A plain object whose keys are all operators (`{ $in: [...] }`); `{}` is a value. */
 export function isOperatorObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return false;
+  if (!isPlainObject(value)) return false;
   const keys = Object.keys(value);
   return keys.length > 0 && keys.every((key) => key.startsWith('$'));
 }

@@ -1,3 +1,5 @@
+import { isPlainObject } from '../../domain/plain-record';
+
 /**
  * Deep-copies plain objects and arrays, keeping class instances (Date, ObjectId, ...) as they
  * are, so stored records never share state with callers. This is the copy a store keeps.
@@ -32,12 +34,6 @@ export function copyStoredRecord<T>(value: T): T {
     if (typeof field === 'object' && field !== null && Object.hasOwn(copy, key)) setOwnField(copy, key, copyStoredRecord(field));
   }
   return copy as T;
-}
-
-function isPlainObject(value: unknown): value is object {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 function setOwnField(target: Record<string, unknown>, key: string, value: unknown): void {

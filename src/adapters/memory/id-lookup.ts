@@ -1,10 +1,7 @@
+import { isPlainObject } from '../../domain/plain-record';
+
 /** An id a store can look up by key: a string, or a number that equals itself (NaN matches NaN in a query). */
 export type LookupId = string | number;
-
-function isPlainObject(value: object): boolean {
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
 
 function isLookupId(value: unknown): value is LookupId {
   return typeof value === 'string' || (typeof value === 'number' && !Number.isNaN(value));
@@ -25,9 +22,9 @@ export function idsNamedBy(query: Record<string, unknown>, idField: string): rea
   }
   if (keys === 0) return undefined;
   if (isLookupId(condition)) return [condition];
-  if (typeof condition !== 'object' || condition === null || !isPlainObject(condition)) return undefined;
+  if (!isPlainObject(condition)) return undefined;
   const operators = Object.keys(condition);
-  const ids = (condition as { $in?: unknown }).$in;
+  const ids = condition.$in;
   if (operators.length !== 1 || operators[0] !== '$in' || !Array.isArray(ids) || !ids.every(isLookupId)) return undefined;
   return ids;
 }

@@ -1,5 +1,6 @@
 import { BadRequest } from '../../domain/errors';
 import { echo } from '../../domain/echo';
+import { isPlainObject } from '../../domain/plain-record';
 import { MAX_QUERY_DEPTH, type Query } from '../../domain/query';
 import { mapConditions, mapOperands } from '../../domain/query-conditions';
 import { NEVER_ALLOWED_OPERATORS } from '../../application/query/query-limits';
@@ -85,7 +86,5 @@ export function objectifyValue(value: unknown): unknown {
 
 /** Plain objects and arrays are walked; class instances (ObjectId, Date, RegExp, Binary) are values. */
 function isPlainContainer(value: object): boolean {
-  if (Array.isArray(value)) return true;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+  return Array.isArray(value) || isPlainObject(value);
 }

@@ -1,3 +1,4 @@
+import { isPlainObject } from '../../domain/plain-record';
 import { isObjectIdLike } from './object-id';
 
 /**
@@ -26,9 +27,8 @@ export function storedAsSent(value: unknown): boolean {
     for (let index = 0; index < value.length; index++) if (!(index in value) || !storedAsSent(value[index])) return false;
     return true;
   }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return false;
-  for (const key of Object.keys(value)) if (!storedAsSent((value as Record<string, unknown>)[key])) return false;
+  if (!isPlainObject(value)) return false;
+  for (const key of Object.keys(value)) if (!storedAsSent(value[key])) return false;
   return true;
 }
 

@@ -1,6 +1,7 @@
 import type { ClassConstructor } from 'class-transformer';
 import { echo } from '../../domain/echo';
 import { BadRequest } from '../../domain/errors';
+import { isPlainObject } from '../../domain/plain-record';
 import { FORBIDDEN_KEYS } from '../query/query-limits';
 import { shapeOf } from './dto-shape';
 import type { FieldErrors } from './validation-errors';
@@ -48,6 +49,7 @@ export function checkDataShape(item: object, dto: ClassConstructor<object>, erro
       if (value.length > DATA_LIMITS.arrayLength) errors.add(path, [`must have at most ${DATA_LIMITS.arrayLength} elements`]);
       else for (let index = value.length - 1; index >= 0; index--) stack.push({ value: value[index], dto: expected, path: join(path, String(index)) });
     } else if (isPlainObject(value)) {
+      // Class instances (dates, ids from internal callers) are values, not structure.
       if (expected === undefined) visitFreeObject(value, path, stack, errors);
       else visitDtoObject(value, expected, path, stack, errors);
     }
@@ -86,12 +88,6 @@ function visitFreeObject(value: object, path: string, stack: Visit[], errors: Fi
 
 function refuseForbidden(key: string): void {
   if (FORBIDDEN_KEYS.has(key)) throw new BadRequest(`Invalid field name '${key}'`);
-}
-
-/** JSON objects; class instances (dates, ids from internal callers) are values, not structure. */
-function isPlainObject(value: object): boolean {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 function join(path: string, key: string): string {
