@@ -104,14 +104,10 @@ export class CompiledPolicy {
     return false;
   }
 
-  /** The fields of `record` the caller may read; undefined when the record itself is not readable. */
-  visibleFields(record: Record<string, unknown>): readonly string[] | undefined {
-    return this.shownFields(record)?.fields;
-  }
-
   /**
-   * `visibleFields` with the names joined into one key (the same list, the same key), for telling
-   * connections that see alike apart without joining or hashing the list for each of them.
+   * The fields of `record` the caller may read (undefined when the record itself is not readable),
+   * with the names joined into one key (the same list, the same key), for telling connections that
+   * see alike apart without joining or hashing the list for each of them.
    */
   shownFields(record: Record<string, unknown>): ShownFields | undefined {
     const conditional = this.conditionalReads;

@@ -48,10 +48,10 @@ describe('CompiledPolicy: one caller\'s rules as store conditions and visible fi
   });
 
   it('shows likedBy to the message owner and admins only', () => {
-    expect(compile(alice).visibleFields(records[0])).toEqual(expect.arrayContaining(['_id', 'text', 'userId', 'likes', 'likedBy']));
-    expect(compile(bob).visibleFields(records[0])).toEqual(['_id', 'text', 'userId', 'likes']);
-    expect(compile(admin).visibleFields(records[0])).toEqual(expect.arrayContaining(['likedBy', 'text']));
-    expect(compile(ANONYMOUS).visibleFields(records[0])).toBeUndefined();
+    expect(compile(alice).shownFields(records[0])?.fields).toEqual(expect.arrayContaining(['_id', 'text', 'userId', 'likes', 'likedBy']));
+    expect(compile(bob).shownFields(records[0])?.fields).toEqual(['_id', 'text', 'userId', 'likes']);
+    expect(compile(admin).shownFields(records[0])?.fields).toEqual(expect.arrayContaining(['likedBy', 'text']));
+    expect(compile(ANONYMOUS).shownFields(records[0])?.fields).toBeUndefined();
   });
 
   it('shows a rule without fields as each record\'s own fields, records of other shapes included, less what an inverted rule takes away', () => {
@@ -66,12 +66,12 @@ describe('CompiledPolicy: one caller\'s rules as store conditions and visible fi
     const longer = { _id: 'm2', text: 'b', pinned: true, secret: 's', userId: 'bob' };
     const own = { _id: 'm3', text: 'c', pinned: false, secret: 's', userId: 'alice' };
     for (let round = 0; round < 2; round += 1) {
-      expect([...compiled.visibleFields(short)!].sort()).toEqual(['_id', 'text']);
-      expect([...compiled.visibleFields(longer)!].sort()).toEqual(['_id', 'pinned', 'text', 'userId']);
-      expect([...compiled.visibleFields({ ...longer, extra: 1 })!].sort()).toEqual(['_id', 'extra', 'pinned', 'text', 'userId']);
-      expect([...compiled.visibleFields(own)!].sort()).toEqual(['_id', 'pinned', 'secret', 'text', 'userId']);
+      expect([...compiled.shownFields(short)!.fields].sort()).toEqual(['_id', 'text']);
+      expect([...compiled.shownFields(longer)!.fields].sort()).toEqual(['_id', 'pinned', 'text', 'userId']);
+      expect([...compiled.shownFields({ ...longer, extra: 1 })!.fields].sort()).toEqual(['_id', 'extra', 'pinned', 'text', 'userId']);
+      expect([...compiled.shownFields(own)!.fields].sort()).toEqual(['_id', 'pinned', 'secret', 'text', 'userId']);
       // The same names in another order are worked out again, with the same answer.
-      expect([...compiled.visibleFields({ text: 'd', _id: 'm4' })!].sort()).toEqual(['_id', 'text']);
+      expect([...compiled.shownFields({ text: 'd', _id: 'm4' })!.fields].sort()).toEqual(['_id', 'text']);
     }
   });
 
@@ -121,9 +121,9 @@ describe('CompiledPolicy: the visible fields of records matching the same rules 
     [{ _id: 'c', text: 't', members: ['bob'], archivedAt: null, hidden: true }, ['_id', 'draft']],
     [{ _id: 'd', text: 't', stats: { owner: 'alice' } }, ['_id', 'text', 'draft', 'score']],
   ])('%j shows %j, as CASL decides it', (record, fields) => {
-    expect([...(compiled.visibleFields(record) ?? [])].sort()).toEqual([...fields].sort());
+    expect([...(compiled.shownFields(record)?.fields ?? [])].sort()).toEqual([...fields].sort());
     // The same answer again, now from what was kept for that combination of matched rules.
-    expect([...(compiled.visibleFields({ ...record }) ?? [])].sort()).toEqual([...fields].sort());
+    expect([...(compiled.shownFields({ ...record })?.fields ?? [])].sort()).toEqual([...fields].sort());
   });
 });
 
