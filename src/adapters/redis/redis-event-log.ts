@@ -6,6 +6,7 @@ import type { LoggerPort } from '../../ports/logger.port';
 import type { MetricsPort } from '../../ports/metrics.port';
 import { closeRedisClient, createRedisClient } from './redis-connection';
 import { parseEnvelope } from './parse-envelope';
+import { RedisStreamAppender } from './redis-stream-appender';
 import { deliverTraced, sendTraced } from './traced-envelopes';
 import type { TraceParent, TracerPort } from '../../ports/tracer.port';
 
@@ -27,21 +28,6 @@ export interface RedisEventLogOptions {
   tracer?: TracerPort;
 }
 
-/** An envelope waiting for Redis: its text, and who stamped it in which order. */
-interface Waiting {
-  readonly origin: string;
-  readonly sequence: number;
-  readonly text: string;
-  /** Written only if no instance wrote an envelope of this identity within the window. */
-  readonly once?: string;
-}
-
-/** XADD unless the identity (KEYS[2]) was claimed within the window: one atomic step for every instance. */
-const APPEND_ONCE = `if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[1]) then
-  return redis.call('XADD', KEYS[1], 'MINID', '~', ARGV[2], '*', 'e', ARGV[3])
-end
-return false`;
-
 /** Envelopes read per XREAD: a burst is delivered in a few round trips, not one per event. */
 const READ_BATCH = 512;
 /** How long one blocking read waits before it looks again (it also notices `close`). */
@@ -59,18 +45,15 @@ export class RedisEventLog implements EventLogPort {
   private readonly writer: Redis;
   private readonly reader: Redis;
   private readonly key: string;
+  private readonly appender: RedisStreamAppender;
+  private readonly maxWaiting: number;
   private readonly handlers: ((event: LoggedEvent) => void)[] = [];
-  private readonly waiting: Waiting[] = [];
   /** Stamps this instance's envelopes, in order: after an outage, what did reach Redis is told apart. */
   private sequence = 0;
-  /** Some writes failed in flight: they may have been written before the connection broke. */
-  private unsure = false;
-  private flushing = false;
   private lastPosition = '0-0';
   private started = false;
   private closed = false;
   private down = false;
-  private appendsSinceTrim = 0;
 
   constructor(private readonly options: RedisEventLogOptions) {
     this.key = options.key ?? 'hexa-services:events';
@@ -83,7 +66,17 @@ export class RedisEventLog implements EventLogPort {
       client.on('error', (error: Error) => this.noteDown(error.message));
       client.on('end', () => this.noteDown('connection closed'));
     }
-    this.writer.on('ready', () => this.flush());
+    this.maxWaiting = options.maxWaiting ?? 10_000;
+    this.appender = new RedisStreamAppender(this.writer, {
+      key: this.key,
+      keepMs: options.keepMs,
+      maxEvents: options.maxEvents ?? 100_000,
+      maxWaiting: this.maxWaiting,
+      batchSize: READ_BATCH,
+      metrics: options.metrics,
+      onDown: (reason) => this.noteDown(reason),
+      onUp: () => this.noteUp(),
+    });
   }
 
   /** Not after an outage until what waited for Redis is written: events stay in order. */
@@ -134,53 +127,8 @@ export class RedisEventLog implements EventLogPort {
     if (text.length > maxBytes) return this.lost(envelope, `envelope over the size limit (${text.length} > ${maxBytes})`);
     // Written at once, in the order appended (one connection keeps it): what this instance did
     // before answering a call is in the log before anything caused by that answer.
-    const item: Waiting = { origin: envelope.routing.origin, sequence: envelope.routing.sequence, text, ...(once !== undefined ? { once } : {}) };
-    if (this.waiting.length === 0 && this.writer.status === 'ready') return this.write(item);
-    this.waiting.push(item);
-    const maxWaiting = this.options.maxWaiting ?? 10_000;
-    if (this.waiting.length > maxWaiting) {
-      const dropped = parseEnvelope(this.waiting.shift()!.text);
-      this.lost(dropped ?? envelope, `more than ${maxWaiting} events waiting for Redis`);
-    }
-    this.flush();
-  }
-
-  private write(item: Waiting): void {
-    this.trimNowAndThen();
-    this.writeCommand(item).then(
-      () => {
-        this.options.metrics?.busEvent('published');
-        this.noteUp();
-      },
-      (error: Error) => {
-        // Perhaps written, perhaps not: it waits, in order, and the flush looks before writing it again.
-        this.unsure = true;
-        this.waiting.push(item);
-        this.waiting.sort((a, b) => a.sequence - b.sequence);
-        this.noteDown(error.message);
-      },
-    );
-  }
-
-  private writeCommand(item: Waiting): Promise<unknown> {
-    if (item.once === undefined) return this.writer.xadd(this.key, 'MINID', '~', this.oldestKept(), '*', 'e', item.text);
-    return this.writer.eval(APPEND_ONCE, 2, this.key, this.onceKey(item.once), this.options.keepMs, this.oldestKept(), item.text);
-  }
-
-  private onceKey(identity: string): string {
-    return `${this.key}:once:${identity}`;
-  }
-
-  private oldestKept(): string {
-    return String(Math.max(0, Date.now() - this.options.keepMs));
-  }
-
-  /** Trimming by age alone would let a burst grow the stream without bound: by count too, now and then. */
-  private trimNowAndThen(count = 1): void {
-    this.appendsSinceTrim += count;
-    if (this.appendsSinceTrim < 1_000) return;
-    this.appendsSinceTrim = 0;
-    this.writer.xtrim(this.key, 'MAXLEN', '~', this.options.maxEvents ?? 100_000).catch(() => undefined);
+    const dropped = this.appender.add({ origin: envelope.routing.origin, sequence: envelope.routing.sequence, text, ...(once !== undefined ? { once } : {}) });
+    if (dropped) this.lost(parseEnvelope(dropped.text) ?? envelope, `more than ${this.maxWaiting} events waiting for Redis`);
   }
 
   subscribe(handler: (event: LoggedEvent) => void): void {
@@ -204,65 +152,10 @@ export class RedisEventLog implements EventLogPort {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.appender.stop();
     // The reader may be blocked in XREAD: it is cut rather than waited for.
     this.reader.disconnect();
     await closeRedisClient(this.writer);
-  }
-
-  /** Writes what waited for Redis, in order, in pipelined batches; stops at the first failure. */
-  private flush(): void {
-    if (this.flushing || this.closed || this.waiting.length === 0 || this.writer.status !== 'ready') return;
-    this.flushing = true;
-    if (this.unsure) {
-      this.dropWritten().then(
-        () => {
-          this.flushing = false;
-          this.flush();
-        },
-        (error: Error) => {
-          this.flushing = false;
-          this.noteDown(error.message);
-        },
-      );
-      return;
-    }
-    const batch = this.waiting.slice(0, READ_BATCH);
-    const oldest = this.oldestKept();
-    const pipeline = this.writer.pipeline();
-    for (const item of batch) {
-      if (item.once === undefined) pipeline.xadd(this.key, 'MINID', '~', oldest, '*', 'e', item.text);
-      else pipeline.eval(APPEND_ONCE, 2, this.key, this.onceKey(item.once), this.options.keepMs, oldest, item.text);
-    }
-    this.trimNowAndThen(batch.length);
-    pipeline.exec().then(
-      (results) => {
-        const written = (results ?? []).slice(0, batch.length).findIndex(([error]) => error !== null);
-        const count = written < 0 ? batch.length : written;
-        this.waiting.splice(0, count);
-        for (let n = 0; n < count; n++) this.options.metrics?.busEvent('published');
-        this.flushing = false;
-        if (count < batch.length) return this.noteDown('a write to the event log failed');
-        this.noteUp();
-        this.flush();
-      },
-      (error: Error) => {
-        this.flushing = false;
-        this.noteDown(error.message);
-      },
-    );
-  }
-
-  /** Drops from the waiting envelopes those the stream's newest entries show were written after all. */
-  private async dropWritten(): Promise<void> {
-    const newest = await this.writer.xrevrange(this.key, '+', '-', 'COUNT', 2 * this.waiting.length + 100);
-    const origin = this.waiting[0]?.origin;
-    const written = new Set<number>();
-    for (const [, fields] of newest) {
-      const routing = parseEnvelope(fields[1] ?? '')?.routing;
-      if (routing?.origin === origin && routing.sequence !== undefined) written.add(routing.sequence);
-    }
-    this.unsure = false;
-    for (let index = this.waiting.length - 1; index >= 0; index -= 1) if (written.has(this.waiting[index].sequence)) this.waiting.splice(index, 1);
   }
 
   private async readLoop(): Promise<void> {

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { RedisEventLog } from '../../../src/adapters/redis';
+import { RedisEventLog, type RedisEventLogOptions } from '../../../src/adapters/redis';
 import type { EventEnvelope } from '../../../src/ports/event-bus.port';
 import type { LoggedEvent } from '../../../src/ports/event-log.port';
 import { describeWithRedis, startRedis, type RedisProcess } from './support/redis-server';
@@ -25,8 +25,8 @@ describeWithRedis('RedisEventLog', () => {
     await redis?.kill();
   });
 
-  async function started(key: string): Promise<{ log: RedisEventLog; heard: LoggedEvent[] }> {
-    const log = new RedisEventLog({ url: redis.url, logger: silent, keepMs: 60_000, key });
+  async function started(key: string, options: Partial<RedisEventLogOptions> = {}): Promise<{ log: RedisEventLog; heard: LoggedEvent[] }> {
+    const log = new RedisEventLog({ url: redis.url, logger: silent, keepMs: 60_000, key, ...options });
     logs.push(log);
     const heard: LoggedEvent[] = [];
     log.subscribe((event) => heard.push(event));
@@ -82,5 +82,23 @@ describeWithRedis('RedisEventLog', () => {
     await waitFor(() => heard.length === 6, 'the five written after the outage', 15_000);
     expect(numbers(heard)).toEqual([0, 1, 2, 3, 4, 5]);
     await waitFor(() => log.reachable, 'the log to be reachable again');
+  }, 30_000);
+
+  it('keeps at most maxWaiting envelopes while Redis is down, reporting each one it drops (the oldest) as lost', async () => {
+    const lost: unknown[] = [];
+    const logger = { ...silent, error: (fields: unknown) => lost.push(fields) };
+    const { log, heard } = await started('log:overflow', { maxWaiting: 3, logger });
+    log.append(envelope(0));
+    await waitFor(() => heard.length === 1, 'the first');
+    await redis.kill();
+    await waitFor(() => !log.reachable, 'the log to notice');
+    for (let n = 1; n <= 5; n += 1) log.append(envelope(n));
+    expect(lost).toEqual([
+      { path: 'messages', event: 'created', reason: 'more than 3 events waiting for Redis' },
+      { path: 'messages', event: 'created', reason: 'more than 3 events waiting for Redis' },
+    ]);
+    await redis.restart();
+    await waitFor(() => heard.length === 4, 'the three kept', 15_000);
+    expect(numbers(heard)).toEqual([0, 3, 4, 5]);
   }, 30_000);
 });
