@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Strategy as PassportLocalStrategy } from 'passport-local';
-import { NotAuthenticated } from '../../domain/errors';
+import { NotAuthenticated, NotFound } from '../../domain/errors';
 import { isPaginated } from '../../domain/paginated';
 import type { Id } from '../../domain/id';
 import type { AuthenticationRequest, AuthenticationResult, AuthenticationStrategyPort } from '../../ports/authentication-strategy.port';
@@ -8,6 +8,7 @@ import type { LoggerPort } from '../../ports/logger.port';
 import type { PasswordHasherPort } from '../../ports/password-hasher.port';
 import type { Params } from '../../ports/service-params';
 import type { ServicePort } from '../../ports/service.port';
+import { REPLACED_HASH_PARAM } from '../../application/authentication/hash-password.hook';
 import { internalCallParams } from '../../application/observability/internal-call-params';
 import { traceLogFields } from '../../application/observability/trace-log-fields';
 import type { TracerPort } from '../../ports/tracer.port';
@@ -88,23 +89,27 @@ export class LocalAuthenticationStrategy implements AuthenticationStrategyPort {
     // Always one full compare: against the dummy hash when there is no user or no hash.
     const matches = await this.options.passwordHasher.compare(password, hash ?? (await this.dummyHash));
     if (!user || hash === undefined || !matches) return false;
-    if (this.options.passwordHasher.needsRehash(hash)) await this.upgradeHash(user, password, callParams);
+    if (this.options.passwordHasher.needsRehash(hash)) await this.upgradeHash(user, password, hash, callParams);
     return user;
   }
 
   /**
    * Stores a fresh hash of the password just verified. The plain password goes through the users
    * service's patch (an internal call), whose hook hashes it: one hash, made where every stored
-   * password is made, and no path by which a value that is already a hash could be stored. A
-   * failed upgrade (validation of an old short password, a busy hasher, the database) does not
-   * fail the login: the next login tries again.
+   * password is made, and no path by which a value that is already a hash could be stored. The
+   * patch applies only while the record still holds the hash that was verified: a password
+   * changed while this login compared (or hashed) is not overwritten by the old one. A failed
+   * upgrade (validation of an old short password, a busy hasher, the database) does not fail the
+   * login: the next login tries again.
    */
-  private async upgradeHash(user: UserRecord, password: string, callParams: Params): Promise<void> {
+  private async upgradeHash(user: UserRecord, password: string, verifiedHash: string, callParams: Params): Promise<void> {
     const id = (user.id ?? user._id) as Id | undefined;
     if (id === undefined || id === null) return;
     try {
-      await this.options.users().patch!(id, { [this.passwordField]: password }, internalCallParams(callParams));
+      await this.options.users().patch!(id, { [this.passwordField]: password }, internalCallParams(callParams, { [REPLACED_HASH_PARAM]: verifiedHash }));
     } catch (error) {
+      // The hash changed since it was read: the newer password stands, and it was hashed as they all are now.
+      if (error instanceof NotFound) return;
       const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
       this.options.logger?.warn({ userId: String(id), error: { name, message }, ...traceLogFields(this.options.tracer, callParams) }, 'could not upgrade a stored password hash');
     }

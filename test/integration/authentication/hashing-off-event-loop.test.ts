@@ -105,6 +105,22 @@ describe('password hashing stays off the event loop', () => {
     expect((await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: `not-${PASSWORD}` } })).status).toBe(401);
     expect(await storedHashOf(email)).toBe(upgraded); // upgraded once
   }, 240_000);
+
+  it('does not store the old password over one changed while the login verified a legacy hash', async () => {
+    const email = uniqueEmail('changed');
+    const other = uniqueEmail('other');
+    for (const address of [email, other]) expect((await call(app.url, 'POST', '/users', { body: { email: address, password: PASSWORD } })).status).toBe(201);
+    // Cost 12: the bcrypt compare takes long enough (hundreds of ms) for the change to land inside it.
+    await database.db('app').collection('users').updateOne({ email }, { $set: { password: bcrypt.hashSync(PASSWORD, 12) } });
+    const changedTo = `${await storedHashOf(other)}`; // a current hash of another password: the account's new one
+
+    const login = logInFrom(app.url, '127.0.2.10', email, PASSWORD);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await database.db('app').collection('users').updateOne({ email }, { $set: { password: changedTo } });
+    // 201 when the login read the legacy hash first (almost always), 401 when the change came first.
+    expect([201, 401]).toContain(await login);
+    expect(await storedHashOf(email)).toBe(changedTo);
+  }, 60_000);
 });
 
 describe('a hashing queue that is full', () => {

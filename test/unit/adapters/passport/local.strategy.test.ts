@@ -1,5 +1,6 @@
 import { MemoryService } from '../../../../src/adapters/memory';
 import { LocalAuthenticationStrategy } from '../../../../src/adapters/passport/local.strategy';
+import { REPLACED_HASH_PARAM } from '../../../../src/application/authentication/hash-password.hook';
 import { Unavailable } from '../../../../src/domain/errors';
 import type { Params } from '../../../../src/ports/service-params';
 import type { PasswordHasherPort } from '../../../../src/ports/password-hasher.port';
@@ -23,13 +24,18 @@ async function givenStrategy(records: Record<string, any>[] = [{ email: 'ann@exa
   const patches: [unknown, Record<string, unknown>, Params | undefined][] = [];
   const spy = {
     find: (params?: Params) => { finds.push(params ?? {}); return users.find(params); },
-    // As the users service's hook does: the plain password arrives and is hashed on the way in.
-    patch: (id: any, data: Record<string, unknown>, params?: Params) => { patches.push([id, data, params]); return users.patch(id, { ...data, password: `h:${data.password}` }); },
+    // As the users service's hook does: the plain password arrives and is hashed on the way in, and
+    // a replaced hash becomes a condition of the write.
+    patch: (id: any, data: Record<string, unknown>, params?: Params) => {
+      patches.push([id, data, params]);
+      const replaced = params?.[REPLACED_HASH_PARAM];
+      return users.patch(id, { ...data, password: `h:${data.password}` }, replaced === undefined ? {} : { query: { password: replaced } });
+    },
   };
   const { hasher, compares } = givenHasher();
   const warnings: unknown[] = [];
   const logger = { warn: (entry: unknown) => void warnings.push(entry) };
-  return { strategy: new LocalAuthenticationStrategy({ users: () => spy, passwordHasher: hasher, logger }), finds, compares, users, patches, spy, warnings };
+  return { strategy: new LocalAuthenticationStrategy({ users: () => spy, passwordHasher: hasher, logger }), finds, compares, users, patches, spy, warnings, hasher };
 }
 
 describe('LocalAuthenticationStrategy', () => {
@@ -87,11 +93,25 @@ describe('LocalAuthenticationStrategy', () => {
   it('replaces a legacy hash after a successful login, through an internal patch of the plain password', async () => {
     const { strategy, users, patches } = await givenStrategy([{ email: 'old@example.com', password: 'old:pw' }]);
     await expect(strategy.authenticate({ strategy: 'local', email: 'old@example.com', password: 'pw' })).resolves.toMatchObject({ user: { id: 0 } });
-    expect(patches).toEqual([[0, { password: 'pw' }, {}]]);
+    // Only while the record still holds the hash that was verified.
+    expect(patches).toEqual([[0, { password: 'pw' }, { [REPLACED_HASH_PARAM]: 'old:pw' }]]);
     expect(await users.get(0)).toMatchObject({ password: 'h:pw' });
     // Now current: the next login changes nothing.
     await strategy.authenticate({ strategy: 'local', email: 'old@example.com', password: 'pw' });
     expect(patches).toHaveLength(1);
+  });
+
+  it('leaves a password changed while the login compared: the old one is not stored over it', async () => {
+    const { strategy, users, hasher, warnings } = await givenStrategy([{ email: 'old@example.com', password: 'old:pw' }]);
+    const compare = hasher.compare;
+    // The account's owner sets a new password while this login's compare runs.
+    hasher.compare = async (password, hash) => {
+      await users.patch(0, { password: 'h:new-pw' });
+      return compare(password, hash);
+    };
+    await expect(strategy.authenticate({ strategy: 'local', email: 'old@example.com', password: 'pw' })).resolves.toMatchObject({ user: { id: 0 } });
+    expect(await users.get(0)).toMatchObject({ password: 'h:new-pw' });
+    expect(warnings).toEqual([]);
   });
 
   it('never touches a hash after a failed login or when it is current', async () => {

@@ -1,5 +1,5 @@
 import { createApp } from '../../../../src/application/app/application';
-import { hashPassword } from '../../../../src/application/authentication/hash-password.hook';
+import { hashPassword, REPLACED_HASH_PARAM } from '../../../../src/application/authentication/hash-password.hook';
 import { MemoryService } from '../../../../src/adapters/memory';
 import type { PasswordHasherPort } from '../../../../src/ports/password-hasher.port';
 
@@ -34,5 +34,15 @@ describe('hashPassword hook', () => {
   it('hashes another field when told', async () => {
     const users = givenApp('secret');
     expect(await users.create({ secret: 's', password: 'plain' })).toMatchObject({ secret: 'hashed(s)', password: 'plain' });
+  });
+
+  it('replaces a hash a login verified only while the record still holds it', async () => {
+    const users = givenApp();
+    await users.create({ email: 'a', password: 'pw' });
+    expect(await users.patch(0, { password: 'pw' }, { [REPLACED_HASH_PARAM]: 'hashed(pw)' })).toMatchObject({ password: 'hashed(pw)' });
+    // The password changed since the login read it: nothing is written.
+    await users.patch(0, { password: 'new' });
+    await expect(users.patch(0, { password: 'pw' }, { [REPLACED_HASH_PARAM]: 'hashed(pw)' })).rejects.toMatchObject({ name: 'NotFound' });
+    expect(await users.get(0)).toMatchObject({ password: 'hashed(new)' });
   });
 });
