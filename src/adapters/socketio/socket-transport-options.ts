@@ -40,6 +40,11 @@ export interface SocketTransportOptions {
   sharedResume?: SharedResume;
   /** Traces each call (a server span). Default: none. */
   tracer?: TracerPort;
+  /**
+   * How often the service credential of each open event subscription (another server's) is
+   * checked again: one revoked since is disconnected. Default 2 s.
+   */
+  subscriptionRecheckMs?: number;
   /** Counts the open connections. Default: none. */
   metrics?: MetricsPort;
 }
@@ -56,4 +61,6 @@ export const SOCKET_DEFAULTS = Object.freeze({
   maxRefusedCalls: 256,
   refusalWindowMs: 10_000,
   path: '/socket.io',
+  // With the revocation file read again at most once a second: a revoked credential hears nothing within about 3 s.
+  subscriptionRecheckMs: 2_000,
 });

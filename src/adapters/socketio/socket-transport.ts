@@ -7,11 +7,10 @@ import { bearerToken } from '../../application/transport/bearer-token';
 import { errorAnswer } from '../../application/transport/error-answer';
 import { currentRoutes } from '../../application/transport/route-table';
 import { answerOf } from '../../application/transport/transport-call';
-import { echo } from '../../domain/echo';
-import { BadRequest, Forbidden, NotAuthenticated, TooManyRequests } from '../../domain/errors';
-import type { ServiceCallerInfo } from '../../ports/service-caller';
+import { TooManyRequests } from '../../domain/errors';
 import { bufferedBytes } from './buffered-bytes';
 import { CallBudget, type Admission } from './call-budget';
+import { CredentialSubscriptions } from './credential-subscriptions';
 import { runSocketCall, SOCKET_PROVIDER } from './socket-call';
 import { SOCKET_DEFAULTS, type SocketTransportOptions } from './socket-transport-options';
 import { LocalSessionKeeper } from './local-resume';
@@ -57,6 +56,17 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     resume?.forget(socketId);
     hub.disconnect(connection);
   };
+  const addressOf = (socket: Socket): string => options.clientAddress?.(socket.request) ?? socket.handshake.address;
+  /** The params of what a handshake does: its login, or its subscription. */
+  const handshakeParams = (socket: Socket) => ({ provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: addressOf(socket) });
+  const subscriptions = new CredentialSubscriptions({
+    app,
+    authenticationPath: hub.authenticationPath,
+    logger,
+    production: options.production === true,
+    recheckMs: options.subscriptionRecheckMs ?? SOCKET_DEFAULTS.subscriptionRecheckMs,
+    paramsOf: handshakeParams,
+  });
   const localKeeper = resume ? new LocalSessionKeeper(resume, { connectionOf: (socketId) => connectionsBySocketId.get(socketId), end: endConnection }) : undefined;
   const sharedKeeper = shared ? new SharedSessionKeeper({
     shared,
@@ -73,7 +83,7 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     },
     reinstate: {
       login: (accessToken) => app.service(hub.authenticationPath).create({ strategy: 'jwt', accessToken }, { provider: SOCKET_PROVIDER }) as Promise<Record<string, any>>,
-      subscription: (credential, services) => credentialSubscription(credential, services, { provider: SOCKET_PROVIDER }),
+      subscription: (credential, services) => subscriptions.servicesFor(credential, services, { provider: SOCKET_PROVIDER }),
     },
   }) : undefined;
   const keeper = sharedKeeper ?? localKeeper;
@@ -84,7 +94,6 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     cors: options.corsOrigins && options.corsOrigins.length > 0 ? { origin: options.corsOrigins } : undefined,
     ...(keeper ? { connectionStateRecovery: { maxDisconnectionDuration: options.resume!.windowMs, skipMiddlewares: false }, adapter: resumableAdapter(keeper) } : {}),
   });
-  const addressOf = (socket: Socket): string => options.clientAddress?.(socket.request) ?? socket.handshake.address;
   const callSettings = { app, routes: currentRoutes(app), tracer: options.tracer };
   const callLimits = {
     maxCallsInFlight: options.maxCallsInFlight ?? SOCKET_DEFAULTS.maxCallsInFlight,
@@ -145,12 +154,11 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   // client can send one) signs the connection in before its first frame; a bad one refuses it.
   io.use((socket, next) => {
     const credential = (socket.handshake.auth as { serviceCredential?: unknown } | undefined)?.serviceCredential;
-    if (credential !== undefined) return subscribeWithCredential(socket, credential, next);
+    if (credential !== undefined) return subscriptions.admit(socket, next);
     const token = handshakeToken(socket);
     if (!token) return next();
-    const params = { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: addressOf(socket) };
     Promise.resolve()
-      .then(() => app.service(hub.authenticationPath).create({ strategy: 'jwt', accessToken: token }, params))
+      .then(() => app.service(hub.authenticationPath).create({ strategy: 'jwt', accessToken: token }, handshakeParams(socket)))
       .then(
         (result: Record<string, any>) => {
           (socket.data as { login?: Record<string, any> }).login = result;
@@ -163,38 +171,6 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
       );
   });
 
-  /**
-   * Another server's subscription to the events of services bound to this one: its service
-   * credential (`auth.serviceCredential`) must be valid and let it read (`find` or `get`) each
-   * service it names (`auth.services`); the connection then hears every event of those services
-   * (RealTimeHub.subscribe), and nothing of others.
-   */
-  const credentialSubscription = async (credential: unknown, requested: unknown, params: Record<string, unknown>): Promise<string[]> => {
-    const authentication = app.service(hub.authenticationPath) as { authenticate(data: unknown, params: object, ...strategies: string[]): Promise<{ service?: ServiceCallerInfo }> };
-    const result = await authentication.authenticate({ strategy: 'jwt', accessToken: credential }, params, 'jwt');
-    if (!result.service) throw new NotAuthenticated('A subscription to events needs a service credential');
-    if (!Array.isArray(requested) || requested.length === 0 || requested.length > 100 || !requested.every((path) => typeof path === 'string')) {
-      throw new BadRequest('A subscription names the services it hears (auth.services)');
-    }
-    const scopes = result.service.scopes;
-    const refused = requested.filter((path: string) => !Object.hasOwn(scopes, path) || !(scopes[path].includes('find') || scopes[path].includes('get')));
-    if (refused.length > 0) throw new Forbidden(`This service credential may not hear the events of '${echo(refused[0])}'`);
-    return requested as string[];
-  };
-  const subscribeWithCredential = (socket: Socket, credential: unknown, next: (error?: Error) => void): void => {
-    const params = { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: addressOf(socket) };
-    credentialSubscription(credential, (socket.handshake.auth as { services?: unknown }).services, params).then(
-      (subscribedTo) => {
-        (socket.data as { subscribedTo?: string[] }).subscribedTo = subscribedTo;
-        next();
-      },
-      (error: unknown) => {
-        const { body } = errorAnswer(error, options.production === true);
-        next(Object.assign(new Error(body.message), { data: body }));
-      },
-    );
-  };
-
   io.on('connection', (socket) => {
     // A resumed connection is the one it was (identity, channels); its missed events are already sent.
     const handedOver = socket.recovered ? sharedKeeper?.takeOver(socket.id) : undefined;
@@ -202,6 +178,7 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     const connection: RealTimeConnection = resumed ?? { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: addressOf(socket) };
     sockets.set(connection, socket);
     connectionsBySocketId.set(socket.id, connection);
+    if ((socket.data as { subscribedTo?: string[] }).subscribedTo) subscriptions.watch(socket);
     if (handedOver) {
       // Brought back from the shared store: it takes this handshake's address, and what waited for the socket.
       Object.assign(connection, { headers: socket.handshake.headers, ip: addressOf(socket) });
@@ -283,6 +260,7 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     io,
     resumeWindow: resume,
     close: async () => {
+      subscriptions.close();
       localKeeper?.close();
       if (sharedKeeper) {
         // Connections cut rather than told goodbye: their clients come back, to another instance or this one restarted, and resume.

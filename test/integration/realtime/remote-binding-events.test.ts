@@ -1,11 +1,15 @@
 import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createJwtSettings, listenHttp, signServiceCredential } from '../../../src';
 import { SERVICES } from '../../../src/application/services/service-list';
 import { composeApplication } from '../../../src/composition-root';
 import { credentialScopes } from '../../../src/composition/credential-scopes';
 import { loadConfig } from '../../../src/composition/load-config';
+import { revokeCredential } from '../../../src/composition/revoked-credentials';
 import { databaseUrl, startMongoTestServer, type MongoTestServer } from '../../helpers/mongo-test-server';
-import { call, PASSWORD, SECRET_A, SECRET_B, stop, type Running } from '../composition/support/bound-servers';
+import { account, call, PASSWORD, SECRET_A, SECRET_B, stop, type Running } from '../composition/support/bound-servers';
 import { RecordingSocket, waitFor } from './support/socket-clients';
 
 /**
@@ -129,5 +133,43 @@ describe('a remote binding carries the storing server\'s events', () => {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     expect(heard(eveOnB, 'created', id)).toHaveLength(1);
+  }, 20_000);
+
+  it('ends an open subscription whose service credential is revoked, and refuses it again', async () => {
+    // A server whose revocation file `npm run service-credential -- --revoke <id>` appends to.
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'revocation-'));
+    const storing = await startServer({ AUTH_SECRET: SECRET_A, DATA_DIR: dataDir });
+    const { io } = await import('socket.io-client');
+    const issued = signServiceCredential(createJwtSettings({ secret: SECRET_A }), 'server-c', credentialScopes(SERVICES, 'messages'));
+    const subscribe = () => io(storing.url, { transports: ['websocket'], auth: { serviceCredential: issued.credential, services: ['messages'] }, reconnection: false });
+    const subscription = subscribe();
+    try {
+      const heardIds: string[] = [];
+      subscription.on('messages created', (message: { _id: string }) => heardIds.push(String(message._id)));
+      let disconnectReason = '';
+      subscription.on('disconnect', (reason) => (disconnectReason = reason));
+      await new Promise((resolve, reject) => subscription.once('connect', resolve).once('connect_error', reject));
+      const fay = await account(storing.url, `fay-${Date.now().toString(36)}@example.com`);
+      const post = async (text: string) => String((await call(storing.url, 'POST', '/messages', { token: fay.token, body: { text } })).body._id);
+      const before = await post('before the revocation');
+      await waitFor(() => heardIds.includes(before), 'the subscription to hear a message');
+
+      revokeCredential(dataDir, issued.credentialId);
+      // Checked again every 2 s, the file read again within a second.
+      await waitFor(() => disconnectReason !== '', 'the storing server to end the subscription', 5_000);
+      expect(disconnectReason).toBe('io server disconnect');
+      const after = await post('after the revocation');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(heardIds).not.toContain(after);
+
+      const again = subscribe();
+      const refusal = await new Promise<Error>((resolve) => again.once('connect_error', resolve));
+      again.close();
+      expect(refusal.message).toMatch(/revoked/i);
+    } finally {
+      subscription.close();
+      await stopServer(storing);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   }, 20_000);
 });
