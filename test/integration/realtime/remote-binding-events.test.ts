@@ -148,7 +148,7 @@ describe('a remote binding carries the storing server\'s events', () => {
       subscription.on('messages created', (message: { _id: string }) => heardIds.push(String(message._id)));
       let disconnectReason = '';
       subscription.on('disconnect', (reason) => (disconnectReason = reason));
-      await new Promise((resolve, reject) => subscription.once('connect', resolve).once('connect_error', reject));
+      await new Promise<void>((resolve, reject) => subscription.once('connect', () => resolve()).once('connect_error', reject));
       const fay = await account(storing.url, `fay-${Date.now().toString(36)}@example.com`);
       const post = async (text: string) => String((await call(storing.url, 'POST', '/messages', { token: fay.token, body: { text } })).body._id);
       const before = await post('before the revocation');
