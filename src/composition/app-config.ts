@@ -33,8 +33,11 @@ export interface AppConfig {
    * variable (`MESSAGES_REMOTE_URL` -> `messages`; see `remoteNameOf`).
    */
   remotes: Record<string, { url: string; token?: string; readiness: boolean }>;
-  /** Keep-alive connections each remote binding opens at most; a call that waits longer than `queueTimeoutMs` for one is a 503. */
-  remotePool: { connections: number; queueTimeoutMs: number };
+  /**
+   * Keep-alive connections each remote binding opens at most; a call that waits longer than
+   * `queueTimeoutMs` for one, or finds `maxWaiting` calls waiting already, is a 503.
+   */
+  remotePool: { connections: number; queueTimeoutMs: number; maxWaiting: number };
   /** Calls one socket connection may have running at once; more are refused with 429. */
   socketMaxCallsInFlight: number;
   /** Ids of service credentials this server no longer accepts (besides `DATA_DIR`'s revocation file). */

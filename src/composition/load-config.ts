@@ -47,6 +47,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     remotePool: {
       connections: integer(env, 'REMOTE_POOL_SIZE', 64, 1, 4096),
       queueTimeoutMs: integer(env, 'REMOTE_QUEUE_TIMEOUT_MS', 5_000, 10, 600_000),
+      maxWaiting: integer(env, 'REMOTE_QUEUE_LIMIT', 1_000, 0, 1_000_000),
     },
     socketMaxCallsInFlight: integer(env, 'SOCKET_MAX_CALLS_IN_FLIGHT', 32, 1, 100_000),
     idempotencyTtlMs: integer(env, 'IDEMPOTENCY_TTL_MS', 24 * 3_600_000, 1_000, 30 * 24 * 3_600_000),

@@ -9,6 +9,8 @@ export interface RemotePoolSettings {
   connections: number;
   /** How long a call waits for one of them before it fails with `Unavailable`. */
   queueTimeoutMs: number;
+  /** Calls that may wait for one; a call finding that many waiting fails with `Unavailable` at once. */
+  maxWaiting: number;
 }
 
 /**
@@ -17,9 +19,10 @@ export interface RemotePoolSettings {
  * connections to the other server. Here undici's `Agent` (the library inside Node's fetch, as a
  * package so its options are ours) keeps at most `connections` sockets to the remote, and each
  * call holds one of as many slots from the moment it is sent until its body is read: a call beyond
- * them waits its turn, and one that waits longer than `queueTimeoutMs` fails with `Unavailable`,
+ * them waits its turn, and one that waits longer than `queueTimeoutMs`, or finds `maxWaiting`
+ * calls waiting already (each holds an inbound request in memory), fails with `Unavailable`,
  * which the binding answers as a 503 naming the service. (undici would queue the call too, but
- * without a bound on how long.)
+ * without a bound on how long or how many.)
  */
 export function createRemoteConnectionPool(settings: RemotePoolSettings): RemoteConnection {
   // undici loads with the first remote binding: an application without remotes never pays for it.
@@ -28,7 +31,10 @@ export function createRemoteConnectionPool(settings: RemotePoolSettings): Remote
   const slots = new ConcurrencyLimit({
     size: settings.connections,
     waitTimeoutMs: settings.queueTimeoutMs,
-    refusal: () => new Unavailable(`No connection to the remote server came free within ${settings.queueTimeoutMs} ms (all ${settings.connections} in use)`),
+    maxWaiting: settings.maxWaiting,
+    refusal: (reason) => new Unavailable(reason === 'queue-full'
+      ? `All ${settings.connections} connections to the remote server are in use and ${settings.maxWaiting} calls wait for one`
+      : `No connection to the remote server came free within ${settings.queueTimeoutMs} ms (all ${settings.connections} in use)`),
   });
   const fetch: FetchFunction = async (url, init = {}) => {
     const release = await slots.acquire(init.signal as AbortSignal | undefined);

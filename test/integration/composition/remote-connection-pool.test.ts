@@ -98,7 +98,7 @@ describe('a remote binding reaches its server through a bounded keep-alive pool'
   }
 
   it(`${CALLS} concurrent calls through B reach A over at most ${POOL} connections, kept alive`, async () => {
-    const serverB = await startB({ REMOTE_QUEUE_TIMEOUT_MS: '60000' });
+    const serverB = await startB({ REMOTE_QUEUE_TIMEOUT_MS: '60000', REMOTE_QUEUE_LIMIT: String(CALLS) });
     const socket = await userSocketOn(serverB);
     watch.reset();
     const started = Date.now();
@@ -120,7 +120,7 @@ describe('a remote binding reaches its server through a bounded keep-alive pool'
   }, 90_000);
 
   it('a call that waits longer than REMOTE_QUEUE_TIMEOUT_MS for a connection gets a 503 naming the service only', async () => {
-    const serverB = await startB({ REMOTE_QUEUE_TIMEOUT_MS: '1000' });
+    const serverB = await startB({ REMOTE_QUEUE_TIMEOUT_MS: '1000', REMOTE_QUEUE_LIMIT: String(CALLS) });
     const socket = await userSocketOn(serverB);
     watch.reset();
     watch.hold();
@@ -140,5 +140,22 @@ describe('a remote binding reaches its server through a bounded keep-alive pool'
     const answeredLater = [...socket.acks.values()].filter(([error]) => error === null);
     expect(answeredLater).toHaveLength(POOL);
     expect(watch.seen.connections).toBeLessThanOrEqual(POOL);
+  }, 90_000);
+
+  it('a call that finds REMOTE_QUEUE_LIMIT calls waiting for a connection gets a 503 at once', async () => {
+    const queueLimit = 100;
+    const serverB = await startB({ REMOTE_QUEUE_TIMEOUT_MS: '60000', REMOTE_QUEUE_LIMIT: String(queueLimit) });
+    const socket = await userSocketOn(serverB);
+    watch.reset();
+    watch.hold();
+    socket.flood(CALLS, 'find', 'messages', {});
+    // The pool's calls are held at A and the queue is full: every other call is refused without waiting.
+    await waitFor(() => socket.acks.size === CALLS - POOL - queueLimit, `${CALLS - POOL - queueLimit} refusals`, 10_000);
+    const refused = [...socket.acks.values()].map(([error]) => error);
+    expect(refused.every((error) => JSON.stringify(error) === JSON.stringify(UNAVAILABLE))).toBe(true);
+    expect(watch.seen.mostFinds).toBe(POOL);
+    watch.release();
+    await waitFor(() => socket.acks.size === CALLS, 'the held and queued calls to be answered', 30_000);
+    expect([...socket.acks.values()].filter(([error]) => error === null)).toHaveLength(POOL + queueLimit);
   }, 90_000);
 });

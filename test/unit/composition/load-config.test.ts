@@ -7,7 +7,7 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ nodeEnv: 'development', host: '127.0.0.1', port: 3030, store: 'mongo', dataDir: './data', remotes: {} });
     expect(config.mongodbUrl).toBeUndefined();
-    expect(config).toMatchObject({ socketMaxCallsInFlight: 32, remotePool: { connections: 64, queueTimeoutMs: 5_000 } });
+    expect(config).toMatchObject({ socketMaxCallsInFlight: 32, remotePool: { connections: 64, queueTimeoutMs: 5_000, maxWaiting: 1_000 } });
   });
 
   it.each([
