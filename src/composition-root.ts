@@ -68,18 +68,25 @@ export async function composeApplication(config: AppConfig, options: Composition
     applicationModule(),
     transportsModule(config, { title: name, version }),
   );
-  const app = await container.getAsync(Tokens.app);
-  // Channels and the bus before setup, which starts the services; the HTTP adapter after it.
-  const realtime = container.get(Tokens.realtime);
-  await app.setup();
-  const http = await container.getAsync(Tokens.http.adapter);
-  return {
-    app,
-    http,
-    container,
-    realtime,
-    close: async () => {
-      for (const identifier of TEARDOWN_ORDER) await container.unbindAsync(identifier);
-    },
-  };
+  try {
+    const app = await container.getAsync(Tokens.app);
+    // Channels and the bus before setup, which starts the services; the HTTP adapter after it.
+    const realtime = container.get(Tokens.realtime);
+    await app.setup();
+    const http = await container.getAsync(Tokens.http.adapter);
+    return {
+      app,
+      http,
+      container,
+      realtime,
+      close: async () => {
+        for (const identifier of TEARDOWN_ORDER) await container.unbindAsync(identifier);
+      },
+    };
+  } catch (error) {
+    // What was opened before the failure (the database, Redis, threads) is closed: a test or an
+    // embedding application that goes on holds nothing of it. Each closes even if another fails.
+    for (const identifier of TEARDOWN_ORDER) await container.unbindAsync(identifier).catch(() => undefined);
+    throw error;
+  }
 }

@@ -82,6 +82,15 @@ describe('the database opens when, and only when, some service is stored locally
     expect(await settle(monitor, (count) => count <= baseline)).toBe(baseline);
   });
 
+  it('closes the database it opened when the composition fails half-way', async () => {
+    const baseline = await settle(monitor, () => true);
+    // Refused when the services are registered, after the database was connected.
+    const broken = { ...notesService, relations: { author: { service: 'users', field: 'userId' } } } as unknown as typeof notesService;
+    const config = loadConfig({ NODE_ENV: 'test', STORE: 'mongo', AUTH_SECRET: SECRET, PASSWORD_HASH_COST: '10', MONGODB_URL: database.url });
+    await expect(composeApplication(config, { services: [...SERVICES, broken] })).rejects.toThrow(/declares relations but no policy/);
+    expect(await settle(monitor, (count) => count <= baseline)).toBe(baseline);
+  });
+
   it('/ready pings the database of the one local service when the other two are remote', async () => {
     const own = await startEmbeddedMongo({ host: '127.0.0.1', port: 0 });
     const composed = await compose({
