@@ -14,6 +14,7 @@ import { runSessionCommand } from './commands/run-in-session';
 import { runWriteOnce } from './commands/run-write-once';
 import { ServerParameters } from './commands/server-parameters';
 import { TransactionManager } from './transactions/transaction-manager';
+import { TtlMonitor } from './ttl-monitor';
 import type { EmbeddedMongoLogger } from './base/logger';
 import type { Catalog } from './storage/catalog';
 import type { StorageEngine } from './storage/storage-engine';
@@ -42,6 +43,7 @@ export class WireServer {
   private readonly cursors: CursorRegistry;
   private readonly sessions: SessionRegistry;
   private readonly info: ServerInfo;
+  private readonly ttlMonitor: TtlMonitor;
   private connectionCount = 0;
   private hostLabel?: string;
 
@@ -56,6 +58,7 @@ export class WireServer {
       parameters: new ServerParameters(),
       ...(options.replicaSet ? { replicaSet: { name: options.replicaSet.name, electionId: ELECTION_ID } } : {}),
     };
+    this.ttlMonitor = new TtlMonitor({ catalog: options.catalog, parameters: this.info.parameters, run: (command, db) => this.runInternal(command, db), logger: options.logger });
   }
 
   /** Listens on TCP; returns the bound port (useful with port 0). */
@@ -75,6 +78,7 @@ export class WireServer {
   async close(): Promise<void> {
     for (const connection of this.connections.values()) connection.close();
     await Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    this.ttlMonitor.close();
     this.cursors.close();
     this.sessions.close();
   }
@@ -101,6 +105,14 @@ export class WireServer {
       this.connections.delete(id);
       this.memberAddresses.delete(id);
     });
+  }
+
+  /** A command of the server's own (no connection): its reply once its writes are durable. */
+  private async runInternal(command: Document, db: string): Promise<Document> {
+    const { reply, durable } = this.run(command, db, 0);
+    const { document } = await reply;
+    await durable;
+    return document;
   }
 
   /**

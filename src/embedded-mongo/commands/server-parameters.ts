@@ -11,7 +11,7 @@ const READ_ONLY_PARAMETERS: Document = {
 
 /**
  * Runtime parameters that are harmless to accept here: their values are kept and reported as
- * mongod would, though this server's behaviour does not depend on them.
+ * mongod would; of them, only the TTL monitor's two change what this server does.
  */
 const SETTABLE_DEFAULTS: Document = {
   logLevel: 0,
