@@ -17,8 +17,8 @@ const MEMORY_IDS: Record<IdType, () => string> = { objectid: () => new ObjectId(
 
 /**
  * The local store of one service, by its plan: the in-memory adapter or a MongoDB collection,
- * with the definition's id type, pagination, unique fields, update operators and server-owned
- * fields. (A service planned on another server is stored by its remote binding.) With a tracer,
+ * with the definition's id type, pagination, unique fields, TTL indexes, update operators and
+ * server-owned fields. (A service planned on another server is stored by its remote binding.) With a tracer,
  * each store call is a database span; with metrics, the store's failures are counted.
  */
 export function createStore(definition: ServiceDefinition, store: Exclude<StorePlan['store'], 'remote'>, db: Db | undefined, observers: { tracer?: TracerPort; metrics?: MetricsPort } = {}): ServiceMethods {
@@ -37,7 +37,8 @@ export function createStore(definition: ServiceDefinition, store: Exclude<StoreP
   };
   if (store === 'memory') {
     const unique = (definition.indexes ?? []).filter((index) => index.unique).map((index) => Object.keys(index.fields));
-    const memory = new MemoryService(copyWith(options, { unique, generateId: MEMORY_IDS[id.type] }));
+    const expireAfter = (definition.indexes ?? []).flatMap((index) => (index.expireAfterSeconds === undefined ? [] : [{ field: Object.keys(index.fields)[0], seconds: index.expireAfterSeconds }]));
+    const memory = new MemoryService(copyWith(options, { unique, expireAfter, generateId: MEMORY_IDS[id.type] }));
     observeStoreCalls(memory, observers, { system: 'memory', collection: definition.path });
     return memory as unknown as ServiceMethods;
   }

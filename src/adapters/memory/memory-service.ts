@@ -14,6 +14,7 @@ import type { Params } from '../../ports/service-params';
 import { cloneRecord, copyStoredRecord } from './clone-record';
 import { idsNamedBy, InsertionPositions, type LookupId } from './id-lookup';
 import { applyMemoryPatch, compileMemoryPatch, MEMORY_UPDATE_OPERATORS } from './memory-patch';
+import { EXPIRY_SWEEP_MS, hasExpired, type RecordExpiry } from './record-expiry';
 import { assertUniqueFields } from './unique-fields';
 
 export interface MemoryServiceOptions<T> extends ServiceOptions {
@@ -31,6 +32,12 @@ export interface MemoryServiceOptions<T> extends ServiceOptions {
    * of fields is one compound key (like a compound unique index).
    */
   unique?: (string | string[])[];
+  /**
+   * TTL indexes, as MongoDB's: records whose field holds a date (or an array with one) at least
+   * that many seconds old are removed, without events, once a minute at most, when a record is
+   * created (what makes such a store grow).
+   */
+  expireAfter?: RecordExpiry[];
 }
 
 type AnyRecord = Record<string, any>;
@@ -55,6 +62,8 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
    * in the order a scan gives; `byKey.ok` holds while every record's key is its string or number id.
    */
   private readonly byKey: { positions: InsertionPositions; ok: boolean } = { positions: new InsertionPositions(), ok: true };
+  /** When expired records were last looked for (an object, for the same reason as `ids`). */
+  private readonly expirySweep = { at: Date.now() };
 
   constructor(options: MemoryServiceOptions<T> = {}) {
     super(options, 'id');
@@ -95,6 +104,7 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
 
   async _create(data: D | D[], params: P = {} as P): Promise<T | T[]> {
     const { filters } = this.filterQuery(params);
+    this.removeExpired();
     const records = (Array.isArray(data) ? data : [data]).map((item) => cloneRecord(item as unknown as AnyRecord) as T);
     // Check every id first so a batch with a duplicate stores nothing (like a unique index would refuse it).
     const keys = new Set<string>();
@@ -159,6 +169,14 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
   private drop(key: string): void {
     this.store.delete(key);
     this.byKey.positions.delete(key);
+  }
+
+  private removeExpired(): void {
+    const expiries = this.options.expireAfter;
+    const now = Date.now();
+    if (expiries === undefined || expiries.length === 0 || now - this.expirySweep.at < EXPIRY_SWEEP_MS) return;
+    this.expirySweep.at = now;
+    for (const [key, record] of this.store) if (hasExpired(record, expiries, now)) this.drop(key);
   }
 
   /** The records whose id is one of `ids` (equal as a query compares: the number 5 is not the string '5'), in the store's order. */

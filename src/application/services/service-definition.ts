@@ -18,12 +18,12 @@ import type { IdempotencyRecords } from '../idempotency/idempotency-records';
  */
 export type IdType = 'objectid' | 'uuid';
 
-/** One index of the service's collection; `unique` indexes are enforced by the memory store too. */
+/** One index of the service's collection; `unique` and TTL indexes hold on the memory store too. */
 export interface IndexDefinition {
   /** Field -> 1 (ascending) or -1 (descending), in index order. */
   fields: Record<string, 1 | -1>;
   unique?: boolean;
-  /** A TTL index (MongoDB only): records go once this many seconds have passed since the date in its one field. */
+  /** A TTL index (one field): records go once this many seconds have passed since the date in it (within a minute or so, as in MongoDB). */
   expireAfterSeconds?: number;
 }
 
