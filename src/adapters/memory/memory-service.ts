@@ -173,8 +173,9 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
 
   private removeExpired(): void {
     const expiries = this.options.expireAfter;
+    if (expiries === undefined || expiries.length === 0) return;
     const now = Date.now();
-    if (expiries === undefined || expiries.length === 0 || now - this.expirySweep.at < EXPIRY_SWEEP_MS) return;
+    if (now - this.expirySweep.at < EXPIRY_SWEEP_MS) return;
     this.expirySweep.at = now;
     for (const [key, record] of this.store) if (hasExpired(record, expiries, now)) this.drop(key);
   }
