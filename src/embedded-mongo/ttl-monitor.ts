@@ -43,6 +43,9 @@ export class TtlMonitor {
     this.running = true;
     try {
       await this.pass();
+    } catch (error) {
+      // A pass cut short (the server closing, a failed journal write) is tried again at the next one.
+      this.settings.logger.warn('TTL monitor: a pass failed', { error: (error as Error).message });
     } finally {
       this.lastPass = Date.now();
       this.running = false;
