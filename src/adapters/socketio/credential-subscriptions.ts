@@ -19,6 +19,16 @@ export interface CredentialSubscriptionSettings {
   readonly paramsOf: (socket: Socket) => SubscriptionParams;
 }
 
+/** The service credential a handshake carries (`auth.serviceCredential`), if any. */
+export function handshakeCredential(socket: Socket): unknown {
+  return (socket.handshake.auth as { serviceCredential?: unknown } | undefined)?.serviceCredential;
+}
+
+/** The services a socket's admitted subscription hears; undefined for any other socket. */
+export function subscribedServices(socket: Socket): string[] | undefined {
+  return (socket.data as { subscribedTo?: string[] }).subscribedTo;
+}
+
 type AuthenticationService = { authenticate(data: unknown, params: object, ...strategies: string[]): Promise<{ service?: ServiceCallerInfo }> };
 
 /**
@@ -52,8 +62,8 @@ export class CredentialSubscriptions {
 
   /** The handshake step (socket.io middleware) of a socket that carries a service credential. */
   admit(socket: Socket, next: (error?: Error) => void): void {
-    const { serviceCredential, services } = socket.handshake.auth as { serviceCredential?: unknown; services?: unknown };
-    this.servicesFor(serviceCredential, services, this.settings.paramsOf(socket)).then(
+    const { services } = socket.handshake.auth as { services?: unknown };
+    this.servicesFor(handshakeCredential(socket), services, this.settings.paramsOf(socket)).then(
       (subscribedTo) => {
         (socket.data as { subscribedTo?: string[] }).subscribedTo = subscribedTo;
         next();
@@ -89,10 +99,9 @@ export class CredentialSubscriptions {
     this.checking = true;
     try {
       for (const socket of [...this.open]) {
-        const { serviceCredential } = socket.handshake.auth as { serviceCredential?: unknown };
-        const subscribedTo = (socket.data as { subscribedTo?: string[] }).subscribedTo;
+        const subscribedTo = subscribedServices(socket);
         try {
-          await this.servicesFor(serviceCredential, subscribedTo, this.settings.paramsOf(socket));
+          await this.servicesFor(handshakeCredential(socket), subscribedTo, this.settings.paramsOf(socket));
         } catch (error) {
           if (!socket.connected) continue;
           const { body } = errorAnswer(error, this.settings.production);

@@ -10,7 +10,7 @@ import { answerOf } from '../../application/transport/transport-call';
 import { TooManyRequests } from '../../domain/errors';
 import { bufferedBytes } from './buffered-bytes';
 import { CallBudget, type Admission } from './call-budget';
-import { CredentialSubscriptions } from './credential-subscriptions';
+import { CredentialSubscriptions, handshakeCredential, subscribedServices } from './credential-subscriptions';
 import { runSocketCall, SOCKET_PROVIDER } from './socket-call';
 import { SOCKET_DEFAULTS, type SocketTransportOptions } from './socket-transport-options';
 import { LocalSessionKeeper } from './local-resume';
@@ -78,8 +78,8 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     credentialsOf: (socketId) => {
       const connection = connectionsBySocketId.get(socketId);
       const socket = connection && sockets.get(connection);
-      const serviceCredential = (socket?.handshake.auth as { serviceCredential?: unknown } | undefined)?.serviceCredential;
-      return typeof serviceCredential === 'string' ? { serviceCredential, subscribedTo: (socket!.data as { subscribedTo?: string[] }).subscribedTo } : undefined;
+      const serviceCredential = socket && handshakeCredential(socket);
+      return typeof serviceCredential === 'string' ? { serviceCredential, subscribedTo: subscribedServices(socket!) } : undefined;
     },
     reinstate: {
       login: (accessToken) => app.service(hub.authenticationPath).create({ strategy: 'jwt', accessToken }, { provider: SOCKET_PROVIDER }) as Promise<Record<string, any>>,
@@ -153,8 +153,7 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   // A token in the handshake (`io(url, { auth: { token } })`, or an Authorization header where the
   // client can send one) signs the connection in before its first frame; a bad one refuses it.
   io.use((socket, next) => {
-    const credential = (socket.handshake.auth as { serviceCredential?: unknown } | undefined)?.serviceCredential;
-    if (credential !== undefined) return subscriptions.admit(socket, next);
+    if (handshakeCredential(socket) !== undefined) return subscriptions.admit(socket, next);
     const token = handshakeToken(socket);
     if (!token) return next();
     Promise.resolve()
@@ -178,7 +177,7 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     const connection: RealTimeConnection = resumed ?? { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: addressOf(socket) };
     sockets.set(connection, socket);
     connectionsBySocketId.set(socket.id, connection);
-    if ((socket.data as { subscribedTo?: string[] }).subscribedTo) subscriptions.watch(socket);
+    if (subscribedServices(socket)) subscriptions.watch(socket);
     if (handedOver) {
       // Brought back from the shared store: it takes this handshake's address, and what waited for the socket.
       Object.assign(connection, { headers: socket.handshake.headers, ip: addressOf(socket) });
@@ -220,7 +219,7 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     }
     const login = (socket.data as { login?: Record<string, any> }).login;
     if (login) hub.loggedIn(connection, login);
-    const subscribedTo = (socket.data as { subscribedTo?: string[] }).subscribedTo;
+    const subscribedTo = subscribedServices(socket);
     if (subscribedTo) hub.subscribe(connection, subscribedTo);
   });
 
