@@ -79,14 +79,20 @@ export async function composeApplication(config: AppConfig, options: Composition
       http,
       container,
       realtime,
-      close: async () => {
-        for (const identifier of TEARDOWN_ORDER) await container.unbindAsync(identifier);
-      },
+      close: () => teardown(container, false),
     };
   } catch (error) {
     // What was opened before the failure (the database, Redis, threads) is closed: a test or an
-    // embedding application that goes on holds nothing of it. Each closes even if another fails.
-    for (const identifier of TEARDOWN_ORDER) await container.unbindAsync(identifier).catch(() => undefined);
+    // embedding application that goes on holds nothing of it.
+    await teardown(container, true);
     throw error;
+  }
+}
+
+/** Unbinds `TEARDOWN_ORDER`; with `keepGoing` (after a failed start) a failing step does not stop the others. */
+async function teardown(container: Container, keepGoing: boolean): Promise<void> {
+  for (const identifier of TEARDOWN_ORDER) {
+    const step = container.unbindAsync(identifier);
+    await (keepGoing ? step.catch(() => undefined) : step);
   }
 }
