@@ -1,7 +1,16 @@
 // The dependency rule of DESIGN.md section 2: dependencies point inwards only.
 // Paths match "src/<layer>/" anywhere so the rule's own test can cruise a fixture tree.
 const layer = (name) => `(^|/)src/${name}/`;
-const browserSafe = ['domain', 'ports', 'application', 'adapters/rest-client', 'adapters/socketio-client', 'examples/[^/]+/browser'].map(layer).join('|');
+const browserSafe = [
+  'domain',
+  'ports',
+  'application',
+  'adapters/rest-client',
+  'adapters/socketio-client',
+  'examples/[^/]+/browser',
+]
+  .map(layer)
+  .join('|');
 
 module.exports = {
   forbidden: [
@@ -44,22 +53,32 @@ module.exports = {
     },
     {
       name: 'embedded-mongo-base-imports-nothing-of-ours',
-      comment: 'the base (command error, server identity, logger) is what every other part of the embedded server builds on',
+      comment:
+        'the base (command error, server identity, logger) is what every other part of the embedded server builds on',
       severity: 'error',
       from: { path: `${layer('embedded-mongo')}base/` },
       to: { path: '(^|/)src/', pathNot: `${layer('embedded-mongo')}base/` },
     },
     {
       name: 'embedded-mongo-engine-below-commands',
-      comment: 'query, update, storage, indexes, geo, transactions, validation, change-streams and wire are the engine; commands and the server use it, never the other way',
+      comment:
+        'query, update, storage, indexes, geo, transactions, validation, change-streams and wire are the engine; commands and the server use it, never the other way',
       severity: 'error',
-      from: { path: `${layer('embedded-mongo')}(base|query|update|storage|indexes|geo|transactions|validation|wire|change-streams)/` },
-      to: { path: layer('embedded-mongo'), pathNot: `${layer('embedded-mongo')}(base|query|update|storage|indexes|geo|transactions|validation|wire|change-streams)/` },
+      from: {
+        path: `${layer('embedded-mongo')}(base|query|update|storage|indexes|geo|transactions|validation|wire|change-streams)/`,
+      },
+      to: {
+        path: layer('embedded-mongo'),
+        pathNot: `${layer('embedded-mongo')}(base|query|update|storage|indexes|geo|transactions|validation|wire|change-streams)/`,
+      },
     },
     {
       name: 'embedded-mongo-used-by-composition-only',
       severity: 'error',
-      from: { path: '(^|/)src/', pathNot: `${layer('embedded-mongo')}|${layer('composition')}|(^|/)src/(composition-root|main|index)\\.ts$` },
+      from: {
+        path: '(^|/)src/',
+        pathNot: `${layer('embedded-mongo')}|${layer('composition')}|(^|/)src/(composition-root|main|index)\\.ts$`,
+      },
       to: { path: layer('embedded-mongo') },
     },
     {
@@ -67,13 +86,19 @@ module.exports = {
       comment: 'an example (the demo chat page) uses the types and the browser client, not the layers behind them',
       severity: 'error',
       from: { path: layer('examples') },
-      to: { path: '(^|/)src/', pathNot: `${layer('examples')}|${layer('ports')}|${layer('domain')}|(^|/)src/client\\.ts$` },
+      to: {
+        path: '(^|/)src/',
+        pathNot: `${layer('examples')}|${layer('ports')}|${layer('domain')}|(^|/)src/client\\.ts$`,
+      },
     },
     {
       name: 'examples-mounted-by-composition-only',
       comment: 'the composition mounts an example; adapters and the package entry points never import one',
       severity: 'error',
-      from: { path: '(^|/)src/', pathNot: `${layer('examples')}|${layer('composition')}|(^|/)src/composition-root\\.ts$` },
+      from: {
+        path: '(^|/)src/',
+        pathNot: `${layer('examples')}|${layer('composition')}|(^|/)src/composition-root\\.ts$`,
+      },
       to: { path: layer('examples') },
     },
     {

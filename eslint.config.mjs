@@ -12,7 +12,29 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error'] }],
       eqeqeq: ['error', 'smart'],
       // `require` only for what loads on first use instead of with the package (see each call site).
-      '@typescript-eslint/no-require-imports': ['error', { allow: ['^class-validator$', '^class-transformer$', '^inversify$', '^\\./composition/', '^\\./hosting/start-in-worker$', '^\\.\\./database-connection$', '^\\./application/services/service-list$', '^class-validator-jsonschema$', '^class-transformer/cjs/storage$', '^\\.\\./package\\.json$', '^\\.\\./adapters/redis$', '^\\.\\./adapters/(opentelemetry|prometheus)$', '^\\.\\./\\.\\./src/adapters/opentelemetry$', '^socket\\.io(-adapter)?$', '^undici$', '^@casl/ability(/extra)?$'] }],
+      '@typescript-eslint/no-require-imports': [
+        'error',
+        {
+          allow: [
+            '^class-validator$',
+            '^class-transformer$',
+            '^inversify$',
+            '^\\./composition/',
+            '^\\./hosting/start-in-worker$',
+            '^\\.\\./database-connection$',
+            '^\\./application/services/service-list$',
+            '^class-validator-jsonschema$',
+            '^class-transformer/cjs/storage$',
+            '^\\.\\./package\\.json$',
+            '^\\.\\./adapters/redis$',
+            '^\\.\\./adapters/(opentelemetry|prometheus)$',
+            '^\\.\\./\\.\\./src/adapters/opentelemetry$',
+            '^socket\\.io(-adapter)?$',
+            '^undici$',
+            '^@casl/ability(/extra)?$',
+          ],
+        },
+      ],
     },
   },
   {
@@ -20,16 +42,27 @@ export default tseslint.config(
     ignores: ['src/embedded-mongo/**'],
     rules: {
       // A literal that starts with a spread and then adds keys gets a new hidden class per call in Node 20's V8, so every read of it misses its inline cache.
-      'no-restricted-syntax': ['error', {
-        selector: 'ObjectExpression > SpreadElement:first-child:not(:last-child):not([argument.type="ObjectExpression"][argument.properties.length=0])',
-        message: 'In Node 20 a literal that starts with a spread and goes on gets a hidden class of its own on every call, so every later read of it misses its inline cache: use copyWith(source, additions) from src/domain/plain-record.ts.',
-      }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'ObjectExpression > SpreadElement:first-child:not(:last-child):not([argument.type="ObjectExpression"][argument.properties.length=0])',
+          message:
+            'In Node 20 a literal that starts with a spread and goes on gets a hidden class of its own on every call, so every later read of it misses its inline cache: use copyWith(source, additions) from src/domain/plain-record.ts.',
+        },
+      ],
     },
   },
-  { files: ['test/**', 'bench/**', 'scripts/**', 'src/main.ts', 'src/embedded-mongo/cli.ts'], rules: { 'no-console': 'off' } },
+  {
+    files: ['test/**', 'bench/**', 'scripts/**', 'src/main.ts', 'src/embedded-mongo/cli.ts'],
+    rules: { 'no-console': 'off' },
+  },
   {
     files: ['**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', __dirname: 'readonly', process: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { module: 'writable', require: 'readonly', __dirname: 'readonly', process: 'readonly' },
+    },
     // CommonJS files (configs, the jest reporter) load their modules with require.
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

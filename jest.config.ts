@@ -9,7 +9,13 @@ const transformIgnorePatterns = ['/node_modules/(?!(inversify|@inversifyjs|@open
 
 const config: Config = {
   projects: [
-    { displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], transform, transformIgnorePatterns, testEnvironment: 'node' },
+    {
+      displayName: 'unit',
+      testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+      transform,
+      transformIgnorePatterns,
+      testEnvironment: 'node',
+    },
     {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],

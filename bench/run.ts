@@ -34,7 +34,14 @@ import { scaleSuite } from './suites/scale.suite';
 import { storeSuite } from './suites/store.suite';
 
 const SUITES: Record<SuiteName, Suite> = {
-  http: httpSuite, store: storeSuite, rest: restClientSuite, database: databaseSuite, scale: scaleSuite, memory: memorySuite, embedded: embeddedSuite, large: largeSuite,
+  http: httpSuite,
+  store: storeSuite,
+  rest: restClientSuite,
+  database: databaseSuite,
+  scale: scaleSuite,
+  memory: memorySuite,
+  embedded: embeddedSuite,
+  large: largeSuite,
   realtime: realtimeSuite,
 };
 const LATEST = path.join(RESULTS_DIR, 'latest.json');
@@ -71,7 +78,8 @@ async function main(): Promise<void> {
   mkdirSync(RESULTS_DIR, { recursive: true });
   takeRunLock();
   // Every run is bounded: a generous limit per suite, then the children are killed.
-  const stretch = Math.max(1, options.duration / (options.quick ? 2 : 5)) * Math.max(1, options.rounds / (options.quick ? 3 : 5));
+  const stretch =
+    Math.max(1, options.duration / (options.quick ? 2 : 5)) * Math.max(1, options.rounds / (options.quick ? 3 : 5));
   // --against adds one server to every scenario (four to six before), and a checkout and a build.
   const limitMs = options.suites.length * (options.quick ? 8 : 25) * 60_000 * stretch * (options.against ? 1.5 : 1);
   setTimeout(() => {
@@ -84,8 +92,12 @@ async function main(): Promise<void> {
   const secret = 'bench-secret-of-at-least-thirty-two-bytes!';
   const profileDir = options.profile ? path.join(RESULTS_DIR, 'profiles') : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
-  const againstServers = options.suites.map((name) => AGAINST_SERVER_OF_SUITE[name as keyof typeof AGAINST_SERVER_OF_SUITE]);
-  const against = options.against ? await prepareAgainstTree(options.against, againstServers, (line) => console.log(line)) : undefined;
+  const againstServers = options.suites.map(
+    (name) => AGAINST_SERVER_OF_SUITE[name as keyof typeof AGAINST_SERVER_OF_SUITE],
+  );
+  const against = options.against
+    ? await prepareAgainstTree(options.against, againstServers, (line) => console.log(line))
+    : undefined;
   for (const note of against?.notes ?? []) console.log(`bench: --against: ${note}`);
   const context: BenchContext = {
     quick: options.quick,
@@ -100,12 +112,18 @@ async function main(): Promise<void> {
     against,
     secret,
     token: jwt.sign({}, secret, {
-      algorithm: 'HS256', expiresIn: '2h', subject: BENCH_TOKEN_CLAIMS.subject, audience: BENCH_TOKEN_CLAIMS.audience,
-      issuer: BENCH_TOKEN_CLAIMS.issuer, header: { alg: 'HS256', typ: BENCH_TOKEN_CLAIMS.typ },
+      algorithm: 'HS256',
+      expiresIn: '2h',
+      subject: BENCH_TOKEN_CLAIMS.subject,
+      audience: BENCH_TOKEN_CLAIMS.audience,
+      issuer: BENCH_TOKEN_CLAIMS.issuer,
+      header: { alg: 'HS256', typ: BENCH_TOKEN_CLAIMS.typ },
     }),
     log: (line) => console.log(line),
   };
-  console.log(`bench: ${options.suites.join(', ')}; ${options.rounds} rounds of ${options.duration} s, ${options.connections} connections; ${pinning.note}`);
+  console.log(
+    `bench: ${options.suites.join(', ')}; ${options.rounds} rounds of ${options.duration} s, ${options.connections} connections; ${pinning.note}`,
+  );
 
   const previous = loadPrevious();
   const results: ResultsFile = {
@@ -128,7 +146,9 @@ async function main(): Promise<void> {
       const loadBefore = os.loadavg()[0];
       const result = await SUITES[name].run(context);
       result.command = command;
-      result.notes.push(`machine load average (1 min) ${loadBefore.toFixed(1)} before and ${os.loadavg()[0].toFixed(1)} after the suite, on ${os.cpus().length} cores`);
+      result.notes.push(
+        `machine load average (1 min) ${loadBefore.toFixed(1)} before and ${os.loadavg()[0].toFixed(1)} after the suite, on ${os.cpus().length} cores`,
+      );
       results.suites[name] = result;
       ran.push(result);
       printSuite(result);
@@ -141,7 +161,11 @@ async function main(): Promise<void> {
   }
 
   // Suites keep their order of definition in the files, whatever order they ran in.
-  results.suites = Object.fromEntries(Object.keys(SUITES).filter((name) => results.suites[name]).map((name) => [name, results.suites[name]]));
+  results.suites = Object.fromEntries(
+    Object.keys(SUITES)
+      .filter((name) => results.suites[name])
+      .map((name) => [name, results.suites[name]]),
+  );
   // Partial (--only), profiled and --against runs are diagnostics: they must not replace the recorded figures.
   let written = LATEST;
   if (against) {
@@ -150,15 +174,19 @@ async function main(): Promise<void> {
     written = writeAgainstReport(report);
   }
   if (options.only || options.profile || against) {
-    console.log('\nbench: --only / --profile / --against run: results/latest.json, ratios.svg and README.md left as they were');
+    console.log(
+      '\nbench: --only / --profile / --against run: results/latest.json, ratios.svg and README.md left as they were',
+    );
   } else {
     writeFileSync(LATEST, `${JSON.stringify(results, null, 2)}\n`);
     writeFileSync(path.join(RESULTS_DIR, 'ratios.svg'), renderRatiosSvg(results));
-    if (existsSync(README)) writeFileSync(README, spliceResults(readFileSync(README, 'utf8'), renderResultsMarkdown(results)));
+    if (existsSync(README))
+      writeFileSync(README, spliceResults(readFileSync(README, 'utf8'), renderResultsMarkdown(results)));
   }
 
   if (profileDir) {
-    const fresh = (file: string) => file.endsWith('.cpuprofile') && statSync(path.join(profileDir, file)).mtimeMs >= started;
+    const fresh = (file: string) =>
+      file.endsWith('.cpuprofile') && statSync(path.join(profileDir, file)).mtimeMs >= started;
     for (const file of readdirSync(profileDir).filter(fresh).sort()) {
       const summary = summarizeProfile(path.join(profileDir, file));
       writeFileSync(path.join(profileDir, file.replace(/\.cpuprofile$/, '.summary.txt')), `${summary}\n`);
@@ -167,7 +195,9 @@ async function main(): Promise<void> {
   }
   // After the profile summaries, which read the other tree's source maps.
   against?.remove();
-  console.log(`\nbench: done in ${((Date.now() - started) / 1000).toFixed(0)} s; results in ${path.relative(process.cwd(), written)}`);
+  console.log(
+    `\nbench: done in ${((Date.now() - started) / 1000).toFixed(0)} s; results in ${path.relative(process.cwd(), written)}`,
+  );
   if (failures.length > 0) {
     console.error(`bench: ${failures.length} suite(s) failed:\n  ${failures.join('\n  ')}`);
     process.exitCode = 1;

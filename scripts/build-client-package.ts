@@ -14,13 +14,30 @@ const PACKAGE = path.resolve(__dirname, '../packages/client');
 async function main(): Promise<void> {
   const dist = path.join(PACKAGE, 'dist');
   rmSync(dist, { recursive: true, force: true });
-  const common: BuildOptions = { entryPoints: [path.join(PACKAGE, 'src/index.ts')], bundle: true, platform: 'browser', target: 'es2020', logLevel: 'warning', legalComments: 'none' };
+  const common: BuildOptions = {
+    entryPoints: [path.join(PACKAGE, 'src/index.ts')],
+    bundle: true,
+    platform: 'browser',
+    target: 'es2020',
+    logLevel: 'warning',
+    legalComments: 'none',
+  };
   await Promise.all([
     build({ ...common, format: 'esm', outfile: path.join(dist, 'index.mjs') }),
     build({ ...common, format: 'cjs', outfile: path.join(dist, 'index.cjs') }),
-    build({ ...common, format: 'iife', globalName: 'HexaServicesClient', minify: true, outfile: path.join(dist, 'hexa-services-client.js') }),
+    build({
+      ...common,
+      format: 'iife',
+      globalName: 'HexaServicesClient',
+      minify: true,
+      outfile: path.join(dist, 'hexa-services-client.js'),
+    }),
   ]);
-  const declarations = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(PACKAGE, 'tsconfig.json')], { stdio: 'inherit' });
+  const declarations = spawnSync(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', path.join(PACKAGE, 'tsconfig.json')],
+    { stdio: 'inherit' },
+  );
   if (declarations.status !== 0) throw new Error('tsc (declarations) failed');
   console.log(`built ${dist}`);
 }

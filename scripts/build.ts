@@ -13,7 +13,11 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { 'out-dir': { type: 'string', default: 'dist' } } });
   const outDir = path.resolve(values['out-dir']);
   const root = path.resolve(__dirname, '..');
-  const compiled = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: root, stdio: 'inherit' });
+  const compiled = spawnSync(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir],
+    { cwd: root, stdio: 'inherit' },
+  );
   if (compiled.status !== 0) throw new Error('tsc failed');
   writeFileSync(path.join(outDir, 'examples', 'chat-page', PREBUILT_CHAT_SCRIPT), await bundleChatScript());
   console.log(`built ${outDir}`);

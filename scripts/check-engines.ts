@@ -20,7 +20,9 @@ function readManifest(file: string): PackageManifest {
 }
 
 function installedPackageFolders(root: string): string[] {
-  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages?: Record<string, unknown> };
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+    packages?: Record<string, unknown>;
+  };
   return Object.keys(lock.packages ?? {})
     .filter((key) => key.startsWith('node_modules/') || key.includes('/node_modules/'))
     .filter((key) => existsSync(join(root, key, 'package.json')));
@@ -28,14 +30,17 @@ function installedPackageFolders(root: string): string[] {
 
 function engineConflicts(root: string, declared: string): string[] {
   const conflicts: string[] = [];
-  if (!semver.satisfies(process.version, declared)) conflicts.push(`engines: this check runs on Node ${process.version}, outside the declared range ${declared}`);
+  if (!semver.satisfies(process.version, declared))
+    conflicts.push(`engines: this check runs on Node ${process.version}, outside the declared range ${declared}`);
   for (const folder of installedPackageFolders(root)) {
     const manifest = readManifest(join(root, folder, 'package.json'));
     const accepted = manifest.engines?.node;
     if (typeof accepted !== 'string') continue;
     const name = `${manifest.name ?? folder}@${manifest.version ?? '?'}`;
-    if (semver.validRange(accepted) === null) conflicts.push(`engines: ${name} (${folder}) declares an unreadable Node range "${accepted}"`);
-    else if (!semver.subset(declared, accepted)) conflicts.push(`engines: ${name} (${folder}) needs Node ${accepted}, narrower than the declared ${declared}`);
+    if (semver.validRange(accepted) === null)
+      conflicts.push(`engines: ${name} (${folder}) declares an unreadable Node range "${accepted}"`);
+    else if (!semver.subset(declared, accepted))
+      conflicts.push(`engines: ${name} (${folder}) needs Node ${accepted}, narrower than the declared ${declared}`);
   }
   return conflicts;
 }

@@ -13,10 +13,23 @@ const HEADER = [
 ];
 
 /** Operand types of the operators a definition may add; any other is `unknown`. */
-const OPERATOR_OPERANDS: Record<string, string> = { $regex: 'string', $options: 'string', $text: '{ $search: string; $language?: string; $caseSensitive?: boolean }' };
+const OPERATOR_OPERANDS: Record<string, string> = {
+  $regex: 'string',
+  $options: 'string',
+  $text: '{ $search: string; $language?: string; $caseSensitive?: boolean }',
+};
 
 /** Constraints worth a word in a property's doc comment. */
-const DOCUMENTED_KEYWORDS = ['format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems'];
+const DOCUMENTED_KEYWORDS = [
+  'format',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'minItems',
+  'maxItems',
+];
 
 /**
  * The TypeScript source of the clients' `ServiceTypes` for `definitions`: for each path its
@@ -47,21 +60,34 @@ export function clientTypesSource(definitions: readonly ServiceDefinition[]): st
     const recordFields = recordFieldsOf(definition, schemas);
     const recordRequired = new Set(dto.record ? schemas.requiredOf(dto.record) : []);
     const record = `${base}Record`;
-    const body = objectType({ [id.field]: { type: 'string' }, ...recordFields }, new Set([id.field, ...recordRequired]), '', referTo);
+    const body = objectType(
+      { [id.field]: { type: 'string' }, ...recordFields },
+      new Set([id.field, ...recordRequired]),
+      '',
+      referTo,
+    );
     records.push(
       `/** A \`${definition.path}\` record as answers carry it: fields the caller's policy withholds are absent. */\n` +
         `export interface ${record} ${withRelations(body, definition, definitions)}\n`,
     );
     const queryFields = schemas.propertiesOf(dto.query);
     for (const name of hidden) delete queryFields[name];
-    const fields = objectType({ [id.field]: { type: 'string' }, ...queryFields }, new Set(Object.keys(queryFields).concat(id.field)), '    ', referTo);
-    const operators = (definition.operators ?? []).map((operator) => `${propertyKey(operator)}: ${OPERATOR_OPERANDS[operator] ?? 'unknown'}`);
+    const fields = objectType(
+      { [id.field]: { type: 'string' }, ...queryFields },
+      new Set(Object.keys(queryFields).concat(id.field)),
+      '    ',
+      referTo,
+    );
+    const operators = (definition.operators ?? []).map(
+      (operator) => `${propertyKey(operator)}: ${OPERATOR_OPERANDS[operator] ?? 'unknown'}`,
+    );
     const standard = STANDARD_METHODS.filter((method) => definition.methods.includes(method));
     const custom = definition.methods.filter((method) => !(STANDARD_METHODS as readonly string[]).includes(method));
     const customTypes = custom.map((method) => {
       const data = dto.methods?.[method] ? dtoType(dto.methods[method]) : 'unknown';
       const declaredResult = dto.results?.[method];
-      const result = declaredResult === undefined ? 'unknown' : declaredResult === 'record' ? record : dtoType(declaredResult);
+      const result =
+        declaredResult === undefined ? 'unknown' : declaredResult === 'record' ? record : dtoType(declaredResult);
       return `      ${method}: { data: ${data}; result: ${result} };`;
     });
     shapes.push(
@@ -72,7 +98,11 @@ export function clientTypesSource(definitions: readonly ServiceDefinition[]): st
         `    patch: ${dtoType(dto.patch)};\n` +
         `    fields: ${fields};\n` +
         `    operators: ${operators.length > 0 ? `{ ${operators.join('; ')} }` : 'Record<never, never>'};\n` +
-        `    relations: ${Object.keys(definition.relations ?? {}).map((name) => `'${name}'`).join(' | ') || 'never'};\n` +
+        `    relations: ${
+          Object.keys(definition.relations ?? {})
+            .map((name) => `'${name}'`)
+            .join(' | ') || 'never'
+        };\n` +
         `    standard: ${standard.map((method) => `'${method}'`).join(' | ') || 'never'};\n` +
         `    methods: ${customTypes.length > 0 ? `{\n${customTypes.join('\n')}\n    }` : 'Record<never, never>'};\n` +
         `    paginated: ${isPaginating(definition.paginate || undefined)};\n` +
@@ -86,10 +116,15 @@ export function clientTypesSource(definitions: readonly ServiceDefinition[]): st
     const schema = schemas.schemaOf(name);
     const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
     declared.set(name, name);
-    dtos.push(`export interface ${name} ${objectType(properties, new Set((schema?.required as string[] | undefined) ?? []), '', referTo)}\n`);
+    dtos.push(
+      `export interface ${name} ${objectType(properties, new Set((schema?.required as string[] | undefined) ?? []), '', referTo)}\n`,
+    );
   }
 
-  const methods = definitions.map((definition) => `  ${propertyKey(definition.path)}: [${definition.methods.map((method) => `'${method}'`).join(', ')}],`);
+  const methods = definitions.map(
+    (definition) =>
+      `  ${propertyKey(definition.path)}: [${definition.methods.map((method) => `'${method}'`).join(', ')}],`,
+  );
   return [
     ...HEADER,
     "import type { ServiceMap } from '../app/typed-service';",
@@ -119,13 +154,21 @@ function withRelations(body: string, definition: ServiceDefinition, definitions:
   const lines = relations.map(([name, relation]) => {
     const target = definitions.find((candidate) => candidate.path === relation.service);
     const targetRecord = target ? `${componentBase(target.path)}Record` : 'Record<string, unknown>';
-    const carried = target && relation.select ? `Pick<${targetRecord}, ${[...new Set([relation.targetField ?? idOf(target).field, ...relation.select])].map((field) => `'${field}'`).join(' | ')}>` : targetRecord;
+    const carried =
+      target && relation.select
+        ? `Pick<${targetRecord}, ${[...new Set([relation.targetField ?? idOf(target).field, ...relation.select])].map((field) => `'${field}'`).join(' | ')}>`
+        : targetRecord;
     return `  /** The \`${relation.service}\` record named by \`${relation.field}\` (\`$include\`), as its policy shows it. */\n  ${propertyKey(name)}?: ${carried} | null;`;
   });
   return `${body.slice(0, body.lastIndexOf('}'))}${lines.join('\n')}\n}`;
 }
 
-function objectType(properties: Record<string, JsonSchema>, required: ReadonlySet<string>, indent: string, referTo: (name: string) => string): string {
+function objectType(
+  properties: Record<string, JsonSchema>,
+  required: ReadonlySet<string>,
+  indent: string,
+  referTo: (name: string) => string,
+): string {
   const names = Object.keys(properties);
   if (names.length === 0) return 'Record<never, never>';
   const lines = names.map((name) => {
@@ -136,10 +179,12 @@ function objectType(properties: Record<string, JsonSchema>, required: ReadonlySe
 }
 
 function tsType(schema: JsonSchema, indent: string, referTo: (name: string) => string): string {
-  if (typeof schema.$ref === 'string' && schema.$ref.startsWith(SCHEMA_REF)) return referTo(schema.$ref.slice(SCHEMA_REF.length));
+  if (typeof schema.$ref === 'string' && schema.$ref.startsWith(SCHEMA_REF))
+    return referTo(schema.$ref.slice(SCHEMA_REF.length));
   if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
   const alternatives = (schema.oneOf ?? schema.anyOf) as JsonSchema[] | undefined;
-  if (Array.isArray(alternatives)) return alternatives.map((alternative) => tsType(alternative, indent, referTo)).join(' | ');
+  if (Array.isArray(alternatives))
+    return alternatives.map((alternative) => tsType(alternative, indent, referTo)).join(' | ');
   switch (schema.type) {
     case 'string':
       return 'string';
@@ -156,7 +201,12 @@ function tsType(schema: JsonSchema, indent: string, referTo: (name: string) => s
     }
     case 'object':
       return schema.properties
-        ? objectType(schema.properties as Record<string, JsonSchema>, new Set((schema.required as string[] | undefined) ?? []), indent, referTo)
+        ? objectType(
+            schema.properties as Record<string, JsonSchema>,
+            new Set((schema.required as string[] | undefined) ?? []),
+            indent,
+            referTo,
+          )
         : 'Record<string, unknown>';
     default:
       return 'unknown';

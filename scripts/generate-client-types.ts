@@ -28,7 +28,9 @@ async function main(): Promise<void> {
       // missing: reported below as out of date
     }
     if (current !== source) {
-      console.error(`generate:client-types: ${CLIENT_TYPES_FILE} is not what the service definitions generate; run npm run generate:client-types`);
+      console.error(
+        `generate:client-types: ${CLIENT_TYPES_FILE} is not what the service definitions generate; run npm run generate:client-types`,
+      );
       process.exit(1);
     }
     console.log(`generate:client-types: ${CLIENT_TYPES_FILE} is up to date`);

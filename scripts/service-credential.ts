@@ -27,17 +27,28 @@ async function main(): Promise<void> {
   });
   const config = loadConfig();
   if (values.revoke !== undefined) {
-    if (!/^[0-9a-f-]{36}$/i.test(values.revoke)) throw new Error(`"${values.revoke.slice(0, 100)}" is not a credential id`);
+    if (!/^[0-9a-f-]{36}$/i.test(values.revoke))
+      throw new Error(`"${values.revoke.slice(0, 100)}" is not a credential id`);
     const file = revokeCredential(config.dataDir, values.revoke);
-    console.log(`revoked ${values.revoke.toLowerCase()} (listed in ${file}); with several instances or another DATA_DIR, also add it to SERVICE_CREDENTIALS_REVOKED`);
+    console.log(
+      `revoked ${values.revoke.toLowerCase()} (listed in ${file}); with several instances or another DATA_DIR, also add it to SERVICE_CREDENTIALS_REVOKED`,
+    );
     return;
   }
-  if (positionals.length !== 1 || !/^[a-z0-9][a-z0-9._-]{0,63}$/i.test(positionals[0]) || values.services === undefined) throw new Error(USAGE);
+  if (positionals.length !== 1 || !/^[a-z0-9][a-z0-9._-]{0,63}$/i.test(positionals[0]) || values.services === undefined)
+    throw new Error(USAGE);
   const scopes = credentialScopes(SERVICES, values.services, values.methods);
-  const settings = createJwtSettings({ secret: await resolveAuthSecret(config) }, { audience: config.auth.jwtAudience, issuer: config.auth.jwtIssuer });
+  const settings = createJwtSettings(
+    { secret: await resolveAuthSecret(config) },
+    { audience: config.auth.jwtAudience, issuer: config.auth.jwtIssuer },
+  );
   const { credential, credentialId } = signServiceCredential(settings, positionals[0], scopes);
-  const allowed = Object.entries(scopes).map(([path, methods]) => `${path} (${methods.join(', ')})`).join('; ');
-  console.log(`service credential for "${positionals[0]}", id ${credentialId}, allowed to call: ${allowed}; every call must name the user it acts for (X-On-Behalf-Of).`);
+  const allowed = Object.entries(scopes)
+    .map(([path, methods]) => `${path} (${methods.join(', ')})`)
+    .join('; ');
+  console.log(
+    `service credential for "${positionals[0]}", id ${credentialId}, allowed to call: ${allowed}; every call must name the user it acts for (X-On-Behalf-Of).`,
+  );
   console.log('Give it to the calling server as <SERVICE>_REMOTE_TOKEN.');
   console.log(`It does not expire; revoke it with: npm run service-credential -- --revoke ${credentialId}`);
   console.log(credential);

@@ -14,7 +14,21 @@ export type { ServiceMethods, ServicePort, CustomMethod } from './ports/service.
 export type { ServiceOptions, ServiceRegistrationOptions } from './ports/service-options';
 export * from './adapters/rest-client';
 export * from './adapters/socketio-client';
-export { AuthenticationClient, authenticationClient, type AuthenticationClientOptions, type TokenStorage } from './application/authentication/authentication-client';
+export {
+  AuthenticationClient,
+  authenticationClient,
+  type AuthenticationClientOptions,
+  type TokenStorage,
+} from './application/authentication/authentication-client';
 export type { CreateAppOptions } from './application/app/application';
-export type { ComparisonOperators, FieldConditions, ServiceMap, ServiceOf, ServiceShape, TypedParams, TypedQuery, TypedService } from './application/app/typed-service';
+export type {
+  ComparisonOperators,
+  FieldConditions,
+  ServiceMap,
+  ServiceOf,
+  ServiceShape,
+  TypedParams,
+  TypedQuery,
+  TypedService,
+} from './application/app/typed-service';
 export * from './application/services/service-types.generated';

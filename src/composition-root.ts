@@ -46,18 +46,29 @@ const TEARDOWN_ORDER: readonly ServiceIdentifier[] = [
 ];
 
 /** Builds the whole application from a validated configuration: the one place that wires adapters. */
-export async function composeApplication(config: AppConfig, options: CompositionOptions = {}): Promise<ComposedApplication> {
+export async function composeApplication(
+  config: AppConfig,
+  options: CompositionOptions = {},
+): Promise<ComposedApplication> {
   // Inversify, the database driver and the skeleton's services (with their class-validator DTOs)
   // load here, with the first composition: importing the package for its adapters alone does not
   // pay for the whole application (about 25 MB of resident memory).
   const { Container } = require('inversify') as typeof import('inversify');
-  const { infrastructureModule } = require('./composition/modules/infrastructure.module') as typeof import('./composition/modules/infrastructure.module');
-  const { servicesModule } = require('./composition/modules/services.module') as typeof import('./composition/modules/services.module');
-  const { rateLimitsModule } = require('./composition/modules/rate-limits.module') as typeof import('./composition/modules/rate-limits.module');
-  const { authenticationModule } = require('./composition/modules/authentication.module') as typeof import('./composition/modules/authentication.module');
-  const { applicationModule } = require('./composition/modules/application.module') as typeof import('./composition/modules/application.module');
-  const { transportsModule } = require('./composition/modules/transports.module') as typeof import('./composition/modules/transports.module');
-  const definitions = options.services ?? (require('./application/services/service-list') as typeof import('./application/services/service-list')).SERVICES;
+  const { infrastructureModule } =
+    require('./composition/modules/infrastructure.module') as typeof import('./composition/modules/infrastructure.module');
+  const { servicesModule } =
+    require('./composition/modules/services.module') as typeof import('./composition/modules/services.module');
+  const { rateLimitsModule } =
+    require('./composition/modules/rate-limits.module') as typeof import('./composition/modules/rate-limits.module');
+  const { authenticationModule } =
+    require('./composition/modules/authentication.module') as typeof import('./composition/modules/authentication.module');
+  const { applicationModule } =
+    require('./composition/modules/application.module') as typeof import('./composition/modules/application.module');
+  const { transportsModule } =
+    require('./composition/modules/transports.module') as typeof import('./composition/modules/transports.module');
+  const definitions =
+    options.services ??
+    (require('./application/services/service-list') as typeof import('./application/services/service-list')).SERVICES;
   const { name, version } = require('../package.json') as { name: string; version: string };
   const container = new Container();
   container.load(

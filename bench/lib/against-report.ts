@@ -40,7 +40,11 @@ function measured(result: SuiteResult, id: string): Measured {
 }
 
 /** Collects the `--against` rows of the suites that ran into one report. */
-export function buildAgainstReport(tree: Pick<AgainstTree, 'ref' | 'commit' | 'notes'>, ran: SuiteResult[], run: { command: string; environment: Record<string, string | number> }): AgainstReport {
+export function buildAgainstReport(
+  tree: Pick<AgainstTree, 'ref' | 'commit' | 'notes'>,
+  ran: SuiteResult[],
+  run: { command: string; environment: Record<string, string | number> },
+): AgainstReport {
   const suites: AgainstReport['suites'] = {};
   for (const result of ran) {
     if (!result.against) continue;
@@ -58,11 +62,21 @@ export function buildAgainstReport(tree: Pick<AgainstTree, 'ref' | 'commit' | 'n
       })),
     };
   }
-  return { ref: tree.ref, commit: tree.commit, command: run.command, ranAt: new Date().toISOString(), environment: run.environment, notes: tree.notes, suites };
+  return {
+    ref: tree.ref,
+    commit: tree.commit,
+    command: run.command,
+    ranAt: new Date().toISOString(),
+    environment: run.environment,
+    notes: tree.notes,
+    suites,
+  };
 }
 
-const ratio = (c: Comparison | undefined) => (c ? `${c.ratio.median.toFixed(3)} [${c.ratio.min.toFixed(3)} – ${c.ratio.max.toFixed(3)}]` : 'n/a');
-const short = (m: Measured) => `${m.throughput.ratio.median.toFixed(3)}${m.cpu ? ` (CPU ${m.cpu.ratio.median.toFixed(3)})` : ''}`;
+const ratio = (c: Comparison | undefined) =>
+  c ? `${c.ratio.median.toFixed(3)} [${c.ratio.min.toFixed(3)} – ${c.ratio.max.toFixed(3)}]` : 'n/a';
+const short = (m: Measured) =>
+  `${m.throughput.ratio.median.toFixed(3)}${m.cpu ? ` (CPU ${m.cpu.ratio.median.toFixed(3)})` : ''}`;
 
 /** The report as printed: per scenario, this tree / ref, then both versions against each baseline. */
 export function renderAgainstReport(report: AgainstReport): string {
@@ -75,9 +89,14 @@ export function renderAgainstReport(report: AgainstReport): string {
     lines.push(`\n  ${suite.title}`);
     for (const scenario of suite.scenarios) {
       const { throughput, cpu } = scenario.thisVsRef;
-      const flag = throughput.ratio.median < REGRESSION_BELOW || (cpu !== undefined && cpu.ratio.median < REGRESSION_BELOW) ? `  <- more than ${Math.round((1 - REGRESSION_BELOW) * 100)} % below ${report.ref}` : '';
+      const flag =
+        throughput.ratio.median < REGRESSION_BELOW || (cpu !== undefined && cpu.ratio.median < REGRESSION_BELOW)
+          ? `  <- more than ${Math.round((1 - REGRESSION_BELOW) * 100)} % below ${report.ref}`
+          : '';
       lines.push(`  ${scenario.title}: throughput ${ratio(throughput)}, server CPU ${ratio(cpu)}${flag}`);
-      lines.push(`      ${throughput.unit}: this tree ${throughput.candidateValue.median.toFixed(0)}, ${report.ref} ${throughput.baselineValue.median.toFixed(0)}`);
+      lines.push(
+        `      ${throughput.unit}: this tree ${throughput.candidateValue.median.toFixed(0)}, ${report.ref} ${throughput.baselineValue.median.toFixed(0)}`,
+      );
       for (const pair of scenario.baselines) {
         lines.push(`      vs ${pair.baseline}: this tree ${short(pair.thisTree)} | ${report.ref} ${short(pair.atRef)}`);
       }

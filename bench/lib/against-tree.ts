@@ -24,14 +24,21 @@ export interface AgainstTree {
 const REPO = path.dirname(BENCH_DIR);
 
 function git(args: string[], cwd = REPO): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 function resolveCommit(ref: string): string {
   try {
     return git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).trim();
   } catch {
-    throw new Error(`--against: '${ref}' is not a commit of this repository (git rev-parse ${ref}^{commit} found nothing)`);
+    throw new Error(
+      `--against: '${ref}' is not a commit of this repository (git rev-parse ${ref}^{commit} found nothing)`,
+    );
   }
 }
 
@@ -45,9 +52,12 @@ function checkLockFile(ref: string, commit: string): string[] {
   try {
     otherLock = git(['show', `${commit}:package-lock.json`]);
   } catch {
-    throw new Error(`--against: ${ref} has no package-lock.json, so whether this tree's node_modules fit it cannot be checked`);
+    throw new Error(
+      `--against: ${ref} has no package-lock.json, so whether this tree's node_modules fit it cannot be checked`,
+    );
   }
-  if (otherLock === thisLock) return [`package-lock.json is the same in both trees; ${ref} runs with this tree's node_modules`];
+  if (otherLock === thisLock)
+    return [`package-lock.json is the same in both trees; ${ref} runs with this tree's node_modules`];
   const diff = diffLockFiles(thisLock, otherLock);
   if (diff.runtime.length > 0) {
     throw new Error(
@@ -56,8 +66,13 @@ function checkLockFile(ref: string, commit: string): string[] {
         `Compare across a dependency change with two clones, each with its own npm ci.`,
     );
   }
-  const devOnly = diff.devOnly.length > 0 ? `; dev-only packages differ (${diff.devOnly.slice(0, 3).join('; ')}${diff.devOnly.length > 3 ? '; ...' : ''}), none of them runs in the framework's servers` : '';
-  return [`package-lock.json differs between the trees but every runtime package ${ref} installs is installed here at its version${devOnly}; ${ref} runs with this tree's node_modules`];
+  const devOnly =
+    diff.devOnly.length > 0
+      ? `; dev-only packages differ (${diff.devOnly.slice(0, 3).join('; ')}${diff.devOnly.length > 3 ? '; ...' : ''}), none of them runs in the framework's servers`
+      : '';
+  return [
+    `package-lock.json differs between the trees but every runtime package ${ref} installs is installed here at its version${devOnly}; ${ref} runs with this tree's node_modules`,
+  ];
 }
 
 /**
@@ -67,7 +82,11 @@ function checkLockFile(ref: string, commit: string): string[] {
  * folder inside that checkout (packages resolve through the link). The checkout is removed by
  * `remove()`, and at process exit if the run ends otherwise (errors, the time limit, Ctrl-C).
  */
-export async function prepareAgainstTree(ref: string, servers: AgainstServer[], log: (line: string) => void): Promise<AgainstTree> {
+export async function prepareAgainstTree(
+  ref: string,
+  servers: AgainstServer[],
+  log: (line: string) => void,
+): Promise<AgainstTree> {
   const commit = resolveCommit(ref);
   const notes = checkLockFile(ref, commit);
   const tempDir = mkdtempSync(path.join(os.tmpdir(), 'bench-against-'));
@@ -94,13 +113,23 @@ export async function prepareAgainstTree(ref: string, servers: AgainstServer[], 
     git(['worktree', 'add', '--detach', tree, commit]);
     symlinkSync(path.join(REPO, 'node_modules'), path.join(tree, 'node_modules'), 'dir');
     const missing = servers.filter((name) => !existsSync(path.join(tree, 'bench', 'servers', `${name}.ts`)));
-    if (missing.length > 0) throw new Error(`--against: ${ref} has no ${missing.map((name) => `bench/servers/${name}.ts`).join(' or ')} to run`);
+    if (missing.length > 0)
+      throw new Error(
+        `--against: ${ref} has no ${missing.map((name) => `bench/servers/${name}.ts`).join(' or ')} to run`,
+      );
     // The harness speaks this tree's protocol to both versions (settings in the environment, ready/stop over IPC).
     const protocol = 'bench/servers/server-protocol.ts';
-    if (!existsSync(path.join(tree, protocol)) || readFileSync(path.join(tree, protocol), 'utf8') !== readFileSync(path.join(REPO, protocol), 'utf8')) {
+    if (
+      !existsSync(path.join(tree, protocol)) ||
+      readFileSync(path.join(tree, protocol), 'utf8') !== readFileSync(path.join(REPO, protocol), 'utf8')
+    ) {
       notes.push(`${protocol} differs at ${ref}: this harness drives that tree's servers with this tree's protocol`);
     }
-    const scripts = await bundleServerEntries({ root: tree, outdir: path.join(tree, 'bench', 'results', 'build'), servers });
+    const scripts = await bundleServerEntries({
+      root: tree,
+      outdir: path.join(tree, 'bench', 'results', 'build'),
+      servers,
+    });
     return { ref, commit, scripts, notes, remove };
   } catch (error) {
     remove();

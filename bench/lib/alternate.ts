@@ -25,8 +25,18 @@ export interface AlternateOptions {
  * neighbours) falls evenly on both, and pairs each round's figures into a ratio.
  */
 export async function alternate(options: AlternateOptions): Promise<Comparison> {
-  const [baseline, candidate] = await alternateRounds(options.id, [options.baseline, options.candidate], options.rounds, options.unit, options.log);
-  return compareRounds({ ...options, baseline: { label: options.baseline.label, values: baseline }, candidate: { label: options.candidate.label, values: candidate } });
+  const [baseline, candidate] = await alternateRounds(
+    options.id,
+    [options.baseline, options.candidate],
+    options.rounds,
+    options.unit,
+    options.log,
+  );
+  return compareRounds({
+    ...options,
+    baseline: { label: options.baseline.label, values: baseline },
+    candidate: { label: options.candidate.label, values: candidate },
+  });
 }
 
 /**
@@ -35,14 +45,22 @@ export async function alternate(options: AlternateOptions): Promise<Comparison> 
  * average position in the run is the same, so drift falls evenly on all of them. Returns each
  * contender's figures, round by round, in the order given.
  */
-export async function alternateRounds(id: string, contenders: Contender[], rounds: number, unit: string, log?: (line: string) => void): Promise<number[][]> {
+export async function alternateRounds(
+  id: string,
+  contenders: Contender[],
+  rounds: number,
+  unit: string,
+  log?: (line: string) => void,
+): Promise<number[][]> {
   const values = contenders.map((): number[] => []);
   for (let round = 0; round < rounds; round++) {
     const order = contenders.map((_, index) => index);
     if (round % 2 === 1) order.reverse();
     for (const index of order) values[index].push(await contenders[index].measure());
     const ratio = contenders.length === 2 ? `, ratio ${(values[1][round] / values[0][round]).toFixed(3)}` : '';
-    log?.(`  ${id} round ${round + 1}/${rounds}: ${contenders.map((c, index) => `${c.label} ${format(values[index][round])}`).join(', ')} ${unit}${ratio}`);
+    log?.(
+      `  ${id} round ${round + 1}/${rounds}: ${contenders.map((c, index) => `${c.label} ${format(values[index][round])}`).join(', ')} ${unit}${ratio}`,
+    );
   }
   return values;
 }

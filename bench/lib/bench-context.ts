@@ -35,7 +35,15 @@ export interface Suite {
 }
 
 export function emptyResult(suite: Suite, context: BenchContext): SuiteResult {
-  return { suite: suite.name, title: suite.title, ranAt: new Date().toISOString(), quick: context.quick, comparisons: [], figures: [], notes: [] };
+  return {
+    suite: suite.name,
+    title: suite.title,
+    ranAt: new Date().toISOString(),
+    quick: context.quick,
+    comparisons: [],
+    figures: [],
+    notes: [],
+  };
 }
 
 /** Whether `--only` lets the comparison `id` run. */

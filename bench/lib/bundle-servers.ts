@@ -6,8 +6,23 @@ export const BENCH_DIR = path.resolve(__dirname, '..');
 export const RESULTS_DIR = path.join(BENCH_DIR, 'results');
 const BUILD_DIR = path.join(RESULTS_DIR, 'build');
 
-export type ServerName = 'framework-server' | 'express-server' | 'node-server' | 'fastify-server' | 'mongo-server' | 'realtime-server' | 'socketio-server';
-const SERVERS: ServerName[] = ['framework-server', 'express-server', 'node-server', 'fastify-server', 'mongo-server', 'realtime-server', 'socketio-server'];
+export type ServerName =
+  | 'framework-server'
+  | 'express-server'
+  | 'node-server'
+  | 'fastify-server'
+  | 'mongo-server'
+  | 'realtime-server'
+  | 'socketio-server';
+const SERVERS: ServerName[] = [
+  'framework-server',
+  'express-server',
+  'node-server',
+  'fastify-server',
+  'mongo-server',
+  'realtime-server',
+  'socketio-server',
+];
 
 /**
  * Bundles the server children to plain JavaScript, so that they run as an application would in
@@ -31,13 +46,17 @@ export interface BundleOptions<Name extends ServerName> {
  * so that two versions of the framework (`--against`) are built alike. Packages stay external:
  * they resolve at run time from the node_modules above `outdir`.
  */
-export async function bundleServerEntries<Name extends ServerName>(options: BundleOptions<Name>): Promise<Record<Name, string>> {
+export async function bundleServerEntries<Name extends ServerName>(
+  options: BundleOptions<Name>,
+): Promise<Record<Name, string>> {
   // startEmbeddedMongo runs the server in a worker thread and looks for this beside the bundle
   // (an older tree may not have it: its framework server then has no database store to host).
   const workerEntry = path.join(options.root, 'src', 'embedded-mongo', 'hosting', 'worker-entry.ts');
   await build({
     entryPoints: {
-      ...Object.fromEntries(options.servers.map((name) => [name, path.join(options.root, 'bench', 'servers', `${name}.ts`)])),
+      ...Object.fromEntries(
+        options.servers.map((name) => [name, path.join(options.root, 'bench', 'servers', `${name}.ts`)]),
+      ),
       ...(existsSync(workerEntry) ? { 'worker-entry': workerEntry } : {}),
     },
     outdir: options.outdir,
@@ -53,5 +72,8 @@ export async function bundleServerEntries<Name extends ServerName>(options: Bund
     keepNames: false,
     logLevel: 'error',
   });
-  return Object.fromEntries(options.servers.map((name) => [name, path.join(options.outdir, `${name}.js`)])) as Record<Name, string>;
+  return Object.fromEntries(options.servers.map((name) => [name, path.join(options.outdir, `${name}.js`)])) as Record<
+    Name,
+    string
+  >;
 }

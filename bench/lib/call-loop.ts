@@ -14,7 +14,10 @@ export async function measureCallRate(call: () => Promise<unknown>, options: Cal
 }
 
 /** Calls per second and the number of calls made. */
-export async function runCalls(call: () => Promise<unknown>, options: CallLoopOptions): Promise<{ perSecond: number; calls: number }> {
+export async function runCalls(
+  call: () => Promise<unknown>,
+  options: CallLoopOptions,
+): Promise<{ perSecond: number; calls: number }> {
   const started = performance.now();
   const deadline = started + options.seconds * 1000;
   let calls = 0;

@@ -1,6 +1,16 @@
 import type { ServerName } from './bundle-servers';
 
-export const SUITE_NAMES = ['http', 'store', 'rest', 'database', 'scale', 'memory', 'embedded', 'large', 'realtime'] as const;
+export const SUITE_NAMES = [
+  'http',
+  'store',
+  'rest',
+  'database',
+  'scale',
+  'memory',
+  'embedded',
+  'large',
+  'realtime',
+] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 export interface CliOptions {
@@ -16,7 +26,10 @@ export interface CliOptions {
 }
 
 /** The suites in which `--against` adds the framework at the other commit, and the server of that tree each runs. */
-export const AGAINST_SERVER_OF_SUITE = { http: 'framework-server', realtime: 'realtime-server' } as const satisfies Partial<Record<SuiteName, ServerName>>;
+export const AGAINST_SERVER_OF_SUITE = {
+  http: 'framework-server',
+  realtime: 'realtime-server',
+} as const satisfies Partial<Record<SuiteName, ServerName>>;
 const AGAINST_SUITES = Object.keys(AGAINST_SERVER_OF_SUITE) as Array<keyof typeof AGAINST_SERVER_OF_SUITE>;
 
 export const USAGE = `usage: npm run bench -- [${SUITE_NAMES.join('|')} ...] [--quick] [--rounds N] [--duration SECONDS] [--connections N] [--profile] [--only TEXT] [--against GIT-REF]
@@ -52,14 +65,17 @@ export function parseCliOptions(argv: string[]): CliOptions {
       if (!only) throw new Error(`--only needs a text\n${USAGE}`);
     } else if (arg === '--against') {
       against = argv[++i];
-      if (!against || against.startsWith('-')) throw new Error(`--against needs a git ref (a commit, tag or branch, e.g. HEAD~1)\n${USAGE}`);
+      if (!against || against.startsWith('-'))
+        throw new Error(`--against needs a git ref (a commit, tag or branch, e.g. HEAD~1)\n${USAGE}`);
     } else if (arg === '--help' || arg === '-h') throw new Error(USAGE);
     else if ((SUITE_NAMES as readonly string[]).includes(arg)) suites.push(arg as SuiteName);
     else throw new Error(`unknown argument '${arg}'\n${USAGE}`);
   }
   const others = suites.filter((name) => !(AGAINST_SUITES as SuiteName[]).includes(name));
   if (against !== undefined && others.length > 0) {
-    throw new Error(`--against compares the framework in the ${AGAINST_SUITES.join(' and ')} suites only, not in ${others.join(', ')}\n${USAGE}`);
+    throw new Error(
+      `--against compares the framework in the ${AGAINST_SUITES.join(' and ')} suites only, not in ${others.join(', ')}\n${USAGE}`,
+    );
   }
   return {
     suites: suites.length > 0 ? suites : against !== undefined ? [...AGAINST_SUITES] : [...SUITE_NAMES],

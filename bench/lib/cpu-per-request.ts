@@ -17,7 +17,8 @@ export class CpuPerRequest {
     const before = server.cpuMs();
     const { perSecond, total } = await measureLoad(server.url, requests, options);
     const after = server.cpuMs();
-    if (before !== undefined && after !== undefined && total > 0) this.add(server.label, ((after - before) * 1000) / total);
+    if (before !== undefined && after !== undefined && total > 0)
+      this.add(server.label, ((after - before) * 1000) / total);
     return perSecond;
   }
 
@@ -40,7 +41,12 @@ export class CpuPerRequest {
    * The efficiency comparison matching `throughput`: per round, baseline CPU per request /
    * candidate CPU per request (above 1: the candidate needs less CPU per request).
    */
-  comparison(throughput: Comparison, baseline: ServerProcess | string, candidate: ServerProcess | string, what = 'server CPU per request'): Comparison | undefined {
+  comparison(
+    throughput: Comparison,
+    baseline: ServerProcess | string,
+    candidate: ServerProcess | string,
+    what = 'server CPU per request',
+  ): Comparison | undefined {
     const a = this.samples.get(typeof baseline === 'string' ? baseline : baseline.label);
     const b = this.samples.get(typeof candidate === 'string' ? candidate : candidate.label);
     if (!a || !b || a.length !== b.length || a.length === 0) return undefined;

@@ -30,7 +30,8 @@ export function setUpPinning(): Pinning {
   const cores = os.availableParallelism();
   const plain: Pinning = {
     enabled: false,
-    note: cores < 2 ? `only ${cores} core: server and load share it` : 'taskset not found: server and load are not pinned',
+    note:
+      cores < 2 ? `only ${cores} core: server and load share it` : 'taskset not found: server and load are not pinned',
     serverCommand: (nodeArgs) => ({ command: process.execPath, args: nodeArgs }),
   };
   if (cores < 2 || !hasTaskset()) return plain;
@@ -42,6 +43,9 @@ export function setUpPinning(): Pinning {
   return {
     enabled: true,
     note: `server children on core ${SERVER_CORE}, load generator on core ${LOAD_CORE} (taskset), ${cores} cores`,
-    serverCommand: (nodeArgs) => ({ command: 'taskset', args: ['-c', String(SERVER_CORE), process.execPath, ...nodeArgs] }),
+    serverCommand: (nodeArgs) => ({
+      command: 'taskset',
+      args: ['-c', String(SERVER_CORE), process.execPath, ...nodeArgs],
+    }),
   };
 }

@@ -20,12 +20,20 @@ export interface LoadOptions {
  * returns successful requests per second. Any non-2xx answer or socket error fails the
  * measurement: a benchmark of 401s or 404s would measure the wrong thing.
  */
-export async function measureThroughput(baseUrl: string, requests: LoadRequest[], options: LoadOptions): Promise<number> {
+export async function measureThroughput(
+  baseUrl: string,
+  requests: LoadRequest[],
+  options: LoadOptions,
+): Promise<number> {
   return (await measureLoad(baseUrl, requests, options)).perSecond;
 }
 
 /** Successful requests per second and in total. */
-export async function measureLoad(baseUrl: string, requests: LoadRequest[], options: LoadOptions): Promise<{ perSecond: number; total: number }> {
+export async function measureLoad(
+  baseUrl: string,
+  requests: LoadRequest[],
+  options: LoadOptions,
+): Promise<{ perSecond: number; total: number }> {
   const result = await autocannon({
     url: baseUrl,
     connections: options.connections,
@@ -38,11 +46,14 @@ export async function measureLoad(baseUrl: string, requests: LoadRequest[], opti
       method: request.method,
       path: request.path,
       body: request.body,
-      headers: request.body === undefined ? request.headers : { 'content-type': 'application/json', ...request.headers },
+      headers:
+        request.body === undefined ? request.headers : { 'content-type': 'application/json', ...request.headers },
     })),
   });
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`load on ${baseUrl}${requests[0].path}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(
+      `load on ${baseUrl}${requests[0].path}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
   return { perSecond: result['2xx'] / result.duration, total: result['2xx'] };
 }

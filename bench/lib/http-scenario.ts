@@ -37,36 +37,59 @@ export interface HttpScenario {
  * each pair's ratios taken from those same rounds, with CPU per request beside throughput.
  * Returns the comparisons and each server's RSS after its runs.
  */
-export async function runHttpScenario(context: BenchContext, scenario: HttpScenario): Promise<{ comparisons: Comparison[]; figures: Figure[] }> {
+export async function runHttpScenario(
+  context: BenchContext,
+  scenario: HttpScenario,
+): Promise<{ comparisons: Comparison[]; figures: Figure[] }> {
   const servers: ServerProcess[] = [];
   try {
     for (const server of scenario.servers) {
-      servers.push(await startServer({
-        label: `${server.key}-${scenario.name}`, script: server.scriptPath ?? context.scripts[server.script], settings: server.settings, pinning: context.pinning, profileDir: context.profileDir,
-      }));
+      servers.push(
+        await startServer({
+          label: `${server.key}-${scenario.name}`,
+          script: server.scriptPath ?? context.scripts[server.script],
+          settings: server.settings,
+          pinning: context.pinning,
+          profileDir: context.profileDir,
+        }),
+      );
     }
     const cpu = new CpuPerRequest();
     const load = (server: ServerProcess, seconds: number) =>
       cpu.measure(server, [scenario.request(server)], { connections: context.connections, duration: seconds });
     for (const server of servers) {
-      await measureThroughput(server.url, [scenario.request(server)], { connections: context.connections, duration: context.warmup });
+      await measureThroughput(server.url, [scenario.request(server)], {
+        connections: context.connections,
+        duration: context.warmup,
+      });
     }
     for (const server of servers) server.startProfiling();
     const values = await alternateRounds(
       scenario.name,
-      servers.map((server, index) => ({ label: scenario.servers[index].key, measure: () => load(server, context.duration) })),
+      servers.map((server, index) => ({
+        label: scenario.servers[index].key,
+        measure: () => load(server, context.duration),
+      })),
       context.rounds,
       'req/s',
       context.log,
     );
     const comparisons: Comparison[] = comparePairs(
-      scenario.servers.map((server, index) => ({ key: server.key, name: server.name, values: values[index], cpuLabel: servers[index].label })),
+      scenario.servers.map((server, index) => ({
+        key: server.key,
+        name: server.name,
+        values: values[index],
+        cpuLabel: servers[index].label,
+      })),
       scenario.pairs,
       'req/s',
       cpu,
     );
     const figures = servers.map((server, index): Figure => ({
-      id: `rss-after-${server.label}`, title: `RSS after the ${scenario.name} runs, ${scenario.servers[index].name}`, value: round(server.rssMb() ?? NaN, 1), unit: 'MB',
+      id: `rss-after-${server.label}`,
+      title: `RSS after the ${scenario.name} runs, ${scenario.servers[index].name}`,
+      value: round(server.rssMb() ?? NaN, 1),
+      unit: 'MB',
     }));
     return { comparisons, figures };
   } finally {

@@ -21,7 +21,8 @@ export interface LockFileDiff {
   devOnly: string[];
 }
 
-const packageName = (location: string) => location.slice(location.lastIndexOf('node_modules/') + 'node_modules/'.length);
+const packageName = (location: string) =>
+  location.slice(location.lastIndexOf('node_modules/') + 'node_modules/'.length);
 
 /** Package name -> the versions the lock file installs (hoisting may install one at several versions). */
 function versionsByName(lock: LockFile, keep: (entry: LockEntry) => boolean): Map<string, Set<string>> {
@@ -37,11 +38,15 @@ function versionsByName(lock: LockFile, keep: (entry: LockEntry) => boolean): Ma
 
 function parse(text: string, which: string): LockFile {
   const lock = JSON.parse(text) as LockFile;
-  if (!lock.packages) throw new Error(`${which} package-lock.json has no "packages" section (lockfileVersion ${lock.lockfileVersion ?? '?'}; 2 or 3 needed)`);
+  if (!lock.packages)
+    throw new Error(
+      `${which} package-lock.json has no "packages" section (lockfileVersion ${lock.lockfileVersion ?? '?'}; 2 or 3 needed)`,
+    );
   return lock;
 }
 
-const allIn = (wanted: Set<string>, installed: Set<string> | undefined) => installed !== undefined && [...wanted].every((version) => installed.has(version));
+const allIn = (wanted: Set<string>, installed: Set<string> | undefined) =>
+  installed !== undefined && [...wanted].every((version) => installed.has(version));
 
 /**
  * A package differs when a version the other tree installs is not installed here. Compared by
@@ -56,10 +61,22 @@ export function diffLockFiles(thisTreeText: string, otherTreeText: string): Lock
   // Dev packages are installed too: a runtime package there that is dev-only here still runs at the same version.
   const mineAll = versionsByName(thisTree, () => true);
   const [otherRuntime, otherAll] = [versionsByName(otherTree, runtime), versionsByName(otherTree, () => true)];
-  const optionalThere = new Set(Object.entries(otherTree.packages ?? {}).filter(([, entry]) => entry.optional).map(([location]) => packageName(location)));
+  const optionalThere = new Set(
+    Object.entries(otherTree.packages ?? {})
+      .filter(([, entry]) => entry.optional)
+      .map(([location]) => packageName(location)),
+  );
   const matters = (name: string) => mineAll.has(name) || !optionalThere.has(name);
-  const describe = (name: string, versions: Set<string>) => `${name} ${[...versions].join(', ')} (here ${[...(mineAll.get(name) ?? ['not installed'])].join(', ')})`;
-  const runtimeDiffs = [...otherRuntime].filter(([name, versions]) => matters(name) && !allIn(versions, mineAll.get(name)));
-  const devDiffs = [...otherAll].filter(([name, versions]) => !otherRuntime.has(name) && matters(name) && !allIn(versions, mineAll.get(name)));
-  return { runtime: runtimeDiffs.map(([name, versions]) => describe(name, versions)), devOnly: devDiffs.map(([name, versions]) => describe(name, versions)) };
+  const describe = (name: string, versions: Set<string>) =>
+    `${name} ${[...versions].join(', ')} (here ${[...(mineAll.get(name) ?? ['not installed'])].join(', ')})`;
+  const runtimeDiffs = [...otherRuntime].filter(
+    ([name, versions]) => matters(name) && !allIn(versions, mineAll.get(name)),
+  );
+  const devDiffs = [...otherAll].filter(
+    ([name, versions]) => !otherRuntime.has(name) && matters(name) && !allIn(versions, mineAll.get(name)),
+  );
+  return {
+    runtime: runtimeDiffs.map(([name, versions]) => describe(name, versions)),
+    devOnly: devDiffs.map(([name, versions]) => describe(name, versions)),
+  };
 }

@@ -36,9 +36,12 @@ function locate(frame: CallFrame, maps: Map<string, SourceMap | null>): { file: 
       maps.set(file, null);
     }
   }
-  const entry = maps.get(file)?.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string; originalLine?: number } | undefined;
+  const entry = maps.get(file)?.findEntry(frame.lineNumber, frame.columnNumber) as
+    { originalSource?: string; originalLine?: number } | undefined;
   if (!entry?.originalSource) return { file: path.relative(PROJECT_ROOT, file), name };
-  const source = entry.originalSource.startsWith('file:') ? fileURLToPath(entry.originalSource) : path.resolve(path.dirname(file), entry.originalSource);
+  const source = entry.originalSource.startsWith('file:')
+    ? fileURLToPath(entry.originalSource)
+    : path.resolve(path.dirname(file), entry.originalSource);
   return { file: path.relative(PROJECT_ROOT, source), name: `${name}:${(entry.originalLine ?? 0) + 1}` };
 }
 
@@ -82,7 +85,10 @@ export function summarizeProfile(profileFile: string, top = 25): string {
     }
   }
   const table = (entries: Map<string, number>, count = top) =>
-    [...entries].sort((a, b) => b[1] - a[1]).slice(0, count).map(([key, micros]) => `  ${((micros / busy) * 100).toFixed(1).padStart(5)} %  ${key}`);
+    [...entries]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([key, micros]) => `  ${((micros / busy) * 100).toFixed(1).padStart(5)} %  ${key}`);
   return [
     `${path.basename(profileFile)}: ${(busy / 1000).toFixed(0)} ms busy`,
     ' self time by file:',

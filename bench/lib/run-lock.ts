@@ -21,7 +21,9 @@ export function takeRunLock(): void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = Number(readFileSync(LOCK, 'utf8').trim());
       if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) {
-        throw new Error(`another bench run (pid ${owner}) is running; runs at once would measure each other (lock: ${path.relative(process.cwd(), LOCK)})`);
+        throw new Error(
+          `another bench run (pid ${owner}) is running; runs at once would measure each other (lock: ${path.relative(process.cwd(), LOCK)})`,
+        );
       }
       rmSync(LOCK, { force: true });
     }

@@ -26,7 +26,11 @@ export interface MeasuredContender {
 
 /** Each pair's comparison from the same rounds, followed by its CPU row when the pair asks for one. */
 export function comparePairs(
-  contenders: MeasuredContender[], pairs: ScenarioPair[], unit: string, cpu: CpuPerRequest, cpuRow: { what?: string; unit?: string } = {},
+  contenders: MeasuredContender[],
+  pairs: ScenarioPair[],
+  unit: string,
+  cpu: CpuPerRequest,
+  cpuRow: { what?: string; unit?: string } = {},
 ): Comparison[] {
   const find = (key: string) => {
     const contender = contenders.find((c) => c.key === key);
@@ -37,11 +41,17 @@ export function comparePairs(
   for (const pair of pairs) {
     const [baseline, candidate] = [find(pair.baseline), find(pair.candidate)];
     const throughput = compareRounds({
-      id: pair.id, title: pair.title, unit, target: pair.target,
-      baseline: { label: baseline.name, values: baseline.values }, candidate: { label: candidate.name, values: candidate.values },
+      id: pair.id,
+      title: pair.title,
+      unit,
+      target: pair.target,
+      baseline: { label: baseline.name, values: baseline.values },
+      candidate: { label: candidate.name, values: candidate.values },
     });
     comparisons.push(throughput);
-    const efficiency = pair.cpu ? cpu.comparison(throughput, baseline.cpuLabel, candidate.cpuLabel, cpuRow.what) : undefined;
+    const efficiency = pair.cpu
+      ? cpu.comparison(throughput, baseline.cpuLabel, candidate.cpuLabel, cpuRow.what)
+      : undefined;
     if (efficiency) comparisons.push(cpuRow.unit ? { ...efficiency, unit: cpuRow.unit } : efficiency);
   }
   return comparisons;
@@ -57,14 +67,32 @@ export const AT_REF = 'framework-at-ref';
  * target: targets are this tree's). Also says how they pair up, for the report.
  */
 export function pairsWithFrameworkAtRef(
-  scenario: { id: string; title: string }, pairs: ScenarioPair[], framework: string, ref: string,
+  scenario: { id: string; title: string },
+  pairs: ScenarioPair[],
+  framework: string,
+  ref: string,
 ): { pairs: ScenarioPair[]; against: AgainstScenario } {
-  const thisVsRef: ScenarioPair = { id: `${scenario.id}-this-vs-ref`, title: `${scenario.title}, this tree vs the framework at ${ref}`, baseline: AT_REF, candidate: framework, cpu: true };
+  const thisVsRef: ScenarioPair = {
+    id: `${scenario.id}-this-vs-ref`,
+    title: `${scenario.title}, this tree vs the framework at ${ref}`,
+    baseline: AT_REF,
+    candidate: framework,
+    cpu: true,
+  };
   const twins = pairs
     .filter((pair) => pair.candidate === framework)
-    .map((pair): ScenarioPair => ({ id: `${pair.id}-at-ref`, title: `${pair.title} (the framework at ${ref})`, baseline: pair.baseline, candidate: AT_REF, cpu: pair.cpu }));
+    .map((pair): ScenarioPair => ({
+      id: `${pair.id}-at-ref`,
+      title: `${pair.title} (the framework at ${ref})`,
+      baseline: pair.baseline,
+      candidate: AT_REF,
+      cpu: pair.cpu,
+    }));
   const baselines = pairs
     .filter((pair) => pair.candidate === framework)
     .map((pair) => ({ baseline: pair.baseline, thisTree: pair.id, atRef: `${pair.id}-at-ref` }));
-  return { pairs: [...pairs, thisVsRef, ...twins], against: { id: scenario.id, title: scenario.title, thisVsRef: thisVsRef.id, baselines } };
+  return {
+    pairs: [...pairs, thisVsRef, ...twins],
+    against: { id: scenario.id, title: scenario.title, thisVsRef: thisVsRef.id, baselines },
+  };
 }

@@ -9,15 +9,28 @@ const BATCH = 5_000;
  * Bucket `b` holds documents `b * 100 .. b * 100 + 99`, so `{ bucket: b }` selects 100 at every
  * collection size and a size-independent plan is what the scale benchmark expects.
  */
-export async function seedDocuments(db: Db, name: string, count: number): Promise<{ collection: Collection<Document>; ids: ObjectId[] }> {
-  await db.collection(name).drop().catch(() => undefined);
+export async function seedDocuments(
+  db: Db,
+  name: string,
+  count: number,
+): Promise<{ collection: Collection<Document>; ids: ObjectId[] }> {
+  await db
+    .collection(name)
+    .drop()
+    .catch(() => undefined);
   const collection = db.collection(name);
   await collection.createIndex({ bucket: 1 });
   const ids: ObjectId[] = [];
   for (let start = 0; start < count; start += BATCH) {
     const batch = Array.from({ length: Math.min(BATCH, count - start) }, (_, i) => {
       const n = start + i;
-      return { n, bucket: Math.floor(n / BUCKET_SIZE), userId: n % 10, text: `Document number ${n}`, createdAt: 1_700_000_000_000 + n };
+      return {
+        n,
+        bucket: Math.floor(n / BUCKET_SIZE),
+        userId: n % 10,
+        text: `Document number ${n}`,
+        createdAt: 1_700_000_000_000 + n,
+      };
     });
     const inserted = await collection.insertMany(batch, { ordered: true });
     for (let i = 0; i < batch.length; i++) ids.push(inserted.insertedIds[i]);

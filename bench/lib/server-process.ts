@@ -75,7 +75,12 @@ function requestHeap(child: ChildProcess, collect: boolean): Promise<HeapMessage
   return ask<HeapMessage>(child, { type: 'heap', collect } satisfies HeapRequest, 'heap');
 }
 
-function ask<T extends { type: string }>(child: ChildProcess, request: object, replyType: string, timeoutMs = 2000): Promise<T | undefined> {
+function ask<T extends { type: string }>(
+  child: ChildProcess,
+  request: object,
+  replyType: string,
+  timeoutMs = 2000,
+): Promise<T | undefined> {
   if (!child.connected) return Promise.resolve(undefined);
   return new Promise((resolve) => {
     const onMessage = (message: { type?: string }) => {
@@ -96,18 +101,32 @@ function ask<T extends { type: string }>(child: ChildProcess, request: object, r
 /** Starts a server child on the server core and resolves once it reports its port. */
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
   const { command, args } = options.pinning.serverCommand([options.script]);
-  const profiling = options.profileDir ? { BENCH_PROFILE_DIR: options.profileDir, BENCH_PROFILE_LABEL: options.label } : {};
+  const profiling = options.profileDir
+    ? { BENCH_PROFILE_DIR: options.profileDir, BENCH_PROFILE_LABEL: options.label }
+    : {};
   const child = spawn(command, args, {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, NODE_ENV: 'production', ...(options.settings ? settingsToEnv(options.settings) : {}), ...options.env, ...profiling },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      ...(options.settings ? settingsToEnv(options.settings) : {}),
+      ...options.env,
+      ...profiling,
+    },
   });
   running.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  exited.then(() => running.delete(child), () => undefined);
+  exited.then(
+    () => running.delete(child),
+    () => undefined,
+  );
 
   const ready = await new Promise<ReadyMessage>((resolve, reject) => {
     const startTimeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS;
-    const timer = setTimeout(() => reject(new Error(`${options.label} did not start within ${startTimeoutMs} ms`)), startTimeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${options.label} did not start within ${startTimeoutMs} ms`)),
+      startTimeoutMs,
+    );
     child.on('message', (message: ChildMessage) => {
       clearTimeout(timer);
       if (message.type === 'ready') resolve(message);

@@ -9,7 +9,14 @@ const ROW = 26;
 const HEADING = 30;
 const TOP = 56;
 
-const COLORS = { met: '#2e8b57', missed: '#c0392b', none: '#7f8c8d', target: '#1f3a93', grid: '#dddddd', one: '#555555' };
+const COLORS = {
+  met: '#2e8b57',
+  missed: '#c0392b',
+  none: '#7f8c8d',
+  target: '#1f3a93',
+  grid: '#dddddd',
+  one: '#555555',
+};
 
 function escape(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -37,17 +44,27 @@ export function renderRatiosSvg(results: ResultsFile): string {
       const color = c.met === undefined ? COLORS.none : c.met ? COLORS.met : COLORS.missed;
       const mid = y + ROW / 2;
       body.push(`<text x="16" y="${mid + 4}">${escape(c.title)}</text>`);
-      body.push(`<rect x="${CHART_LEFT}" y="${y + 5}" width="${(x(c.ratio.median) - CHART_LEFT).toFixed(1)}" height="${ROW - 10}" fill="${color}" opacity="0.85"/>`);
-      body.push(`<line x1="${x(c.ratio.min).toFixed(1)}" x2="${x(c.ratio.max).toFixed(1)}" y1="${mid}" y2="${mid}" stroke="#222" stroke-width="1.5"/>`);
+      body.push(
+        `<rect x="${CHART_LEFT}" y="${y + 5}" width="${(x(c.ratio.median) - CHART_LEFT).toFixed(1)}" height="${ROW - 10}" fill="${color}" opacity="0.85"/>`,
+      );
+      body.push(
+        `<line x1="${x(c.ratio.min).toFixed(1)}" x2="${x(c.ratio.max).toFixed(1)}" y1="${mid}" y2="${mid}" stroke="#222" stroke-width="1.5"/>`,
+      );
       for (const end of [c.ratio.min, c.ratio.max]) {
-        body.push(`<line x1="${x(end).toFixed(1)}" x2="${x(end).toFixed(1)}" y1="${mid - 5}" y2="${mid + 5}" stroke="#222" stroke-width="1.5"/>`);
+        body.push(
+          `<line x1="${x(end).toFixed(1)}" x2="${x(end).toFixed(1)}" y1="${mid - 5}" y2="${mid + 5}" stroke="#222" stroke-width="1.5"/>`,
+        );
       }
       if (c.target) {
         const tx = x(c.target.value).toFixed(1);
-        body.push(`<line x1="${tx}" x2="${tx}" y1="${y + 1}" y2="${y + ROW - 1}" stroke="${COLORS.target}" stroke-width="2.5" stroke-dasharray="4 2"><title>${escape(`target ${c.target.op} ${c.target.value}`)}</title></line>`);
+        body.push(
+          `<line x1="${tx}" x2="${tx}" y1="${y + 1}" y2="${y + ROW - 1}" stroke="${COLORS.target}" stroke-width="2.5" stroke-dasharray="4 2"><title>${escape(`target ${c.target.op} ${c.target.value}`)}</title></line>`,
+        );
       }
       const targetText = c.target ? ` (${c.target.op} ${c.target.value})` : '';
-      body.push(`<text x="${WIDTH - VALUE_WIDTH - 12}" y="${mid + 4}">${c.ratio.median.toFixed(2)}x${escape(targetText)}</text>`);
+      body.push(
+        `<text x="${WIDTH - VALUE_WIDTH - 12}" y="${mid + 4}">${c.ratio.median.toFixed(2)}x${escape(targetText)}</text>`,
+      );
       y += ROW;
     }
   }
@@ -56,8 +73,12 @@ export function renderRatiosSvg(results: ResultsFile): string {
   const grid: string[] = [];
   for (let tick = 0; tick <= xMax + 1e-9; tick += xMax > 3 ? 0.5 : 0.25) {
     const tx = x(tick).toFixed(1);
-    grid.push(`<line x1="${tx}" x2="${tx}" y1="${TOP - 6}" y2="${y}" stroke="${tick === 1 ? COLORS.one : COLORS.grid}" stroke-width="${tick === 1 ? 1.5 : 1}"/>`);
-    grid.push(`<text x="${tx}" y="${y + 16}" text-anchor="middle" fill="#555">${tick.toFixed(2).replace(/0$/, '')}</text>`);
+    grid.push(
+      `<line x1="${tx}" x2="${tx}" y1="${TOP - 6}" y2="${y}" stroke="${tick === 1 ? COLORS.one : COLORS.grid}" stroke-width="${tick === 1 ? 1.5 : 1}"/>`,
+    );
+    grid.push(
+      `<text x="${tx}" y="${y + 16}" text-anchor="middle" fill="#555">${tick.toFixed(2).replace(/0$/, '')}</text>`,
+    );
   }
 
   const legend =

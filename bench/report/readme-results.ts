@@ -5,7 +5,8 @@ export const RESULTS_END = '<!-- results:end -->';
 
 function number(value: number, unit = ''): string {
   if (!Number.isFinite(value)) return 'n/a';
-  const text = Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : value.toPrecision(3);
+  const text =
+    Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : value.toPrecision(3);
   return unit ? `${text} ${unit}` : text;
 }
 
@@ -28,7 +29,12 @@ function figureRow(f: Figure): string {
 }
 
 function suiteSection(suite: SuiteResult): string {
-  const lines = [`### ${suite.title}`, '', `\`${suite.command ?? 'npm run bench'}\` — ${suite.ranAt.slice(0, 19).replace('T', ' ')} UTC${suite.quick ? ' (quick)' : ''}`, ''];
+  const lines = [
+    `### ${suite.title}`,
+    '',
+    `\`${suite.command ?? 'npm run bench'}\` — ${suite.ranAt.slice(0, 19).replace('T', ' ')} UTC${suite.quick ? ' (quick)' : ''}`,
+    '',
+  ];
   if (suite.comparisons.length > 0) {
     const rounds = suite.comparisons[0].ratio.samples.length;
     lines.push(
@@ -48,7 +54,9 @@ function suiteSection(suite: SuiteResult): string {
 
 /** The generated part of bench/README.md: environment, then one section per suite. */
 export function renderResultsMarkdown(results: ResultsFile): string {
-  const environment = Object.entries(results.environment).map(([key, value]) => `${key}: ${value}`).join('; ');
+  const environment = Object.entries(results.environment)
+    .map(([key, value]) => `${key}: ${value}`)
+    .join('; ');
   return [
     RESULTS_START,
     '',

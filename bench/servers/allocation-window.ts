@@ -36,7 +36,11 @@ export function serveAllocationWindows(): void {
     if (message.phase === 'open') {
       collectGarbage();
       collectionStarts.length = 0;
-      opened = { at: performance.now(), heap: getHeapStatistics().used_heap_size, arrayBuffers: process.memoryUsage().arrayBuffers };
+      opened = {
+        at: performance.now(),
+        heap: getHeapStatistics().used_heap_size,
+        arrayBuffers: process.memoryUsage().arrayBuffers,
+      };
       process.send?.({ type: 'allocation', phase: 'open' } satisfies AllocationMessage);
       return;
     }
@@ -46,7 +50,13 @@ export function serveAllocationWindows(): void {
     // gc entries are delivered asynchronously: give the observer a moment before counting.
     setTimeout(() => {
       const collections = collectionStarts.filter((start) => start >= opened.at && start <= closedAt).length;
-      process.send?.({ type: 'allocation', phase: 'close', heapBytes, arrayBufferBytes, collections } satisfies AllocationMessage);
+      process.send?.({
+        type: 'allocation',
+        phase: 'close',
+        heapBytes,
+        arrayBufferBytes,
+        collections,
+      } satisfies AllocationMessage);
     }, 50);
   });
 }

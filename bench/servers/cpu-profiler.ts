@@ -10,13 +10,18 @@ import path from 'node:path';
 export class WindowProfiler {
   private session?: Session;
 
-  constructor(private readonly dir = process.env.BENCH_PROFILE_DIR, private readonly label = process.env.BENCH_PROFILE_LABEL ?? 'server') {}
+  constructor(
+    private readonly dir = process.env.BENCH_PROFILE_DIR,
+    private readonly label = process.env.BENCH_PROFILE_LABEL ?? 'server',
+  ) {}
 
   start(): void {
     if (!this.dir || this.session) return;
     const session = new Session();
     session.connect();
-    session.post('Profiler.enable', () => session.post('Profiler.setSamplingInterval', { interval: 200 }, () => session.post('Profiler.start')));
+    session.post('Profiler.enable', () =>
+      session.post('Profiler.setSamplingInterval', { interval: 200 }, () => session.post('Profiler.start')),
+    );
     this.session = session;
   }
 
@@ -27,7 +32,8 @@ export class WindowProfiler {
     this.session = undefined;
     return new Promise((resolve) => {
       session.post('Profiler.stop', (error, result) => {
-        if (!error) writeFileSync(path.join(this.dir!, `${this.label}.${Date.now()}.cpuprofile`), JSON.stringify(result.profile));
+        if (!error)
+          writeFileSync(path.join(this.dir!, `${this.label}.${Date.now()}.cpuprofile`), JSON.stringify(result.profile));
         session.disconnect();
         resolve();
       });

@@ -9,7 +9,16 @@ import { createSecretKey } from 'node:crypto';
 import { createServer } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import jwt from 'jsonwebtoken';
-import { BENCH_TOKEN_CLAIMS, BENCH_USER, PAGINATE, SEEDED_MESSAGES, listenUntilStopped, reportFailure, seedMessage, settingsFromEnv } from './server-protocol';
+import {
+  BENCH_TOKEN_CLAIMS,
+  BENCH_USER,
+  PAGINATE,
+  SEEDED_MESSAGES,
+  listenUntilStopped,
+  reportFailure,
+  seedMessage,
+  settingsFromEnv,
+} from './server-protocol';
 
 interface Message {
   id: number;
@@ -36,7 +45,11 @@ function main(): void {
     // A KeyObject, as the framework's strategy uses: with a string secret jsonwebtoken builds a
     // key on every call (~350 µs here), which would only slow this baseline down.
     const key = createSecretKey(Buffer.from(settings.secret, 'utf8'));
-    const verifyOptions = { algorithms: ['HS256' as const], audience: BENCH_TOKEN_CLAIMS.audience, issuer: BENCH_TOKEN_CLAIMS.issuer };
+    const verifyOptions = {
+      algorithms: ['HS256' as const],
+      audience: BENCH_TOKEN_CLAIMS.audience,
+      issuer: BENCH_TOKEN_CLAIMS.issuer,
+    };
     const users = new Map([[String(BENCH_USER.id), BENCH_USER]]);
     app.use('/messages', (req: Request, res: Response, next: NextFunction) => {
       const header = req.headers.authorization ?? '';
@@ -67,7 +80,8 @@ function main(): void {
 
   app.get('/messages/:id', (req: Request, res: Response) => {
     const message = byId.get(Number(req.params.id));
-    if (!message) res.status(404).json({ name: 'NotFound', message: `No record found for id '${req.params.id}'`, code: 404 });
+    if (!message)
+      res.status(404).json({ name: 'NotFound', message: `No record found for id '${req.params.id}'`, code: 404 });
     else res.json(message);
   });
 

@@ -43,17 +43,24 @@ async function authenticateWithJwt(app: FastifyInstance, secret: string): Promis
 }
 
 function messageRoutes(app: FastifyInstance, store: MessageStore): void {
-  app.get<{ Querystring: { $limit?: number; $skip?: number } }>('/messages', { schema: { querystring: pageQuerySchema } }, async (request) => {
-    const limit = Math.min(request.query.$limit ?? PAGINATE.default, PAGINATE.max);
-    return store.page(limit, request.query.$skip ?? 0);
-  });
+  app.get<{ Querystring: { $limit?: number; $skip?: number } }>(
+    '/messages',
+    { schema: { querystring: pageQuerySchema } },
+    async (request) => {
+      const limit = Math.min(request.query.$limit ?? PAGINATE.default, PAGINATE.max);
+      return store.page(limit, request.query.$skip ?? 0);
+    },
+  );
 
   app.get<{ Params: { id: string | number } }>(
     '/messages/:id',
     { schema: { params: { type: 'object', properties: { id: store.idSchema }, required: ['id'] } } },
     async (request, reply) => {
       const message = await store.get(request.params.id);
-      if (!message) return reply.code(404).send({ name: 'NotFound', message: `No record found for id '${request.params.id}'`, code: 404 });
+      if (!message)
+        return reply
+          .code(404)
+          .send({ name: 'NotFound', message: `No record found for id '${request.params.id}'`, code: 404 });
       return message;
     },
   );
@@ -64,7 +71,10 @@ function messageRoutes(app: FastifyInstance, store: MessageStore): void {
   });
 }
 
-export async function createFastifyApp(settings: Pick<ServerSettings, 'helmet' | 'auth' | 'secret'>, store: MessageStore): Promise<FastifyInstance> {
+export async function createFastifyApp(
+  settings: Pick<ServerSettings, 'helmet' | 'auth' | 'secret'>,
+  store: MessageStore,
+): Promise<FastifyInstance> {
   const app = Fastify();
   // The plugins load only when used, so that bare Fastify's memory figures are bare Fastify's.
   if (settings.helmet) await app.register((await import('@fastify/helmet')).default);

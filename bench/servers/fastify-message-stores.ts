@@ -67,7 +67,10 @@ export async function mongoMessageStore(): Promise<MessageStore> {
     idSchema: { type: 'string', pattern: '^[0-9a-fA-F]{24}$' },
     get: (id) => collection.findOne({ _id: new ObjectId(String(id)) }),
     page: async (limit, skip) => {
-      const [data, total] = await Promise.all([collection.find({}, { skip, limit }).toArray(), collection.countDocuments({})]);
+      const [data, total] = await Promise.all([
+        collection.find({}, { skip, limit }).toArray(),
+        collection.countDocuments({}),
+      ]);
       return { total, limit, skip, data };
     },
     create: async (data) => {

@@ -13,15 +13,34 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  answerPolicyErrors, authenticate, AuthenticationService, createApp, createHttpAdapter, createJwtSettings, DatabaseService, enforcePolicy,
-  JsonWebTokenIssuer, JwtAuthenticationStrategy, MemoryService, PolicyViews, startEmbeddedMongo,
+  answerPolicyErrors,
+  authenticate,
+  AuthenticationService,
+  createApp,
+  createHttpAdapter,
+  createJwtSettings,
+  DatabaseService,
+  enforcePolicy,
+  JsonWebTokenIssuer,
+  JwtAuthenticationStrategy,
+  MemoryService,
+  PolicyViews,
+  startEmbeddedMongo,
 } from '../../src';
 import type { OpenTelemetryTracer } from '../../src/adapters/opentelemetry';
 import { observeStoreCalls } from '../../src/application/adapter/observe-store-calls';
 import { observeServiceCalls } from '../../src/application/observability/observe-service-calls';
 import { BENCH_MESSAGES_POLICY, BENCH_POLICY_METHODS } from './bench-messages-policy';
 import { startOtlpSink } from './otlp-sink';
-import { BENCH_USER, PAGINATE, SEEDED_MESSAGES, reportFailure, seedMessage, serveUntilStopped, settingsFromEnv } from './server-protocol';
+import {
+  BENCH_USER,
+  PAGINATE,
+  SEEDED_MESSAGES,
+  reportFailure,
+  seedMessage,
+  serveUntilStopped,
+  settingsFromEnv,
+} from './server-protocol';
 
 async function main(): Promise<void> {
   const settings = settingsFromEnv();
@@ -36,7 +55,10 @@ async function main(): Promise<void> {
     const { MongoClient } = await import('mongodb');
     const mongo = await startEmbeddedMongo({ host: '127.0.0.1', port: 0 });
     const client = await MongoClient.connect(mongo.url);
-    stops.push(() => mongo.stop(), () => client.close());
+    stops.push(
+      () => mongo.stop(),
+      () => client.close(),
+    );
     const collection = client.db('bench').collection('messages');
     const inserted = await collection.insertMany(Array.from({ length: SEEDED_MESSAGES }, (_, i) => seedMessage(i)));
     sampleId = String(inserted.insertedIds[1]);
@@ -63,7 +85,13 @@ async function main(): Promise<void> {
     app.service('messages').hooks({ before: { all: [authenticate('jwt')] } });
     if (settings.policy) {
       const idField = settings.store === 'mongo' ? '_id' : 'id';
-      const views = new PolicyViews({ path: 'messages', policy: BENCH_MESSAGES_POLICY, rolesField: 'roles', idField, hiddenFields: [] });
+      const views = new PolicyViews({
+        path: 'messages',
+        policy: BENCH_MESSAGES_POLICY,
+        rolesField: 'roles',
+        idField,
+        hiddenFields: [],
+      });
       app.service('messages').hooks(enforcePolicy(views, BENCH_POLICY_METHODS));
       app.service('messages').hooks(answerPolicyErrors(views, BENCH_POLICY_METHODS));
     }
@@ -84,13 +112,24 @@ async function main(): Promise<void> {
 async function startTracing(ratio: number, stops: Array<() => Promise<unknown>>): Promise<OpenTelemetryTracer> {
   // Loaded only when traced, as the composition loads it (`composition/telemetry.ts`): a server
   // with tracing off does not carry the OpenTelemetry SDK in its memory.
-  const { OpenTelemetryTracer: Tracer } = require('../../src/adapters/opentelemetry') as typeof import('../../src/adapters/opentelemetry');
+  const { OpenTelemetryTracer: Tracer } =
+    require('../../src/adapters/opentelemetry') as typeof import('../../src/adapters/opentelemetry');
   const sink = await startOtlpSink();
   const tracer = new Tracer(
-    { serviceName: 'bench', tracesUrl: sink.tracesUrl, protocol: 'http/protobuf', sampler: 'parentbased_traceidratio', samplerRatio: ratio, scheduleDelayMs: 5000 },
+    {
+      serviceName: 'bench',
+      tracesUrl: sink.tracesUrl,
+      protocol: 'http/protobuf',
+      sampler: 'parentbased_traceidratio',
+      samplerRatio: ratio,
+      scheduleDelayMs: 5000,
+    },
     '0.0.0',
   );
-  stops.push(() => tracer.shutdown(), () => sink.stop());
+  stops.push(
+    () => tracer.shutdown(),
+    () => sink.stop(),
+  );
   return tracer;
 }
 

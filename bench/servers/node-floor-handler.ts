@@ -68,7 +68,8 @@ export function createFloorHandler(): (req: IncomingMessage, res: ServerResponse
       } catch {
         body = undefined;
       }
-      if (!body || typeof body !== 'object' || Array.isArray(body)) send(res, 400, { name: 'BadRequest', message: 'Expected a JSON object', code: 400 });
+      if (!body || typeof body !== 'object' || Array.isArray(body))
+        send(res, 400, { name: 'BadRequest', message: 'Expected a JSON object', code: 400 });
       else send(res, 201, insert({ text: String(body.text), userId: Number(body.userId ?? 0) }));
     });
   };
@@ -82,7 +83,8 @@ export function createFloorHandler(): (req: IncomingMessage, res: ServerResponse
       const query = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
       const limit = count(query.get('$limit'), PAGINATE.default);
       const skip = count(query.get('$skip'), 0);
-      if (limit === undefined || skip === undefined) return send(res, 400, { name: 'BadRequest', message: 'Invalid $limit or $skip', code: 400 });
+      if (limit === undefined || skip === undefined)
+        return send(res, 400, { name: 'BadRequest', message: 'Invalid $limit or $skip', code: 400 });
       const page = Math.min(limit, PAGINATE.max);
       return send(res, 200, { total: messages.length, limit: page, skip, data: messages.slice(skip, skip + page) });
     }

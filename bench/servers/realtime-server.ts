@@ -8,7 +8,18 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerPolicyErrors, attachSocketTransport, channels, createApp, enforcePolicy, NotFound, PolicyViews, type HookContext, type Id, type ServicePolicy } from '../../src';
+import {
+  answerPolicyErrors,
+  attachSocketTransport,
+  channels,
+  createApp,
+  enforcePolicy,
+  NotFound,
+  PolicyViews,
+  type HookContext,
+  type Id,
+  type ServicePolicy,
+} from '../../src';
 import { REALTIME_POLICY_ENV, reportFailure, seedMessage, SEEDED_MESSAGES, serveUntilStopped } from './server-protocol';
 
 /** Two views of every event: a user sees the text, an admin the whole record; anyone signed in posts. */
@@ -27,12 +38,22 @@ async function main(): Promise<void> {
   // With REALTIME_POLICY_ENV: each connection a user of its own (as after a login), every other one
   // an admin, so that every event is delivered in two views, each connection's computed from its user.
   const withPolicy = process.env[REALTIME_POLICY_ENV] === 'two-roles';
-  const visibility = withPolicy ? new PolicyViews({ path: 'messages', policy: TWO_ROLES, rolesField: 'roles', idField: 'id', hiddenFields: [] }) : undefined;
+  const visibility = withPolicy
+    ? new PolicyViews({ path: 'messages', policy: TWO_ROLES, rolesField: 'roles', idField: 'id', hiddenFields: [] })
+    : undefined;
   app.use('messages', messages, { methods: ['get', 'create'], visibility });
   if (visibility) {
     // Calls too: each caller's rules join the query of a get and choose the answer's fields. The
     // caller is the connection's user, as the authenticate hook would set it after a login.
-    app.service('messages').hooks({ before: { all: [(context: HookContext) => { context.params.user ??= context.params.connection?.user; }] } });
+    app.service('messages').hooks({
+      before: {
+        all: [
+          (context: HookContext) => {
+            context.params.user ??= context.params.connection?.user;
+          },
+        ],
+      },
+    });
     app.service('messages').hooks(enforcePolicy(visibility, ['get', 'create']));
     app.service('messages').hooks(answerPolicyErrors(visibility, ['get', 'create']));
   }
@@ -49,7 +70,12 @@ async function main(): Promise<void> {
   // The benchmark's clients read as fast as they can; the limit only guards against a stuck harness.
   // Events resume as in the application (its defaults): every event kept per connection for the window.
   const resume = { windowMs: 120_000, maxEventsPerConnection: 1_000, maxBytes: 64 * 1024 * 1024 };
-  const transport = attachSocketTransport(app, server, { logger, production: true, maxBufferedBytes: 64 * 1024 * 1024, resume });
+  const transport = attachSocketTransport(app, server, {
+    logger,
+    production: true,
+    maxBufferedBytes: 64 * 1024 * 1024,
+    resume,
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   serveUntilStopped({ type: 'ready', port: (server.address() as AddressInfo).port, sampleId: '1' }, async () => {
     await transport.close();

@@ -64,7 +64,11 @@ export interface ServerSettings {
 
 export function settingsToEnv(settings: ServerSettings): Record<string, string> {
   return {
-    BENCH_STORE: settings.store, BENCH_AUTH: settings.auth ? '1' : '0', BENCH_SECRET: settings.secret, BENCH_HELMET: settings.helmet ? '1' : '0', BENCH_POLICY: settings.policy ? '1' : '0',
+    BENCH_STORE: settings.store,
+    BENCH_AUTH: settings.auth ? '1' : '0',
+    BENCH_SECRET: settings.secret,
+    BENCH_HELMET: settings.helmet ? '1' : '0',
+    BENCH_POLICY: settings.policy ? '1' : '0',
     BENCH_TRACING_RATIO: settings.tracingRatio === undefined ? '' : String(settings.tracingRatio),
   };
 }
@@ -82,7 +86,10 @@ export const MONGO_IN_THREAD_ENV = 'BENCH_MONGO_IN_THREAD';
 
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSettings {
   return {
-    store: env.BENCH_STORE === 'mongo' ? 'mongo' : 'memory', auth: env.BENCH_AUTH === '1', secret: env.BENCH_SECRET ?? 'bench-secret', helmet: env.BENCH_HELMET === '1',
+    store: env.BENCH_STORE === 'mongo' ? 'mongo' : 'memory',
+    auth: env.BENCH_AUTH === '1',
+    secret: env.BENCH_SECRET ?? 'bench-secret',
+    helmet: env.BENCH_HELMET === '1',
     policy: env.BENCH_POLICY === '1',
     tracingRatio: env.BENCH_TRACING_RATIO ? Number(env.BENCH_TRACING_RATIO) : undefined,
   };
@@ -94,7 +101,12 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
  * Express side checks the same claims.
  */
 export const BENCH_USER = { id: 0, email: 'bench@example.com', name: 'Bench' };
-export const BENCH_TOKEN_CLAIMS = { subject: String(BENCH_USER.id), audience: 'hexa-services', issuer: 'hexa-services', typ: 'access' } as const;
+export const BENCH_TOKEN_CLAIMS = {
+  subject: String(BENCH_USER.id),
+  audience: 'hexa-services',
+  issuer: 'hexa-services',
+  typ: 'access',
+} as const;
 
 export function seedMessage(index: number): { text: string; userId: number } {
   return { text: `Message number ${index}`, userId: index % 10 };
@@ -163,7 +175,7 @@ function heapMessage(): HeapMessage {
 }
 
 export function reportFailure(error: unknown): void {
-  const text = error instanceof Error ? error.stack ?? error.message : String(error);
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
   if (process.send) process.send({ type: 'failed', error: text } satisfies FailedMessage, () => process.exit(1));
   else {
     console.error(text);

@@ -36,7 +36,10 @@ async function measureLookups(context: BenchContext, result: SuiteResult): Promi
   const ids = ['embedded-findone-id', 'embedded-findone-indexed', 'embedded-find-100k-vs-10k'];
   if (!ids.some((id) => selected(context, id))) return;
   const mongo = await startServer({
-    label: 'embedded-mongo-lookups', script: context.scripts['mongo-server'], pinning: context.pinning, profileDir: context.profileDir,
+    label: 'embedded-mongo-lookups',
+    script: context.scripts['mongo-server'],
+    pinning: context.pinning,
+    profileDir: context.profileDir,
   });
   const client = await MongoClient.connect(mongo.mongoUrl!, { maxPoolSize: 10 });
   try {
@@ -46,7 +49,9 @@ async function measureLookups(context: BenchContext, result: SuiteResult): Promi
     const large = await seedDocuments(db, 'embedded_large', LARGE);
     // `n` is unique per document: an equality on it selects one document through its index.
     await large.collection.createIndex({ n: 1 });
-    result.notes.push(`seeded ${(SMALL + LARGE).toLocaleString('en')} documents and built the indexes in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+    result.notes.push(
+      `seeded ${(SMALL + LARGE).toLocaleString('en')} documents and built the indexes in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+    );
 
     // Calls per second, so that candidate / baseline = ping time / findOne time.
     const rate = (call: () => Promise<unknown>, seconds: number) => measureCallRate(call, { seconds, concurrency: 1 });
@@ -57,23 +62,33 @@ async function measureLookups(context: BenchContext, result: SuiteResult): Promi
     const nextId = cycle(large.ids);
     const nextN = cycle(Array.from({ length: LARGE }, (_, n) => n));
     const lookups = [
-      { id: 'embedded-findone-id', label: 'findOne by _id', call: async () => found(await large.collection.findOne({ _id: nextId() })) },
-      { id: 'embedded-findone-indexed', label: 'findOne by an indexed field', call: async () => found(await large.collection.findOne({ n: nextN() })) },
+      {
+        id: 'embedded-findone-id',
+        label: 'findOne by _id',
+        call: async () => found(await large.collection.findOne({ _id: nextId() })),
+      },
+      {
+        id: 'embedded-findone-indexed',
+        label: 'findOne by an indexed field',
+        call: async () => found(await large.collection.findOne({ n: nextN() })),
+      },
     ];
     await rate(ping, context.warmup);
     for (const lookup of lookups.filter(({ id }) => selected(context, id))) {
       await rate(lookup.call, context.warmup);
       mongo.startProfiling();
-      result.comparisons.push(await alternate({
-        id: lookup.id,
-        title: `${lookup.label}, ${LARGE.toLocaleString('en')} documents: ping time / findOne time`,
-        baseline: { label: 'driver ping', measure: () => rate(ping, context.duration) },
-        candidate: { label: lookup.label, measure: () => rate(lookup.call, context.duration) },
-        unit: 'calls/s',
-        rounds: context.rounds,
-        target: { op: '>=', value: 0.6 },
-        log: context.log,
-      }));
+      result.comparisons.push(
+        await alternate({
+          id: lookup.id,
+          title: `${lookup.label}, ${LARGE.toLocaleString('en')} documents: ping time / findOne time`,
+          baseline: { label: 'driver ping', measure: () => rate(ping, context.duration) },
+          candidate: { label: lookup.label, measure: () => rate(lookup.call, context.duration) },
+          unit: 'calls/s',
+          rounds: context.rounds,
+          target: { op: '>=', value: 0.6 },
+          log: context.log,
+        }),
+      );
     }
 
     // All 100 matches of one bucket, no limit: an index lookup costs the same at both sizes, a scan 10x.
@@ -87,17 +102,21 @@ async function measureLookups(context: BenchContext, result: SuiteResult): Promi
       const largeFind = findAll(large.collection, cycle(buckets));
       await measureCallTime(smallFind, context.warmup);
       await measureCallTime(largeFind, context.warmup);
-      result.comparisons.push(await alternate({
-        id: 'embedded-find-100k-vs-10k',
-        title: 'indexed equality find (all 100 matches): time at 100,000 / at 10,000 documents',
-        baseline: { label: '10,000 documents', measure: () => measureCallTime(smallFind, context.duration) },
-        candidate: { label: '100,000 documents', measure: () => measureCallTime(largeFind, context.duration) },
-        unit: 'ms/call',
-        rounds: context.rounds,
-        target: { op: '<=', value: 1.5 },
-        log: context.log,
-      }));
-      result.notes.push('the same through DatabaseService (paginated, $limit=10) is `scale-find-100k-vs-10k` in the scale suite');
+      result.comparisons.push(
+        await alternate({
+          id: 'embedded-find-100k-vs-10k',
+          title: 'indexed equality find (all 100 matches): time at 100,000 / at 10,000 documents',
+          baseline: { label: '10,000 documents', measure: () => measureCallTime(smallFind, context.duration) },
+          candidate: { label: '100,000 documents', measure: () => measureCallTime(largeFind, context.duration) },
+          unit: 'ms/call',
+          rounds: context.rounds,
+          target: { op: '<=', value: 1.5 },
+          log: context.log,
+        }),
+      );
+      result.notes.push(
+        'the same through DatabaseService (paginated, $limit=10) is `scale-find-100k-vs-10k` in the scale suite',
+      );
     }
   } finally {
     await client.close();
@@ -111,10 +130,18 @@ async function measureDurableInserts(context: BenchContext, result: SuiteResult)
   // A fresh folder per run on the real disk (not tmpfs, or fsync would cost nothing), removed afterwards.
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-embedded-'));
   const servers = await Promise.all([
-    startServer({ label: 'embedded-mongo-memory', script: context.scripts['mongo-server'], pinning: context.pinning, profileDir: context.profileDir }),
     startServer({
-      label: 'embedded-mongo-journal', script: context.scripts['mongo-server'], env: { [MONGO_DATA_DIR_ENV]: dataDir },
-      pinning: context.pinning, profileDir: context.profileDir,
+      label: 'embedded-mongo-memory',
+      script: context.scripts['mongo-server'],
+      pinning: context.pinning,
+      profileDir: context.profileDir,
+    }),
+    startServer({
+      label: 'embedded-mongo-journal',
+      script: context.scripts['mongo-server'],
+      env: { [MONGO_DATA_DIR_ENV]: dataDir },
+      pinning: context.pinning,
+      profileDir: context.profileDir,
     }),
   ]).catch((error: unknown) => {
     rmSync(dataDir, { recursive: true, force: true });
@@ -132,22 +159,26 @@ async function measureDurableInserts(context: BenchContext, result: SuiteResult)
         await collection.insertOne({ n, bucket: n % 1000, text: `Inserted document ${n}`, createdAt: Date.now() });
       };
     });
-    result.notes.push(`durable inserts: dataDir is a fresh folder in ${os.tmpdir()}, deleted after the suite; default snapshot settings (every 60 s or 64 MiB of journal)`);
+    result.notes.push(
+      `durable inserts: dataDir is a fresh folder in ${os.tmpdir()}, deleted after the suite; default snapshot settings (every 60 s or 64 MiB of journal)`,
+    );
     for (const concurrency of concurrencies) {
       const rate = (call: () => Promise<unknown>, seconds: number) => measureCallRate(call, { seconds, concurrency });
       await rate(memory, context.warmup);
       await rate(journal, context.warmup);
       for (const server of servers) server.startProfiling();
-      result.comparisons.push(await alternate({
-        id: insertId(concurrency),
-        title: `acknowledged insertOne, ${concurrency === 1 ? 'one writer' : `${concurrency} concurrent writers`}: with a dataDir / without`,
-        baseline: { label: 'no dataDir (memory)', measure: () => rate(memory, context.duration) },
-        candidate: { label: 'dataDir (journal, fsync)', measure: () => rate(journal, context.duration) },
-        unit: 'calls/s',
-        rounds: context.rounds,
-        target: concurrency === 1 ? undefined : { op: '>=', value: 0.5 },
-        log: context.log,
-      }));
+      result.comparisons.push(
+        await alternate({
+          id: insertId(concurrency),
+          title: `acknowledged insertOne, ${concurrency === 1 ? 'one writer' : `${concurrency} concurrent writers`}: with a dataDir / without`,
+          baseline: { label: 'no dataDir (memory)', measure: () => rate(memory, context.duration) },
+          candidate: { label: 'dataDir (journal, fsync)', measure: () => rate(journal, context.duration) },
+          unit: 'calls/s',
+          rounds: context.rounds,
+          target: concurrency === 1 ? undefined : { op: '>=', value: 0.5 },
+          log: context.log,
+        }),
+      );
     }
   } finally {
     await Promise.all(clients.map((client) => client.close()));

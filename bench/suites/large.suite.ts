@@ -10,7 +10,12 @@ import { startServer, type ServerProcess } from '../lib/server-process';
 import { median, round } from '../lib/stats';
 import { LARGE_COLLECTION, LARGE_DB, writeDataFolder } from '../lib/write-data-folder';
 import type { AllocationMessage } from '../servers/allocation-window';
-import { MONGO_DATA_DIR_ENV, MONGO_IN_THREAD_ENV, type HeapMessage, type HeapRequest } from '../servers/server-protocol';
+import {
+  MONGO_DATA_DIR_ENV,
+  MONGO_IN_THREAD_ENV,
+  type HeapMessage,
+  type HeapRequest,
+} from '../servers/server-protocol';
 
 const SMALL = 10_000;
 const LARGE = 1_000_000;
@@ -51,8 +56,12 @@ export const largeSuite: Suite = {
       }
       const start = (sized: Sized) =>
         startServer({
-          label: `embedded-mongo-${sized.count}`, script: context.scripts['mongo-server'], env: { [MONGO_DATA_DIR_ENV]: sized.dataDir, [MONGO_IN_THREAD_ENV]: '1' },
-          pinning: context.pinning, profileDir: context.profileDir, startTimeoutMs: START_TIMEOUT_MS,
+          label: `embedded-mongo-${sized.count}`,
+          script: context.scripts['mongo-server'],
+          env: { [MONGO_DATA_DIR_ENV]: sized.dataDir, [MONGO_IN_THREAD_ENV]: '1' },
+          pinning: context.pinning,
+          profileDir: context.profileDir,
+          startTimeoutMs: START_TIMEOUT_MS,
         });
       if (selected(context, 'large-startup')) await measureStartup(context, result, small, large, start);
       const servers = [await start(small), await start(large)];
@@ -70,7 +79,13 @@ export const largeSuite: Suite = {
 };
 
 /** Start-up = spawn to "ready" (recovery included); the 10,000-document start is the baseline. */
-async function measureStartup(context: BenchContext, result: SuiteResult, small: Sized, large: Sized, start: (sized: Sized) => Promise<ServerProcess>): Promise<void> {
+async function measureStartup(
+  context: BenchContext,
+  result: SuiteResult,
+  small: Sized,
+  large: Sized,
+  start: (sized: Sized) => Promise<ServerProcess>,
+): Promise<void> {
   const timeStart = (sized: Sized) => async () => {
     const started = performance.now();
     const server = await start(sized);
@@ -78,20 +93,25 @@ async function measureStartup(context: BenchContext, result: SuiteResult, small:
     await server.stop();
     return elapsed;
   };
-  result.comparisons.push(await alternate({
-    id: 'large-startup',
-    title: 'start-up (recovery of the data folder), 1,000,000 / 10,000 documents',
-    baseline: { label: small.label, measure: timeStart(small) },
-    candidate: { label: large.label, measure: timeStart(large) },
-    unit: 'ms',
-    rounds: 3,
-    log: context.log,
-  }));
+  result.comparisons.push(
+    await alternate({
+      id: 'large-startup',
+      title: 'start-up (recovery of the data folder), 1,000,000 / 10,000 documents',
+      baseline: { label: small.label, measure: timeStart(small) },
+      candidate: { label: large.label, measure: timeStart(large) },
+      unit: 'ms',
+      rounds: 3,
+      log: context.log,
+    }),
+  );
 }
 
 /** RSS as it comes after start-up, and the live heap after a full collection. */
 async function measureMemory(result: SuiteResult, [small, large]: ServerProcess[]): Promise<void> {
-  for (const [server, count] of [[small, SMALL], [large, LARGE]] as const) {
+  for (const [server, count] of [
+    [small, SMALL],
+    [large, LARGE],
+  ] as const) {
     const rss = server.rssMb() ?? NaN;
     // A full collection of a 1 GB heap on a loaded machine takes seconds: wait for it.
     const heap = await server.ask<HeapMessage>({ type: 'heap', collect: true } satisfies HeapRequest, 'heap', 60_000);
@@ -105,7 +125,11 @@ async function measureMemory(result: SuiteResult, [small, large]: ServerProcess[
   }
 }
 
-async function measureLookupsAndAllocation(context: BenchContext, result: SuiteResult, servers: ServerProcess[]): Promise<void> {
+async function measureLookupsAndAllocation(
+  context: BenchContext,
+  result: SuiteResult,
+  servers: ServerProcess[],
+): Promise<void> {
   const clients = await Promise.all(servers.map((server) => MongoClient.connect(server.mongoUrl!, { maxPoolSize: 1 })));
   try {
     const [small, large] = clients.map((client) => client.db(LARGE_DB).collection(LARGE_COLLECTION));
@@ -117,7 +141,13 @@ async function measureLookupsAndAllocation(context: BenchContext, result: SuiteR
 }
 
 /** An indexed equality `findOne` (one document per `n`), same values at both sizes; with server CPU per call. */
-async function measureFindOne(context: BenchContext, result: SuiteResult, servers: ServerProcess[], small: Collection, large: Collection): Promise<void> {
+async function measureFindOne(
+  context: BenchContext,
+  result: SuiteResult,
+  servers: ServerProcess[],
+  small: Collection,
+  large: Collection,
+): Promise<void> {
   const cpuPerCall: number[][] = [[], []];
   const lookup = (collection: Collection, side: number) => {
     let i = 0;
@@ -138,16 +168,18 @@ async function measureFindOne(context: BenchContext, result: SuiteResult, server
   const [smallLookup, largeLookup] = [lookup(small, 0), lookup(large, 1)];
   await measureCallTime(() => small.findOne({ n: 1 }), context.warmup);
   await measureCallTime(() => large.findOne({ n: 1 }), context.warmup);
-  result.comparisons.push(await alternate({
-    id: 'large-findone-indexed',
-    title: 'findOne by an indexed field: time at 1,000,000 / at 10,000 documents',
-    baseline: { label: '10,000 documents', measure: smallLookup },
-    candidate: { label: '1,000,000 documents', measure: largeLookup },
-    unit: 'ms/call',
-    rounds: context.rounds,
-    target: { op: '<=', value: 1.5 },
-    log: context.log,
-  }));
+  result.comparisons.push(
+    await alternate({
+      id: 'large-findone-indexed',
+      title: 'findOne by an indexed field: time at 1,000,000 / at 10,000 documents',
+      baseline: { label: '10,000 documents', measure: smallLookup },
+      candidate: { label: '1,000,000 documents', measure: largeLookup },
+      unit: 'ms/call',
+      rounds: context.rounds,
+      target: { op: '<=', value: 1.5 },
+      log: context.log,
+    }),
+  );
   const [smallCpu, largeCpu] = cpuPerCall.map(median);
   result.figures.push({
     id: 'large-findone-cpu',
@@ -164,7 +196,12 @@ async function measureFindOne(context: BenchContext, result: SuiteResult, server
  * and `find()` with its default first batch of 101 closed after that batch (which used to gather
  * the whole collection before answering).
  */
-async function measureAllocation(result: SuiteResult, servers: ServerProcess[], clients: MongoClient[], collections: Collection[]): Promise<void> {
+async function measureAllocation(
+  result: SuiteResult,
+  servers: ServerProcess[],
+  clients: MongoClient[],
+  collections: Collection[],
+): Promise<void> {
   const perSize = [];
   for (let side = 0; side < 2; side++) {
     const collection = collections[side];
@@ -197,7 +234,8 @@ async function measureAllocation(result: SuiteResult, servers: ServerProcess[], 
   });
   result.figures.push({
     id: 'large-allocation-first-batch',
-    title: 'memory the server allocates per find() first batch (101 documents) + killCursors, 1,000,000 / 10,000 documents',
+    title:
+      'memory the server allocates per find() first batch (101 documents) + killCursors, 1,000,000 / 10,000 documents',
     value: round(large.firstBatch.total / small.firstBatch.total, 3),
     unit: 'x',
     detail: `${kb(large.firstBatch.total)} KB vs ${kb(small.firstBatch.total)} KB per call`,
@@ -208,7 +246,10 @@ async function measureAllocation(result: SuiteResult, servers: ServerProcess[], 
   );
 }
 
-async function allocationPerCall(server: ServerProcess, call: () => Promise<unknown>): Promise<{ heap: number; buffers: number; total: number }> {
+async function allocationPerCall(
+  server: ServerProcess,
+  call: () => Promise<unknown>,
+): Promise<{ heap: number; buffers: number; total: number }> {
   for (let i = 0; i < 10; i++) await call();
   const heaps: number[] = [];
   const buffers: number[] = [];

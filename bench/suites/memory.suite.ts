@@ -40,9 +40,17 @@ export const memorySuite: Suite = {
     ];
     const idle = new Map<string, number>();
     for (const baseline of baselines) {
-      const server = await startServer({ label: `${baseline.id}-memory`, script: baseline.script, pinning: context.pinning });
+      const server = await startServer({
+        label: `${baseline.id}-memory`,
+        script: baseline.script,
+        pinning: context.pinning,
+      });
       try {
-        const figures = await measureGrowth(server, { id: baseline.id, name: baseline.name, idleTarget: false, growthTarget: false }, context);
+        const figures = await measureGrowth(
+          server,
+          { id: baseline.id, name: baseline.name, idleTarget: false, growthTarget: false },
+          context,
+        );
         idle.set(baseline.id, figures[0].value);
         result.figures.push(...figures);
       } finally {
@@ -51,15 +59,24 @@ export const memorySuite: Suite = {
     }
     for (const store of ['memory', 'mongo'] as const) {
       const server = await startServer({
-        label: `framework-rss-${store}`, script: context.scripts['framework-server'], settings: { store, auth: false, secret: context.secret },
-        pinning: context.pinning, profileDir: context.profileDir,
+        label: `framework-rss-${store}`,
+        script: context.scripts['framework-server'],
+        settings: { store, auth: false, secret: context.secret },
+        pinning: context.pinning,
+        profileDir: context.profileDir,
       });
       // The idle target is the HTTP bench server's (benchmark 1, memory store). The database-store
       // process also hosts the embedded database server and the MongoDB driver (about 22 MB alone),
       // so its idle figure is reported for reference, without the target.
-      const subject = store === 'memory'
-        ? { id: store, name: 'framework, memory store', idleTarget: true, growthTarget: true }
-        : { id: store, name: 'framework, database store (embedded server in process)', idleTarget: false, growthTarget: true };
+      const subject =
+        store === 'memory'
+          ? { id: store, name: 'framework, memory store', idleTarget: true, growthTarget: true }
+          : {
+              id: store,
+              name: 'framework, database store (embedded server in process)',
+              idleTarget: false,
+              growthTarget: true,
+            };
       try {
         const figures = await measureGrowth(server, subject, context);
         result.figures.push(...figures);
@@ -77,8 +94,13 @@ function idleVersusFastify(framework: number, fastify: number): Figure {
   const target = { op: '<=' as const, value: 0 };
   const difference = framework - fastify;
   return {
-    id: 'rss-idle-framework-minus-fastify', title: 'RSS idle, framework (memory store) minus bare Fastify 5', value: round(difference, 1), unit: 'MB',
-    detail: `${round(framework, 1)} MB vs ${round(fastify, 1)} MB`, target, met: meets(target, difference),
+    id: 'rss-idle-framework-minus-fastify',
+    title: 'RSS idle, framework (memory store) minus bare Fastify 5',
+    value: round(difference, 1),
+    unit: 'MB',
+    detail: `${round(framework, 1)} MB vs ${round(fastify, 1)} MB`,
+    target,
+    met: meets(target, difference),
   };
 }
 
@@ -97,8 +119,11 @@ async function measureGrowth(server: ServerProcess, subject: Subject, context: B
     // V8 sweeps and returns freed pages concurrently, just after the collection itself.
     await settle(300);
     samples.push({
-      requests: done + STEP, rss, rssCollected: server.rssMb() ?? NaN,
-      young: collected?.youngGenerationMb ?? NaN, live: collected?.usedHeapMb ?? NaN,
+      requests: done + STEP,
+      rss,
+      rssCollected: server.rssMb() ?? NaN,
+      young: collected?.youngGenerationMb ?? NaN,
+      live: collected?.usedHeapMb ?? NaN,
     });
   }
   const first = samples.find((sample) => sample.requests === FIRST)!;
@@ -113,21 +138,58 @@ async function measureGrowth(server: ServerProcess, subject: Subject, context: B
   const idleTarget = subject.idleTarget ? { op: '<=' as const, value: IDLE_TARGET_MB } : undefined;
   const firstText = FIRST.toLocaleString('en');
   const totalText = TOTAL.toLocaleString('en');
-  const series = (pick: (sample: Sample) => number) => `every ${STEP.toLocaleString('en')}: ${samples.map((sample) => round(pick(sample), 1)).join(', ')} MB`;
-  const fromTo = (pick: (sample: Sample) => number) => `${round(pick(first), 1)} MB after ${firstText}, ${round(pick(last), 1)} MB after ${totalText}`;
+  const series = (pick: (sample: Sample) => number) =>
+    `every ${STEP.toLocaleString('en')}: ${samples.map((sample) => round(pick(sample), 1)).join(', ')} MB`;
+  const fromTo = (pick: (sample: Sample) => number) =>
+    `${round(pick(first), 1)} MB after ${firstText}, ${round(pick(last), 1)} MB after ${totalText}`;
   return [
-    { id: `rss-idle-${id}`, title: `RSS idle, ${name}`, value: round(idle, 1), unit: 'MB', ...(idleTarget && { target: idleTarget, met: meets(idleTarget, idle) }) },
-    { id: `rss-10k-${id}`, title: `RSS after ${firstText} requests, ${name}`, value: round(first.rss, 1), unit: 'MB' },
-    { id: `rss-100k-${id}`, title: `RSS after ${totalText} requests, ${name}`, value: round(last.rss, 1), unit: 'MB', detail: series((sample) => sample.rss) },
-    { id: `rss-growth-${id}`, title: `RSS growth from ${firstText} to ${totalText} requests, ${name}`, value: round(growth((sample) => sample.rss), 1), unit: '%' },
     {
-      id: `rss-collected-growth-${id}`, title: `RSS growth after a full collection, ${firstText} to ${totalText} requests, ${name}`,
-      value: round(growth((sample) => sample.rssCollected), 1), unit: '%', detail: fromTo((sample) => sample.rssCollected),
+      id: `rss-idle-${id}`,
+      title: `RSS idle, ${name}`,
+      value: round(idle, 1),
+      unit: 'MB',
+      ...(idleTarget && { target: idleTarget, met: meets(idleTarget, idle) }),
     },
-    { id: `young-generation-${id}`, title: `V8 young generation after ${totalText} requests, ${name}`, value: round(last.young, 1), unit: 'MB', detail: `${round(first.young, 1)} MB after ${firstText}` },
+    { id: `rss-10k-${id}`, title: `RSS after ${firstText} requests, ${name}`, value: round(first.rss, 1), unit: 'MB' },
     {
-      id: `live-heap-growth-${id}`, title: `Live heap growth after a full collection, ${firstText} to ${totalText} requests, ${name}`,
-      value: round(liveGrowth, 1), unit: '%', detail: `${fromTo((sample) => sample.live)}; ${series((sample) => sample.live)}`,
+      id: `rss-100k-${id}`,
+      title: `RSS after ${totalText} requests, ${name}`,
+      value: round(last.rss, 1),
+      unit: 'MB',
+      detail: series((sample) => sample.rss),
+    },
+    {
+      id: `rss-growth-${id}`,
+      title: `RSS growth from ${firstText} to ${totalText} requests, ${name}`,
+      value: round(
+        growth((sample) => sample.rss),
+        1,
+      ),
+      unit: '%',
+    },
+    {
+      id: `rss-collected-growth-${id}`,
+      title: `RSS growth after a full collection, ${firstText} to ${totalText} requests, ${name}`,
+      value: round(
+        growth((sample) => sample.rssCollected),
+        1,
+      ),
+      unit: '%',
+      detail: fromTo((sample) => sample.rssCollected),
+    },
+    {
+      id: `young-generation-${id}`,
+      title: `V8 young generation after ${totalText} requests, ${name}`,
+      value: round(last.young, 1),
+      unit: 'MB',
+      detail: `${round(first.young, 1)} MB after ${firstText}`,
+    },
+    {
+      id: `live-heap-growth-${id}`,
+      title: `Live heap growth after a full collection, ${firstText} to ${totalText} requests, ${name}`,
+      value: round(liveGrowth, 1),
+      unit: '%',
+      detail: `${fromTo((sample) => sample.live)}; ${series((sample) => sample.live)}`,
       ...(growthTarget && { target: growthTarget, met: meets(growthTarget, liveGrowth) }),
     },
   ];

@@ -15,8 +15,11 @@ export const restClientSuite: Suite = {
   async run(context: BenchContext) {
     const result = emptyResult(this, context);
     const server = await startServer({
-      label: 'framework-rest', script: context.scripts['framework-server'], settings: { store: 'memory', auth: false, secret: context.secret },
-      pinning: context.pinning, profileDir: context.profileDir,
+      label: 'framework-rest',
+      script: context.scripts['framework-server'],
+      settings: { store: 'memory', auth: false, secret: context.secret },
+      pinning: context.pinning,
+      profileDir: context.profileDir,
     });
     try {
       const messages = rest(server.url).fetch(fetch).service('messages');
@@ -29,7 +32,8 @@ export const restClientSuite: Suite = {
       const clientGet = (): Promise<unknown> => messages.get(server.sampleId);
       for (const concurrency of [1, 20]) {
         const cpu = new CpuPerRequest();
-        const measure = (label: string, call: () => Promise<unknown>, seconds: number) => cpu.measureCalls(label, call, { seconds, concurrency });
+        const measure = (label: string, call: () => Promise<unknown>, seconds: number) =>
+          cpu.measureCalls(label, call, { seconds, concurrency });
         await measureCallRate(rawGet, { seconds: context.warmup, concurrency });
         await measureCallRate(clientGet, { seconds: context.warmup, concurrency });
         if (concurrency === 1) server.startProfiling();

@@ -23,7 +23,10 @@ export const scaleSuite: Suite = {
   async run(context: BenchContext) {
     const result = emptyResult(this, context);
     const mongo = await startServer({
-      label: 'embedded-mongo-scale', script: context.scripts['mongo-server'], pinning: context.pinning, profileDir: context.profileDir,
+      label: 'embedded-mongo-scale',
+      script: context.scripts['mongo-server'],
+      pinning: context.pinning,
+      profileDir: context.profileDir,
     });
     const client = await MongoClient.connect(mongo.mongoUrl!, { maxPoolSize: 10 });
     try {
@@ -31,7 +34,9 @@ export const scaleSuite: Suite = {
       const seedStarted = performance.now();
       const small = await seedDocuments(db, 'scale_small', SMALL);
       const large = await seedDocuments(db, 'scale_large', LARGE);
-      result.notes.push(`seeded ${(SMALL + LARGE).toLocaleString('en')} documents in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+      result.notes.push(
+        `seeded ${(SMALL + LARGE).toLocaleString('en')} documents in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+      );
       const seconds = context.duration / 2;
 
       const paginate = { default: 10, max: 1_000 };
@@ -39,41 +44,54 @@ export const scaleSuite: Suite = {
       const largeService = new DatabaseService({ Model: large.collection, paginate });
       // Buckets 0..99 exist at both sizes, each with 100 documents.
       const buckets = Array.from({ length: SMALL / 100 }, (_, b) => b);
-      const findPage = (service: DatabaseService, next: () => number) => () => service.find({ query: { bucket: next(), $limit: 10 } });
+      const findPage = (service: DatabaseService, next: () => number) => () =>
+        service.find({ query: { bucket: next(), $limit: 10 } });
       const smallFind = findPage(smallService, cycle(buckets));
       const largeFind = findPage(largeService, cycle(buckets));
       await measureCallTime(smallFind, context.warmup);
       await measureCallTime(largeFind, context.warmup);
       mongo.startProfiling();
-      result.comparisons.push(await alternate({
-        id: 'scale-find-100k-vs-10k',
-        title: 'paginated find $limit=10 (indexed): time at 100,000 / at 10,000 documents',
-        baseline: { label: '10,000 documents', measure: () => measureCallTime(smallFind, seconds) },
-        candidate: { label: '100,000 documents', measure: () => measureCallTime(largeFind, seconds) },
-        unit: 'ms/call',
-        rounds: context.rounds,
-        target: { op: '<=', value: 1.5 },
-        log: context.log,
-      }));
+      result.comparisons.push(
+        await alternate({
+          id: 'scale-find-100k-vs-10k',
+          title: 'paginated find $limit=10 (indexed): time at 100,000 / at 10,000 documents',
+          baseline: { label: '10,000 documents', measure: () => measureCallTime(smallFind, seconds) },
+          candidate: { label: '100,000 documents', measure: () => measureCallTime(largeFind, seconds) },
+          unit: 'ms/call',
+          rounds: context.rounds,
+          target: { op: '<=', value: 1.5 },
+          log: context.log,
+        }),
+      );
 
       // Diagnostics: the driver calls the paginated find is made of, at both sizes, to show which one grows.
       const driverCalls = {
-        'driver find(filter).limit(10)': (collection: typeof small.collection, bucket: number) => collection.find({ bucket }).limit(10).toArray(),
-        'driver countDocuments(filter)': (collection: typeof small.collection, bucket: number) => collection.countDocuments({ bucket }),
+        'driver find(filter).limit(10)': (collection: typeof small.collection, bucket: number) =>
+          collection.find({ bucket }).limit(10).toArray(),
+        'driver countDocuments(filter)': (collection: typeof small.collection, bucket: number) =>
+          collection.countDocuments({ bucket }),
         'driver aggregate($match, $limit)': (collection: typeof small.collection, bucket: number) =>
           collection.aggregate([{ $match: { bucket } }, { $limit: 10 }]).toArray(),
       };
       for (const [name, call] of Object.entries(driverCalls)) {
         const [nextSmall, nextLarge] = [cycle(buckets), cycle(buckets)];
-        result.comparisons.push(await alternate({
-          id: `scale-diagnostic-${name.split(' ')[1].replace(/\(.*$/, '')}`,
-          title: `diagnostic: ${name}, time at 100,000 / at 10,000`,
-          baseline: { label: '10,000 documents', measure: () => measureCallTime(() => call(small.collection, nextSmall()), seconds / 2) },
-          candidate: { label: '100,000 documents', measure: () => measureCallTime(() => call(large.collection, nextLarge()), seconds / 2) },
-          unit: 'ms/call',
-          rounds: context.rounds,
-          log: context.log,
-        }));
+        result.comparisons.push(
+          await alternate({
+            id: `scale-diagnostic-${name.split(' ')[1].replace(/\(.*$/, '')}`,
+            title: `diagnostic: ${name}, time at 100,000 / at 10,000`,
+            baseline: {
+              label: '10,000 documents',
+              measure: () => measureCallTime(() => call(small.collection, nextSmall()), seconds / 2),
+            },
+            candidate: {
+              label: '100,000 documents',
+              measure: () => measureCallTime(() => call(large.collection, nextLarge()), seconds / 2),
+            },
+            unit: 'ms/call',
+            rounds: context.rounds,
+            log: context.log,
+          }),
+        );
       }
 
       const plainService = new DatabaseService({ Model: small.collection });

@@ -23,12 +23,35 @@ export const storeSuite: Suite = {
         name: `store-${kind}`,
         servers: [
           { key: 'framework-memory', name: 'MemoryService', script: 'framework-server', settings: settings('memory') },
-          { key: 'fastify-mongo', name: 'Fastify 5 + driver (embedded)', script: 'fastify-server', settings: settings('mongo') },
-          { key: 'framework-mongo', name: 'DatabaseService (embedded)', script: 'framework-server', settings: settings('mongo') },
+          {
+            key: 'fastify-mongo',
+            name: 'Fastify 5 + driver (embedded)',
+            script: 'fastify-server',
+            settings: settings('mongo'),
+          },
+          {
+            key: 'framework-mongo',
+            name: 'DatabaseService (embedded)',
+            script: 'framework-server',
+            settings: settings('mongo'),
+          },
         ],
         pairs: [
-          { id: `${id}-vs-fastify-driver`, title: `${REQUEST_TITLES[kind]}: DatabaseService vs Fastify 5 + driver`, baseline: 'fastify-mongo', candidate: 'framework-mongo', target: { op: '>=', value: 1.0 }, cpu: true },
-          { id, title: `${REQUEST_TITLES[kind]}: database store / memory store`, baseline: 'framework-memory', candidate: 'framework-mongo', cpu: true },
+          {
+            id: `${id}-vs-fastify-driver`,
+            title: `${REQUEST_TITLES[kind]}: DatabaseService vs Fastify 5 + driver`,
+            baseline: 'fastify-mongo',
+            candidate: 'framework-mongo',
+            target: { op: '>=', value: 1.0 },
+            cpu: true,
+          },
+          {
+            id,
+            title: `${REQUEST_TITLES[kind]}: database store / memory store`,
+            baseline: 'framework-memory',
+            candidate: 'framework-mongo',
+            cpu: true,
+          },
         ],
         request: (server) => messageRequest(kind, server.sampleId),
       });

@@ -38,7 +38,11 @@ interface Served {
   handler: Handler;
   stop?: () => Promise<void>;
 }
-const REQUESTS = { get: ['GET', '/messages/1'], find: ['GET', '/messages?$limit=10'], create: ['POST', '/messages'] } as const;
+const REQUESTS = {
+  get: ['GET', '/messages/1'],
+  find: ['GET', '/messages?$limit=10'],
+  create: ['POST', '/messages'],
+} as const;
 type Kind = keyof typeof REQUESTS;
 const CHILD_ENV = 'COUNT_INSTRUCTIONS_CHILD';
 const FEWER = 10_000;
@@ -73,7 +77,14 @@ async function frameworkHandler(tree: string, { securityHeaders, auth, policy, t
     const { observeStoreCalls } = require(path.join(tree, 'src/application/adapter/observe-store-calls'));
     const sink = await startOtlpSink();
     tracer = new OpenTelemetryTracer(
-      { serviceName: 'bench', tracesUrl: sink.tracesUrl, protocol: 'http/protobuf', sampler: 'parentbased_traceidratio', samplerRatio: tracePercent / 100, scheduleDelayMs: 5000 },
+      {
+        serviceName: 'bench',
+        tracesUrl: sink.tracesUrl,
+        protocol: 'http/protobuf',
+        sampler: 'parentbased_traceidratio',
+        samplerRatio: tracePercent / 100,
+        scheduleDelayMs: 5000,
+      },
       '0.0.0',
     );
     app.observeCall = observeServiceCalls(tracer, undefined);
@@ -90,12 +101,28 @@ async function frameworkHandler(tree: string, { securityHeaders, auth, policy, t
     const users = new MemoryService();
     await users.create(BENCH_USER);
     app.use('users', users);
-    const strategy = new framework.JwtAuthenticationStrategy({ settings: jwtSettings, users: () => app.service('users') });
-    app.use('authentication', new framework.AuthenticationService({ strategies: [strategy], tokenIssuer: new framework.JsonWebTokenIssuer(jwtSettings) }), { methods: ['create', 'remove'] });
+    const strategy = new framework.JwtAuthenticationStrategy({
+      settings: jwtSettings,
+      users: () => app.service('users'),
+    });
+    app.use(
+      'authentication',
+      new framework.AuthenticationService({
+        strategies: [strategy],
+        tokenIssuer: new framework.JsonWebTokenIssuer(jwtSettings),
+      }),
+      { methods: ['create', 'remove'] },
+    );
     app.service('messages').hooks({ before: { all: [framework.authenticate('jwt')] } });
     if (policy) {
       const { enforcePolicy, answerPolicyErrors, PolicyViews } = framework;
-      const views = new PolicyViews({ path: 'messages', policy: BENCH_MESSAGES_POLICY, rolesField: 'roles', idField: 'id', hiddenFields: [] });
+      const views = new PolicyViews({
+        path: 'messages',
+        policy: BENCH_MESSAGES_POLICY,
+        rolesField: 'roles',
+        idField: 'id',
+        hiddenFields: [],
+      });
       app.service('messages').hooks(enforcePolicy(views, BENCH_POLICY_METHODS));
       app.service('messages').hooks(answerPolicyErrors(views, BENCH_POLICY_METHODS));
     }
@@ -108,7 +135,8 @@ async function fastifyHandler(): Promise<Served> {
   // Loaded only here, so that a framework child runs without Fastify's modules.
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { createFastifyApp } = require('../servers/fastify-app') as typeof import('../servers/fastify-app');
-  const { memoryMessageStore } = require('../servers/fastify-message-stores') as typeof import('../servers/fastify-message-stores');
+  const { memoryMessageStore } =
+    require('../servers/fastify-message-stores') as typeof import('../servers/fastify-message-stores');
   /* eslint-enable @typescript-eslint/no-require-imports */
   const app = await createFastifyApp({ auth: false, secret: '' }, memoryMessageStore());
   await app.ready();
@@ -117,54 +145,86 @@ async function fastifyHandler(): Promise<Served> {
 
 /** The bare `node:http` floor of the `http` suite (`servers/node-floor-handler.ts`). */
 async function floorHandler(): Promise<Served> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { createFloorHandler } = require('../servers/node-floor-handler') as typeof import('../servers/node-floor-handler');
+  const { createFloorHandler } =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require('../servers/node-floor-handler') as typeof import('../servers/node-floor-handler');
   return { handler: createFloorHandler() };
 }
 
 /** The child: `count` requests of one kind, nothing printed. */
 async function serve(target: string, kind: Kind, count: number, setup: Setup): Promise<void> {
-  const { handler, stop } = target === 'fastify' ? await fastifyHandler() : target === 'node' ? await floorHandler() : await frameworkHandler(path.resolve(target), setup);
+  const { handler, stop } =
+    target === 'fastify'
+      ? await fastifyHandler()
+      : target === 'node'
+        ? await floorHandler()
+        : await frameworkHandler(path.resolve(target), setup);
   const token = jwt.sign({}, AUTH_SECRET, {
-    algorithm: 'HS256', expiresIn: '2h', subject: BENCH_TOKEN_CLAIMS.subject, audience: BENCH_TOKEN_CLAIMS.audience,
-    issuer: BENCH_TOKEN_CLAIMS.issuer, header: { alg: 'HS256', typ: BENCH_TOKEN_CLAIMS.typ },
+    algorithm: 'HS256',
+    expiresIn: '2h',
+    subject: BENCH_TOKEN_CLAIMS.subject,
+    audience: BENCH_TOKEN_CLAIMS.audience,
+    issuer: BENCH_TOKEN_CLAIMS.issuer,
+    header: { alg: 'HS256', typ: BENCH_TOKEN_CLAIMS.typ },
   });
-  const socket = new Duplex({ write: (_chunk, _encoding, done) => done(), writev: (_chunks, done) => done(), read: () => undefined });
+  const socket = new Duplex({
+    write: (_chunk, _encoding, done) => done(),
+    writev: (_chunks, done) => done(),
+    read: () => undefined,
+  });
   const [method, url] = REQUESTS[kind];
   const body = Buffer.from(JSON.stringify({ text: 'A benchmark message', userId: 7 }));
-  const request = () => new Promise<void>((resolve) => {
-    const req = new IncomingMessage(socket as never);
-    req.method = method;
-    req.url = url;
-    req.headers = { host: '127.0.0.1', connection: 'keep-alive' };
-    if (setup.auth) req.headers.authorization = `Bearer ${token}`;
-    if (method === 'POST') {
-      req.headers['content-type'] = 'application/json';
-      req.headers['content-length'] = String(body.length);
-      req.push(body);
-      req.push(null);
-    }
-    req.complete = true;
-    const res = new ServerResponse(req);
-    res.assignSocket(socket as never);
-    res.on('finish', () => {
-      res.detachSocket(socket as never);
-      resolve();
+  const request = () =>
+    new Promise<void>((resolve) => {
+      const req = new IncomingMessage(socket as never);
+      req.method = method;
+      req.url = url;
+      req.headers = { host: '127.0.0.1', connection: 'keep-alive' };
+      if (setup.auth) req.headers.authorization = `Bearer ${token}`;
+      if (method === 'POST') {
+        req.headers['content-type'] = 'application/json';
+        req.headers['content-length'] = String(body.length);
+        req.push(body);
+        req.push(null);
+      }
+      req.complete = true;
+      const res = new ServerResponse(req);
+      res.assignSocket(socket as never);
+      res.on('finish', () => {
+        res.detachSocket(socket as never);
+        resolve();
+      });
+      handler(req, res);
     });
-    handler(req, res);
-  });
   for (let i = 0; i < count; i++) {
     await request();
     // The requests alone never give the event loop a turn for I/O: a traced server's exports would
     // never complete, and the batch processor would drop the spans it cannot queue.
-    if (setup.tracePercent !== undefined && i % EXPORT_TURN_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (setup.tracePercent !== undefined && i % EXPORT_TURN_EVERY === 0)
+      await new Promise((resolve) => setImmediate(resolve));
   }
   await stop?.();
 }
 
 /** Instructions of a whole child process, as callgrind counts them. */
-function instructions(target: string, kind: Kind, count: number, { securityHeaders, auth, policy, tracePercent }: Setup): number {
-  const args = ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--predictable', '--predictable-gc-schedule', '-r', '@swc-node/register', __filename, kind, target];
+function instructions(
+  target: string,
+  kind: Kind,
+  count: number,
+  { securityHeaders, auth, policy, tracePercent }: Setup,
+): number {
+  const args = [
+    '--tool=callgrind',
+    '--callgrind-out-file=/dev/null',
+    process.execPath,
+    '--predictable',
+    '--predictable-gc-schedule',
+    '-r',
+    '@swc-node/register',
+    __filename,
+    kind,
+    target,
+  ];
   if (!securityHeaders) args.push('--no-security-headers');
   if (auth) args.push('--auth');
   if (policy) args.push('--policy');
@@ -172,7 +232,10 @@ function instructions(target: string, kind: Kind, count: number, { securityHeade
   // valgrind reports on stderr; the child prints nothing unless it fails.
   const run = spawnSync('valgrind', args, { env: { ...process.env, [CHILD_ENV]: String(count) }, encoding: 'utf8' });
   const counted = /I\s+refs:\s+([\d,]+)/.exec(run.stderr ?? '');
-  if (run.status !== 0 || !counted) throw new Error(`valgrind counted nothing (${run.error?.message ?? `exit ${run.status}`}):\n${(run.stderr ?? '').slice(-800)}`);
+  if (run.status !== 0 || !counted)
+    throw new Error(
+      `valgrind counted nothing (${run.error?.message ?? `exit ${run.status}`}):\n${(run.stderr ?? '').slice(-800)}`,
+    );
   return Number(counted[1].replace(/,/g, ''));
 }
 
@@ -186,12 +249,27 @@ async function main(): Promise<void> {
   const traceAt = rest.indexOf('--trace');
   const tracePercent = traceAt === -1 ? undefined : Number(rest[traceAt + 1]);
   const withValue = (index: number, at: number) => at !== -1 && (index === at || index === at + 1);
-  const isOption = (argument: string, index: number) => argument === '--no-security-headers' || argument === '--auth' || argument === '--policy' || withValue(index, repeatAt) || withValue(index, traceAt);
+  const isOption = (argument: string, index: number) =>
+    argument === '--no-security-headers' ||
+    argument === '--auth' ||
+    argument === '--policy' ||
+    withValue(index, repeatAt) ||
+    withValue(index, traceAt);
   const targets = rest.filter((argument, index) => !isOption(argument, index));
   const frameworkOnly = auth || tracePercent !== undefined;
   const badPercent = tracePercent !== undefined && !(tracePercent > 0 && tracePercent <= 100);
-  if (!(kind in REQUESTS) || targets.length === 0 || !Number.isSafeInteger(repeat) || repeat < 1 || badPercent || (policy && !auth) || (frameworkOnly && (targets.includes('fastify') || targets.includes('node')))) {
-    console.error('usage: node -r @swc-node/register bench/tools/count-instructions.ts get|find|create <tree with src/ | fastify | node>... [--no-security-headers] [--auth [--policy]] [--trace PERCENT] (both: framework trees only) [--repeat N]');
+  if (
+    !(kind in REQUESTS) ||
+    targets.length === 0 ||
+    !Number.isSafeInteger(repeat) ||
+    repeat < 1 ||
+    badPercent ||
+    (policy && !auth) ||
+    (frameworkOnly && (targets.includes('fastify') || targets.includes('node')))
+  ) {
+    console.error(
+      'usage: node -r @swc-node/register bench/tools/count-instructions.ts get|find|create <tree with src/ | fastify | node>... [--no-security-headers] [--auth [--policy]] [--trace PERCENT] (both: framework trees only) [--repeat N]',
+    );
     process.exit(1);
   }
   const setup: Setup = { securityHeaders, auth, policy, tracePercent };
@@ -204,7 +282,9 @@ async function main(): Promise<void> {
       counts.push(Math.round((more - instructions(target, kind as Kind, FEWER, setup)) / (MORE - FEWER)));
     }
     const label = `${kind} ${target}${securityHeaders || target === 'fastify' || target === 'node' ? '' : ' (no security headers)'}${auth ? ' (authentication on)' : ''}${policy ? ' (policy on)' : ''}${tracePercent === undefined ? '' : ` (traced at ${tracePercent} %)`}`;
-    console.log(`${label}: ${Math.round(median(counts))} instructions per request (median; runs: ${counts.join(', ')})`);
+    console.log(
+      `${label}: ${Math.round(median(counts))} instructions per request (median; runs: ${counts.join(', ')})`,
+    );
   }
 }
 

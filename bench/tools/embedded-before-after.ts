@@ -36,7 +36,10 @@ function startServer(tree: string, dataDir: string | undefined, standalone: bool
   const entry = `const { startEmbeddedMongo } = require(${JSON.stringify(path.join(tree, 'src/embedded-mongo'))});
 startEmbeddedMongo({ host: '127.0.0.1', port: 0, dataDir: ${JSON.stringify(dataDir ?? null)} || undefined, standalone: ${standalone} })
   .then((mongo) => { console.log('URL ' + mongo.url); process.on('SIGTERM', () => mongo.stop().then(() => process.exit(0))); });`;
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', '-e', entry], { stdio: ['ignore', 'pipe', 'inherit'], cwd: path.resolve(__dirname, '../..') });
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', '-e', entry], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: path.resolve(__dirname, '../..'),
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${tree}: no URL within 60 s`)), 60_000);
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -70,7 +73,10 @@ type Workload = [name: string, call: (collection: Collection, ids: ObjectId[], i
 const WORKLOADS: Workload[] = [
   ['insertOne', (collection, _ids, i) => collection.insertOne({ n: SEEDED + i, text: 'a benchmark document' })],
   ['findOne by _id', (collection, ids, i) => collection.findOne({ _id: ids[i % ids.length] })],
-  ['updateOne $inc by _id', (collection, ids, i) => collection.updateOne({ _id: ids[i % ids.length] }, { $inc: { likes: 1 } })],
+  [
+    'updateOne $inc by _id',
+    (collection, ids, i) => collection.updateOne({ _id: ids[i % ids.length] }, { $inc: { likes: 1 } }),
+  ],
   ['find limit 10', (collection) => collection.find({}).limit(10).toArray()],
 ];
 
@@ -82,7 +88,13 @@ interface Window {
 }
 
 /** Sequential calls for `seconds`. */
-async function measure(server: Server, collection: Collection, ids: ObjectId[], call: Workload[1], seconds: number): Promise<Window> {
+async function measure(
+  server: Server,
+  collection: Collection,
+  ids: ObjectId[],
+  call: Workload[1],
+  seconds: number,
+): Promise<Window> {
   const serverBefore = readCpuMs(server.child.pid!) ?? NaN;
   const driverBefore = process.cpuUsage();
   const deadline = performance.now() + seconds * 1000;
@@ -90,17 +102,29 @@ async function measure(server: Server, collection: Collection, ids: ObjectId[], 
   while (performance.now() < deadline) await call(collection, ids, calls++);
   const driver = process.cpuUsage(driverBefore);
   const serverMs = (readCpuMs(server.child.pid!) ?? NaN) - serverBefore;
-  return { perSecond: calls / seconds, serverCpu: (serverMs * 1000) / calls, driverCpu: (driver.user + driver.system) / calls };
+  return {
+    perSecond: calls / seconds,
+    serverCpu: (serverMs * 1000) / calls,
+    driverCpu: (driver.user + driver.system) / calls,
+  };
 }
 
 /** Median of B / A (or A / B with `inverse`: for costs) per round, with its extremes. */
 function ratioOf(windows: Window[][], value: (window: Window) => number, inverse = false): string {
-  const ratios = windows[0].map((a, i) => (inverse ? value(a) / value(windows[1][i]) : value(windows[1][i]) / value(a)));
+  const ratios = windows[0].map((a, i) =>
+    inverse ? value(a) / value(windows[1][i]) : value(windows[1][i]) / value(a),
+  );
   return `${median(ratios).toFixed(3)} [${Math.min(...ratios).toFixed(3)} - ${Math.max(...ratios).toFixed(3)}]`;
 }
 
-async function seeded(url: string, clientOptions: string | undefined): Promise<{ client: MongoClient; collection: Collection; ids: ObjectId[] }> {
-  const client = await MongoClient.connect(clientOptions ? `${url}${url.includes('?') ? '&' : '?'}${clientOptions}` : url, { serverSelectionTimeoutMS: 5000 });
+async function seeded(
+  url: string,
+  clientOptions: string | undefined,
+): Promise<{ client: MongoClient; collection: Collection; ids: ObjectId[] }> {
+  const client = await MongoClient.connect(
+    clientOptions ? `${url}${url.includes('?') ? '&' : '?'}${clientOptions}` : url,
+    { serverSelectionTimeoutMS: 5000 },
+  );
   const collection = client.db('bench').collection('before_after');
   const ids = Array.from({ length: SEEDED }, () => new ObjectId());
   await collection.insertMany(ids.map((_id, n) => ({ _id, n, text: 'a benchmark document', likes: 0 })));
@@ -109,14 +133,20 @@ async function seeded(url: string, clientOptions: string | undefined): Promise<{
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const option = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+  const option = (name: string, fallback: number) =>
+    args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback;
   const rounds = option('--rounds', 5);
   // A tree that knows the option reports a standalone (no replica set, no change-stream history); older trees ignore it.
   const standalone = args.includes('--standalone');
   const seconds = option('--seconds', 2);
   const clientOptions = args.includes('--client-options') ? args[args.indexOf('--client-options') + 1] : undefined;
-  const trees = args.filter((arg, i) => !arg.startsWith('--') && !['--rounds', '--seconds', '--client-options'].includes(args[i - 1])).map((tree) => path.resolve(tree));
-  if (trees.length !== 2 || !(rounds >= 1) || !(seconds > 0)) throw new Error('usage: embedded-before-after.ts <tree A> <tree B> [--rounds N] [--seconds S] [--standalone] [--client-options QUERY]');
+  const trees = args
+    .filter((arg, i) => !arg.startsWith('--') && !['--rounds', '--seconds', '--client-options'].includes(args[i - 1]))
+    .map((tree) => path.resolve(tree));
+  if (trees.length !== 2 || !(rounds >= 1) || !(seconds > 0))
+    throw new Error(
+      'usage: embedded-before-after.ts <tree A> <tree B> [--rounds N] [--seconds S] [--standalone] [--client-options QUERY]',
+    );
   for (const durable of [false, true]) {
     const folders = trees.map(() => (durable ? mkdtempSync(path.join(os.tmpdir(), 'before-after-')) : undefined));
     const servers: Server[] = [];
@@ -127,9 +157,11 @@ async function main(): Promise<void> {
       for (const [name, call] of WORKLOADS) {
         const windows: Window[][] = [[], []];
         for (let round = 0; round < rounds; round++) {
-          for (const side of round % 2 === 0 ? [0, 1] : [1, 0]) windows[side].push(await measure(servers[side], sides[side].collection, sides[side].ids, call, seconds));
+          for (const side of round % 2 === 0 ? [0, 1] : [1, 0])
+            windows[side].push(await measure(servers[side], sides[side].collection, sides[side].ids, call, seconds));
         }
-        const at = (side: number, value: (window: Window) => number, digits: number): string => median(windows[side].map(value)).toFixed(digits);
+        const at = (side: number, value: (window: Window) => number, digits: number): string =>
+          median(windows[side].map(value)).toFixed(digits);
         console.log(
           `${durable ? 'data folder' : 'in memory  '} ${name.padEnd(22)} A ${at(0, (w) => w.perSecond, 0).padStart(6)}/s  B ${at(1, (w) => w.perSecond, 0).padStart(6)}/s  B/A ${ratioOf(windows, (w) => w.perSecond)}` +
             ` | server CPU µs/call A ${at(0, (w) => w.serverCpu, 1)} B ${at(1, (w) => w.serverCpu, 1)} A/B ${ratioOf(windows, (w) => w.serverCpu, true)}` +

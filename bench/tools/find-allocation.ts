@@ -19,7 +19,9 @@ const root = path.resolve(rootArgument);
 const size = Number(sizeArgument);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc || !Number.isSafeInteger(size) || size <= 0) {
-  console.error('usage: node --expose-gc -r @swc-node/register bench/tools/find-allocation.ts <tree with src/> <documents>');
+  console.error(
+    'usage: node --expose-gc -r @swc-node/register bench/tools/find-allocation.ts <tree with src/> <documents>',
+  );
   process.exit(1);
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -56,7 +58,24 @@ function allocationPerCall(label: string, call: () => void, calls: number): void
   console.log(`${size} documents, ${label}: ${(perCall[1] / 1024).toFixed(1)} KB per call`);
 }
 
-allocationPerCall('find, limit 10', () => closeCursor(findCommand({ find: 'large', filter: {}, limit: 10 }, context)), 20);
-allocationPerCall('find, first batch (101)', () => closeCursor(findCommand({ find: 'large', filter: {} }, context)), 20);
-allocationPerCall('find sorted by the index on n, first batch', () => closeCursor(findCommand({ find: 'large', filter: {}, sort: { n: -1 } }, context)), 20);
-allocationPerCall('aggregate [$addFields], first batch', () => closeCursor(aggregateCommand({ aggregate: 'large', pipeline: [{ $addFields: { x: 1 } }], cursor: {} }, context)), 2);
+allocationPerCall(
+  'find, limit 10',
+  () => closeCursor(findCommand({ find: 'large', filter: {}, limit: 10 }, context)),
+  20,
+);
+allocationPerCall(
+  'find, first batch (101)',
+  () => closeCursor(findCommand({ find: 'large', filter: {} }, context)),
+  20,
+);
+allocationPerCall(
+  'find sorted by the index on n, first batch',
+  () => closeCursor(findCommand({ find: 'large', filter: {}, sort: { n: -1 } }, context)),
+  20,
+);
+allocationPerCall(
+  'aggregate [$addFields], first batch',
+  () =>
+    closeCursor(aggregateCommand({ aggregate: 'large', pipeline: [{ $addFields: { x: 1 } }], cursor: {} }, context)),
+  2,
+);

@@ -33,15 +33,24 @@ function message(n: number): Record<string, unknown> {
   return { id: n, text: `event ${n} ${'x'.repeat(80)}`, userId: n % 10 };
 }
 
-for (const [label, connections] of [['one connection per event', 1], ['100 connections per event', 100]] as const) {
+for (const [label, connections] of [
+  ['one connection per event', 1],
+  ['100 connections per event', 100],
+] as const) {
   const pids = Array.from({ length: connections }, (_, index) => `socket-${index}`);
   const bytes = retainedBytes((window) => {
     for (let n = 0; n < EVENTS; n += 1) {
       const data = message(n);
-      window.record(['messages created', data, window.nextOffset()], connections === 1 ? [pids[n % pids.length]] : pids, JSON.stringify(data).length);
+      window.record(
+        ['messages created', data, window.nextOffset()],
+        connections === 1 ? [pids[n % pids.length]] : pids,
+        JSON.stringify(data).length,
+      );
     }
   });
-  console.log(`${label}: ${((bytes / EVENTS) * 1000 / 1024).toFixed(0)} KiB retained per 1,000 events (${(bytes / 1024 / 1024).toFixed(1)} MiB for ${EVENTS.toLocaleString('en')})`);
+  console.log(
+    `${label}: ${(((bytes / EVENTS) * 1000) / 1024).toFixed(0)} KiB retained per 1,000 events (${(bytes / 1024 / 1024).toFixed(1)} MiB for ${EVENTS.toLocaleString('en')})`,
+  );
 }
 
 /**
@@ -50,14 +59,19 @@ for (const [label, connections] of [['one connection per event', 1], ['100 conne
  * reports it (MEMORY USAGE, all entries sampled).
  */
 async function streamMemory(): Promise<void> {
-  if (spawnSync('redis-server', ['--version']).status !== 0) return console.log('redis stream: skipped (redis-server is not installed)');
+  if (spawnSync('redis-server', ['--version']).status !== 0)
+    return console.log('redis stream: skipped (redis-server is not installed)');
   const port = await new Promise<number>((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port: free } = probe.address() as { port: number };
       probe.close(() => resolve(free));
     });
   });
-  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const redis = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
   const log = new RedisEventLog({ url: `redis://127.0.0.1:${port}`, logger: silent, keepMs: 240_000 });
   try {
@@ -65,14 +79,21 @@ async function streamMemory(): Promise<void> {
     log.subscribe(() => (delivered += 1));
     await log.start();
     for (let n = 0; n < EVENTS; n += 1) {
-      log.append({ event: 'created', path: 'messages', data: message(n), routing: { origin: 'bench', service: 'messages', method: 'create' } });
+      log.append({
+        event: 'created',
+        path: 'messages',
+        data: message(n),
+        routing: { origin: 'bench', service: 'messages', method: 'create' },
+      });
     }
     const deadline = Date.now() + 30_000;
     while (delivered < EVENTS && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     const client = new Redis(`redis://127.0.0.1:${port}`);
     const bytes = Number(await client.call('MEMORY', 'USAGE', 'hexa-services:events', 'SAMPLES', '0'));
     await client.quit();
-    console.log(`redis stream (REDIS_URL), each event once for every connection: ${((bytes / EVENTS) * 1000 / 1024).toFixed(0)} KiB of Redis memory per 1,000 events (${delivered.toLocaleString('en')} read back)`);
+    console.log(
+      `redis stream (REDIS_URL), each event once for every connection: ${(((bytes / EVENTS) * 1000) / 1024).toFixed(0)} KiB of Redis memory per 1,000 events (${delivered.toLocaleString('en')} read back)`,
+    );
   } finally {
     await log.close();
     redis.kill('SIGKILL');

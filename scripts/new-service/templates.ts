@@ -14,12 +14,15 @@ export function namesOf(path: string): ServiceNames {
 
 function decoratorNames(fields: readonly FieldSpec[]): string[] {
   const names = new Set(['IsOptional', 'IsString']);
-  for (const field of fields) for (const validator of FIELD_TYPES[field.type].validators) names.add(validator.slice(0, validator.indexOf('(')));
+  for (const field of fields)
+    for (const validator of FIELD_TYPES[field.type].validators) names.add(validator.slice(0, validator.indexOf('(')));
   return [...names].sort();
 }
 
 function property(field: FieldSpec): string {
-  const lines = [...(field.optional ? ['IsOptional()'] : []), ...FIELD_TYPES[field.type].validators].map((validator) => `  @${validator}`);
+  const lines = [...(field.optional ? ['IsOptional()'] : []), ...FIELD_TYPES[field.type].validators].map(
+    (validator) => `  @${validator}`,
+  );
   lines.push(`  ${field.name}${field.optional ? '?' : '!'}: ${FIELD_TYPES[field.type].ts};`);
   return lines.join('\n');
 }

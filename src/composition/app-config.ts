@@ -50,7 +50,20 @@ export interface AppConfig {
   /** Set: service events and login rate limits are shared with the other instances through this Redis. */
   redisUrl?: string;
   /** Authentication settings from the environment; code may override them per composition. */
-  auth: { jwtExpiresIn: string; refreshTokenTtlMs: number; jwtAudience: string; jwtIssuer: string; passwordHashCost: number; passwordHashConcurrency: number; passwordHashQueueLimit: number; maxLoginFailuresPerEmail: number; maxLoginFailuresPerClient: number; loginWindowMs: number; maxSignUpsPerClient: number; signUpWindowMs: number };
+  auth: {
+    jwtExpiresIn: string;
+    refreshTokenTtlMs: number;
+    jwtAudience: string;
+    jwtIssuer: string;
+    passwordHashCost: number;
+    passwordHashConcurrency: number;
+    passwordHashQueueLimit: number;
+    maxLoginFailuresPerEmail: number;
+    maxLoginFailuresPerClient: number;
+    loginWindowMs: number;
+    maxSignUpsPerClient: number;
+    signUpWindowMs: number;
+  };
   /** Mail (password reset links): over SMTP to `smtpUrl`; without it, written to the log outside production. */
   mail: { smtpUrl?: string; from: string };
   /** The page a password reset link opens (the token follows in the fragment). */

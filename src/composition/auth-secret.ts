@@ -13,7 +13,9 @@ const generate = () => randomBytes(48).toString('base64url');
  * otherwise one generated once and kept in `DATA_DIR/auth-secret` (mode 0600), so tokens
  * survive restarts in development; with `DATA_DIR=:memory:` a fresh one per process.
  */
-export async function resolveAuthSecret(config: Pick<AppConfig, 'authSecret' | 'nodeEnv' | 'dataDir'>): Promise<string> {
+export async function resolveAuthSecret(
+  config: Pick<AppConfig, 'authSecret' | 'nodeEnv' | 'dataDir'>,
+): Promise<string> {
   if (config.authSecret) return config.authSecret;
   if (config.nodeEnv === 'production') throw new Error('AUTH_SECRET must be set when NODE_ENV=production');
   if (config.dataDir === ':memory:') return generate();
@@ -33,7 +35,8 @@ export async function resolveAuthSecret(config: Pick<AppConfig, 'authSecret' | '
     await unlink(temporary).catch(() => undefined);
   }
   const written = await readSecret(file);
-  if (written === undefined) throw new Error(`${file} does not hold a secret of at least ${MIN_BYTES} bytes; delete it to get a new one`);
+  if (written === undefined)
+    throw new Error(`${file} does not hold a secret of at least ${MIN_BYTES} bytes; delete it to get a new one`);
   return written;
 }
 
@@ -46,6 +49,7 @@ async function readSecret(file: string): Promise<string | undefined> {
     throw error;
   }
   const secret = text.trim();
-  if (Buffer.byteLength(secret) < MIN_BYTES) throw new Error(`${file} does not hold a secret of at least ${MIN_BYTES} bytes; delete it to get a new one`);
+  if (Buffer.byteLength(secret) < MIN_BYTES)
+    throw new Error(`${file} does not hold a secret of at least ${MIN_BYTES} bytes; delete it to get a new one`);
   return secret;
 }

@@ -21,7 +21,12 @@ const MEMORY_IDS: Record<IdType, () => string> = { objectid: () => new ObjectId(
  * server-owned fields. (A service planned on another server is stored by its remote binding.) With a tracer,
  * each store call is a database span; with metrics, the store's failures are counted.
  */
-export function createStore(definition: ServiceDefinition, store: Exclude<StorePlan['store'], 'remote'>, db: Db | undefined, observers: { tracer?: TracerPort; metrics?: MetricsPort } = {}): ServiceMethods {
+export function createStore(
+  definition: ServiceDefinition,
+  store: Exclude<StorePlan['store'], 'remote'>,
+  db: Db | undefined,
+  observers: { tracer?: TracerPort; metrics?: MetricsPort } = {},
+): ServiceMethods {
   const id = idOf(definition);
   const options: ServiceOptions & { updateOperators?: string[] } = {
     id: id.field,
@@ -37,17 +42,23 @@ export function createStore(definition: ServiceDefinition, store: Exclude<StoreP
   };
   if (store === 'memory') {
     const unique = (definition.indexes ?? []).filter((index) => index.unique).map((index) => Object.keys(index.fields));
-    const expireAfter = (definition.indexes ?? []).flatMap((index) => (index.expireAfterSeconds === undefined ? [] : [{ field: Object.keys(index.fields)[0], seconds: index.expireAfterSeconds }]));
+    const expireAfter = (definition.indexes ?? []).flatMap((index) =>
+      index.expireAfterSeconds === undefined
+        ? []
+        : [{ field: Object.keys(index.fields)[0], seconds: index.expireAfterSeconds }],
+    );
     const memory = new MemoryService(copyWith(options, { unique, expireAfter, generateId: MEMORY_IDS[id.type] }));
     observeStoreCalls(memory, observers, { system: 'memory', collection: definition.path });
     return memory as unknown as ServiceMethods;
   }
   if (!db) throw new Error(`Service '${definition.path}' is stored in MongoDB but no database was opened`);
-  const collection = new DatabaseService(copyWith(options, {
-    Model: prepareCollection(db, definition),
-    disableObjectify: id.type !== 'objectid',
-    generateId: id.type === 'uuid' ? randomUUID : undefined,
-  }));
+  const collection = new DatabaseService(
+    copyWith(options, {
+      Model: prepareCollection(db, definition),
+      disableObjectify: id.type !== 'objectid',
+      generateId: id.type === 'uuid' ? randomUUID : undefined,
+    }),
+  );
   observeStoreCalls(collection, observers, { system: 'mongodb', collection: definition.path });
   return collection as unknown as ServiceMethods;
 }
@@ -56,7 +67,10 @@ export function createStore(definition: ServiceDefinition, store: Exclude<StoreP
 async function prepareCollection(db: Db, definition: ServiceDefinition): Promise<Collection> {
   const collection = db.collection(definition.path);
   for (const index of definition.indexes ?? []) {
-    await collection.createIndex(index.fields, { unique: index.unique === true, ...(index.expireAfterSeconds === undefined ? {} : { expireAfterSeconds: index.expireAfterSeconds }) });
+    await collection.createIndex(index.fields, {
+      unique: index.unique === true,
+      ...(index.expireAfterSeconds === undefined ? {} : { expireAfterSeconds: index.expireAfterSeconds }),
+    });
   }
   return collection;
 }

@@ -1,7 +1,14 @@
 import type { ServiceDefinition } from '../application/services/service-definition';
 import type { ServiceScopes } from '../ports/service-caller';
 
-const splitList = (list: string): string[] => [...new Set(list.split(',').map((item) => item.trim()).filter(Boolean))];
+const splitList = (list: string): string[] => [
+  ...new Set(
+    list
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  ),
+];
 
 /**
  * The scopes of a new service credential from `--services a,b` and an optional `--methods x,y`:
@@ -9,7 +16,11 @@ const splitList = (list: string): string[] => [...new Set(list.split(',').map((i
  * `--methods`, every method it lists: what a binding of it calls). Anything else is refused with
  * the names that exist, so a typo never issues a credential that fails later.
  */
-export function credentialScopes(definitions: readonly ServiceDefinition[], services: string, methods?: string): ServiceScopes {
+export function credentialScopes(
+  definitions: readonly ServiceDefinition[],
+  services: string,
+  methods?: string,
+): ServiceScopes {
   const byPath = new Map(definitions.map((definition) => [definition.path, definition]));
   const paths = splitList(services);
   if (paths.length === 0) throw new Error('--services must name at least one service');
@@ -18,9 +29,13 @@ export function credentialScopes(definitions: readonly ServiceDefinition[], serv
   const scopes: Record<string, readonly string[]> = Object.create(null);
   for (const path of paths) {
     const definition = byPath.get(path);
-    if (!definition) throw new Error(`this server has no service "${path.slice(0, 100)}" (it has: ${[...byPath.keys()].join(', ')})`);
+    if (!definition)
+      throw new Error(`this server has no service "${path.slice(0, 100)}" (it has: ${[...byPath.keys()].join(', ')})`);
     const unknown = (wanted ?? []).filter((method) => !definition.methods.includes(method));
-    if (unknown.length > 0) throw new Error(`the service "${path}" has no method ${unknown.map((method) => `"${method.slice(0, 100)}"`).join(', ')} (it has: ${definition.methods.join(', ')})`);
+    if (unknown.length > 0)
+      throw new Error(
+        `the service "${path}" has no method ${unknown.map((method) => `"${method.slice(0, 100)}"`).join(', ')} (it has: ${definition.methods.join(', ')})`,
+      );
     scopes[path] = Object.freeze([...(wanted ?? definition.methods)]);
   }
   return Object.freeze(scopes);

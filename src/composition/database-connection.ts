@@ -42,7 +42,11 @@ export async function connectDatabase(config: AppConfig, logger: LoggerPort): Pr
       });
   const url = config.mongodbUrl ?? embedded!.url;
   const timeout = config.databaseOperationTimeoutMs;
-  const client = new MongoClient(url, { serverSelectionTimeoutMS: timeout, connectTimeoutMS: timeout, socketTimeoutMS: Math.max(timeout * 10, 30_000) });
+  const client = new MongoClient(url, {
+    serverSelectionTimeoutMS: timeout,
+    connectTimeoutMS: timeout,
+    socketTimeoutMS: Math.max(timeout * 10, 30_000),
+  });
   const db = client.db(config.mongodbUrl ? undefined : EMBEDDED_DATABASE_NAME);
   // The monitor's last failure says why (e.g. ECONNREFUSED) when the deadline cuts a ping short.
   let lastFailure: Error | undefined;
@@ -53,16 +57,26 @@ export async function connectDatabase(config: AppConfig, logger: LoggerPort): Pr
   } catch (error) {
     await client.close().catch(() => undefined);
     await embedded?.stop();
-    const reason = ((error as Error).name === 'StartupDeadline' && lastFailure ? lastFailure : (error as Error)).message;
-    throw new Error(`Could not reach the database${config.mongodbUrl ? ' at MONGODB_URL' : ''} within ${config.databaseTimeoutMs} ms: ${reason}`);
+    const reason = ((error as Error).name === 'StartupDeadline' && lastFailure ? lastFailure : (error as Error))
+      .message;
+    throw new Error(
+      `Could not reach the database${config.mongodbUrl ? ' at MONGODB_URL' : ''} within ${config.databaseTimeoutMs} ms: ${reason}`,
+    );
   } finally {
     client.off('serverHeartbeatFailed', noteFailure);
   }
-  logger.info({ database: config.mongodbUrl ? 'MONGODB_URL' : 'embedded', dataDir: embedded ? config.dataDir : undefined }, 'database connected');
+  logger.info(
+    { database: config.mongodbUrl ? 'MONGODB_URL' : 'embedded', dataDir: embedded ? config.dataDir : undefined },
+    'database connected',
+  );
   return {
     db,
     client,
-    ping: () => db.command({ ping: 1 }).then(() => true, () => false),
+    ping: () =>
+      db.command({ ping: 1 }).then(
+        () => true,
+        () => false,
+      ),
     close: async () => {
       await client.close();
       await embedded?.stop();
@@ -86,7 +100,10 @@ function embeddedMongoLog(logger: LoggerPort): EmbeddedMongoLogger {
  * restart it (the journal keeps every acknowledged write).
  */
 function exitOnDatabaseCrash(logger: LoggerPort, error: Error): void {
-  logger.error({ component: 'embedded-mongo', error: error.message }, 'the embedded database stopped unexpectedly; exiting');
+  logger.error(
+    { component: 'embedded-mongo', error: error.message },
+    'the embedded database stopped unexpectedly; exiting',
+  );
   process.exit(1);
 }
 

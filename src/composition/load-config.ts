@@ -16,9 +16,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (nodeEnv === 'production' && (!authSecret || Buffer.byteLength(authSecret) < 32)) {
     throw new ConfigError('AUTH_SECRET must be set to at least 32 bytes when NODE_ENV=production');
   }
-  if (authSecret && Buffer.byteLength(authSecret) < 32) throw new ConfigError('AUTH_SECRET must be at least 32 bytes long');
+  if (authSecret && Buffer.byteLength(authSecret) < 32)
+    throw new ConfigError('AUTH_SECRET must be at least 32 bytes long');
   const mongodbUrl = env.MONGODB_URL || undefined;
-  if (mongodbUrl && !/^mongodb(\+srv)?:\/\/.+/.test(mongodbUrl)) throw new ConfigError(`MONGODB_URL must start with mongodb:// or mongodb+srv://`);
+  if (mongodbUrl && !/^mongodb(\+srv)?:\/\/.+/.test(mongodbUrl))
+    throw new ConfigError(`MONGODB_URL must start with mongodb:// or mongodb+srv://`);
   const store = oneOf(env, 'STORE', ['mongo', 'memory'] as const, 'mongo');
   checkDatabaseChoice(env, nodeEnv, store, mongodbUrl);
   const redisUrl = env.REDIS_URL || undefined;
@@ -26,9 +28,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (smtpUrl && !/^smtps?:\/\/.+/.test(smtpUrl)) throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
   const host = env.HOST || '127.0.0.1';
   const port = integer(env, 'PORT', 3030, 0, 65535);
-  const passwordResetUrl = env.PASSWORD_RESET_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}/reset-password`;
-  if (!/^https?:\/\/[^#\s]+$/.test(passwordResetUrl)) throw new ConfigError('PASSWORD_RESET_URL must be an http:// or https:// address without a fragment');
-  if (redisUrl && !/^rediss?:\/\/.+/.test(redisUrl)) throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
+  const passwordResetUrl =
+    env.PASSWORD_RESET_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}/reset-password`;
+  if (!/^https?:\/\/[^#\s]+$/.test(passwordResetUrl))
+    throw new ConfigError('PASSWORD_RESET_URL must be an http:// or https:// address without a fragment');
+  if (redisUrl && !/^rediss?:\/\/.+/.test(redisUrl))
+    throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
   return {
     nodeEnv,
     host,
@@ -37,7 +42,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     mongodbUrl,
     dataDir: env.DATA_DIR || './data',
     embeddedMaxHeapMb: env.EMBEDDED_MAX_HEAP_MB ? integer(env, 'EMBEDDED_MAX_HEAP_MB', 0, 16, 1_048_576) : undefined,
-    embeddedChangeHistoryEvents: env.EMBEDDED_CHANGE_HISTORY_EVENTS ? integer(env, 'EMBEDDED_CHANGE_HISTORY_EVENTS', 0, 1, 10_000_000) : undefined,
+    embeddedChangeHistoryEvents: env.EMBEDDED_CHANGE_HISTORY_EVENTS
+      ? integer(env, 'EMBEDDED_CHANGE_HISTORY_EVENTS', 0, 1, 10_000_000)
+      : undefined,
     authSecret,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
@@ -60,7 +67,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     revokedServiceCredentials: credentialIds(env, 'SERVICE_CREDENTIALS_REVOKED'),
     docs: flag(env, 'DOCS', nodeEnv !== 'production'),
     chatPage: flag(env, 'CHAT_PAGE', nodeEnv !== 'production'),
-    corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
+    corsOrigins: (env.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
     redisUrl,
     auth: {
       jwtExpiresIn: duration(env, 'JWT_EXPIRES_IN', '15m'),
@@ -90,12 +100,20 @@ export function loadConfig(env: Env = process.env): AppConfig {
  * chosen by name, so that a forgotten `MONGODB_URL` stops start-up instead of keeping the data on
  * one machine's disk.
  */
-function checkDatabaseChoice(env: Env, nodeEnv: AppConfig['nodeEnv'], store: AppConfig['store'], mongodbUrl: string | undefined): void {
+function checkDatabaseChoice(
+  env: Env,
+  nodeEnv: AppConfig['nodeEnv'],
+  store: AppConfig['store'],
+  mongodbUrl: string | undefined,
+): void {
   const chosen = env.DATABASE ? oneOf(env, 'DATABASE', ['mongodb', 'embedded'] as const, 'mongodb') : undefined;
-  if (chosen === 'embedded' && mongodbUrl) throw new ConfigError('DATABASE=embedded and MONGODB_URL are both set: unset one of them');
+  if (chosen === 'embedded' && mongodbUrl)
+    throw new ConfigError('DATABASE=embedded and MONGODB_URL are both set: unset one of them');
   if (chosen === 'mongodb' && !mongodbUrl) throw new ConfigError('DATABASE=mongodb needs MONGODB_URL');
   if (nodeEnv === 'production' && store === 'mongo' && !mongodbUrl && chosen !== 'embedded') {
-    throw new ConfigError('MONGODB_URL must be set when NODE_ENV=production (or choose the embedded database with DATABASE=embedded)');
+    throw new ConfigError(
+      'MONGODB_URL must be set when NODE_ENV=production (or choose the embedded database with DATABASE=embedded)',
+    );
   }
 }
 
@@ -114,7 +132,9 @@ function trustProxy(env: Env): AppConfig['trustProxy'] {
   const entries = raw.split(',').map((entry) => entry.trim());
   const bad = entries.find((entry) => !TRUST_PROXY_PRESETS.includes(entry) && !isAddressOrSubnet(entry));
   if (bad !== undefined) {
-    throw new ConfigError(`TRUST_PROXY must be false, a hop count, or addresses, CIDR subnets or ${TRUST_PROXY_PRESETS.join('/')} separated by commas, got "${bad.slice(0, 100)}"`);
+    throw new ConfigError(
+      `TRUST_PROXY must be false, a hop count, or addresses, CIDR subnets or ${TRUST_PROXY_PRESETS.join('/')} separated by commas, got "${bad.slice(0, 100)}"`,
+    );
   }
   return entries;
 }
@@ -131,7 +151,8 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < min || value > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || value < min || value > max)
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   return value;
 }
 
@@ -141,7 +162,9 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
  */
 function passwordHashCost(env: Env): number {
   if (env.BCRYPT_COST !== undefined && env.BCRYPT_COST !== '') {
-    throw new ConfigError('BCRYPT_COST is no longer read: passwords are hashed with scrypt; set PASSWORD_HASH_COST (log2 of N, 10 to 20, default 17) instead. Stored bcrypt hashes keep working and are replaced at the next login');
+    throw new ConfigError(
+      'BCRYPT_COST is no longer read: passwords are hashed with scrypt; set PASSWORD_HASH_COST (log2 of N, 10 to 20, default 17) instead. Stored bcrypt hashes keep working and are replaced at the next login',
+    );
   }
   return integer(env, 'PASSWORD_HASH_COST', 17, 10, 20);
 }
@@ -155,7 +178,9 @@ function passwordHashConcurrency(env: Env): number {
   const pool = raw !== undefined && /^\d+$/.test(raw) ? Math.min(Math.max(Number(raw), 1), 1024) : 4;
   const concurrency = integer(env, 'PASSWORD_HASH_CONCURRENCY', Math.min(2, Math.max(pool - 1, 1)), 1, 1023);
   if (concurrency >= pool) {
-    throw new ConfigError(`PASSWORD_HASH_CONCURRENCY must be below UV_THREADPOOL_SIZE (${pool}), got "${concurrency}": raise UV_THREADPOOL_SIZE or lower the concurrency`);
+    throw new ConfigError(
+      `PASSWORD_HASH_CONCURRENCY must be below UV_THREADPOOL_SIZE (${pool}), got "${concurrency}": raise UV_THREADPOOL_SIZE or lower the concurrency`,
+    );
   }
   return concurrency;
 }
@@ -164,7 +189,8 @@ function passwordHashConcurrency(env: Env): number {
 function duration(env: Env, name: string, fallback: string): string {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d{1,9}(s|m|h|d)?$/.test(raw)) throw new ConfigError(`${name} must be a number of seconds or a number with s, m, h or d, got "${raw}"`);
+  if (!/^\d{1,9}(s|m|h|d)?$/.test(raw))
+    throw new ConfigError(`${name} must be a number of seconds or a number with s, m, h or d, got "${raw}"`);
   return /^\d+$/.test(raw) ? `${raw}s` : raw;
 }
 
@@ -179,7 +205,8 @@ function durationMs(value: string): number {
 function claimValue(env: Env, name: string, fallback: string): string {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^[\x21-\x7e]{1,200}$/.test(raw)) throw new ConfigError(`${name} must be 1 to 200 visible characters without spaces, got "${raw.slice(0, 200)}"`);
+  if (!/^[\x21-\x7e]{1,200}$/.test(raw))
+    throw new ConfigError(`${name} must be 1 to 200 visible characters without spaces, got "${raw.slice(0, 200)}"`);
   return raw;
 }
 
@@ -187,14 +214,16 @@ function claimValue(env: Env, name: string, fallback: string): string {
 function credentialIds(env: Env, name: string): string[] {
   const ids = (env[name] ?? '').split(',').map(normalizeCredentialId).filter(Boolean);
   const bad = ids.find((id) => !/^[0-9a-f-]{36}$/i.test(id));
-  if (bad !== undefined) throw new ConfigError(`${name} must list credential ids separated by commas, got "${bad.slice(0, 100)}"`);
+  if (bad !== undefined)
+    throw new ConfigError(`${name} must list credential ids separated by commas, got "${bad.slice(0, 100)}"`);
   return ids;
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
   return raw as T;
 }
 
@@ -216,7 +245,8 @@ function readRemotes(env: Env): AppConfig['remotes'] {
     } catch {
       throw new ConfigError(`${key} must be an absolute http(s) URL, got "${value}"`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${key} must be an http(s) URL, got "${value}"`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new ConfigError(`${key} must be an http(s) URL, got "${value}"`);
     const readiness = oneOf(env, `${match[1]}_REMOTE_READINESS`, ['true', 'false'] as const, 'true') === 'true';
     remotes[name] = { url: value.replace(/\/+$/, ''), token: env[`${match[1]}_REMOTE_TOKEN`] || undefined, readiness };
   }

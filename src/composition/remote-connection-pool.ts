@@ -32,9 +32,12 @@ export function createRemoteConnectionPool(settings: RemotePoolSettings): Remote
     size: settings.connections,
     waitTimeoutMs: settings.queueTimeoutMs,
     maxWaiting: settings.maxWaiting,
-    refusal: (reason) => new Unavailable(reason === 'queue-full'
-      ? `All ${settings.connections} connections to the remote server are in use and ${settings.maxWaiting} calls wait for one`
-      : `No connection to the remote server came free within ${settings.queueTimeoutMs} ms (all ${settings.connections} in use)`),
+    refusal: (reason) =>
+      new Unavailable(
+        reason === 'queue-full'
+          ? `All ${settings.connections} connections to the remote server are in use and ${settings.maxWaiting} calls wait for one`
+          : `No connection to the remote server came free within ${settings.queueTimeoutMs} ms (all ${settings.connections} in use)`,
+      ),
   });
   const fetch: FetchFunction = async (url, init = {}) => {
     const release = await slots.acquire(init.signal as AbortSignal | undefined);
@@ -42,7 +45,12 @@ export function createRemoteConnectionPool(settings: RemotePoolSettings): Remote
       const response = await undiciFetch(url, copyWith(init, { dispatcher: agent }));
       // Read within the slot: the connection is busy until its body has arrived.
       const text = await response.text();
-      const answer: FetchResponseLike = { status: response.status, statusText: response.statusText, headers: response.headers, text: () => Promise.resolve(text) };
+      const answer: FetchResponseLike = {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+        text: () => Promise.resolve(text),
+      };
       return answer;
     } finally {
       release();

@@ -15,7 +15,9 @@ const RECHECK_MS = 1_000;
  * appends to and a running server re-reads within a second (its modification time is checked,
  * at most once a second, on verification).
  */
-export function revokedCredentials(config: Pick<AppConfig, 'dataDir' | 'revokedServiceCredentials'>): { isRevoked(credentialId: string): boolean } {
+export function revokedCredentials(config: Pick<AppConfig, 'dataDir' | 'revokedServiceCredentials'>): {
+  isRevoked(credentialId: string): boolean;
+} {
   const fromEnvironment = new Set(config.revokedServiceCredentials.map(normalizeCredentialId));
   const file = config.dataDir === ':memory:' ? undefined : path.resolve(config.dataDir, REVOKED_CREDENTIALS_FILE);
   let fromFile = new Set<string>();
@@ -52,7 +54,10 @@ const MAX_LOGGED_UNSCOPED = 100;
  * per credential that is refused for having been issued before credentials named their services,
  * saying how to replace it.
  */
-export function serviceCredentialChecks(config: Pick<AppConfig, 'dataDir' | 'revokedServiceCredentials'>, logger: LoggerPort): ServiceCredentialChecks {
+export function serviceCredentialChecks(
+  config: Pick<AppConfig, 'dataDir' | 'revokedServiceCredentials'>,
+  logger: LoggerPort,
+): ServiceCredentialChecks {
   const revoked = revokedCredentials(config);
   const logged = new Set<string>();
   return {
@@ -81,7 +86,10 @@ export function normalizeCredentialId(id: string): string {
 
 /** Adds a credential id to `DATA_DIR`'s revocation file. */
 export function revokeCredential(dataDir: string, credentialId: string): string {
-  if (dataDir === ':memory:') throw new Error('DATA_DIR is :memory:, so there is no revocation file: set SERVICE_CREDENTIALS_REVOKED on the server instead');
+  if (dataDir === ':memory:')
+    throw new Error(
+      'DATA_DIR is :memory:, so there is no revocation file: set SERVICE_CREDENTIALS_REVOKED on the server instead',
+    );
   const file = path.resolve(dataDir, REVOKED_CREDENTIALS_FILE);
   mkdirSync(path.dirname(file), { recursive: true });
   appendFileSync(file, `${normalizeCredentialId(credentialId)}\n`, { mode: 0o600 });

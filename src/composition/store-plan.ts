@@ -4,7 +4,10 @@ import type { AppConfig } from './app-config';
 import { ConfigError } from './load-config';
 
 /** Where one service's records live: this process's memory, the local MongoDB, or another server. */
-export type StorePlan = { readonly store: 'memory' } | { readonly store: 'mongo' } | { readonly store: 'remote'; readonly remote: RemoteSettings };
+export type StorePlan =
+  | { readonly store: 'memory' }
+  | { readonly store: 'mongo' }
+  | { readonly store: 'remote'; readonly remote: RemoteSettings };
 
 /** The plan of every composed service, made once from the configuration: the one place that decides. */
 export interface StorePlans {
@@ -23,10 +26,14 @@ export function remoteNameOf(path: string): string {
  * A service with a `<NAME>_REMOTE_URL` is stored on that server; every other one in `STORE`.
  * A `<NAME>_REMOTE_URL` naming no service is a mistake worth stopping for (a typo binds nothing).
  */
-export function planStores(config: Pick<AppConfig, 'store' | 'remotes'>, definitions: readonly ServiceDefinition[]): StorePlans {
+export function planStores(
+  config: Pick<AppConfig, 'store' | 'remotes'>,
+  definitions: readonly ServiceDefinition[],
+): StorePlans {
   const known = definitions.map((definition) => remoteNameOf(definition.path));
   for (const name of Object.keys(config.remotes)) {
-    if (!known.includes(name)) throw new ConfigError(`${name.toUpperCase()}_REMOTE_URL names no service (known: ${known.join(', ')})`);
+    if (!known.includes(name))
+      throw new ConfigError(`${name.toUpperCase()}_REMOTE_URL names no service (known: ${known.join(', ')})`);
   }
   const plans = new Map<string, StorePlan>();
   for (const definition of definitions) {

@@ -13,9 +13,14 @@ export interface Telemetry {
 /** The OpenTelemetry SDK and prom-client load only when they are on: an application without them pays nothing. */
 export function createTelemetry(config: AppConfig, serviceVersion: string): Telemetry {
   const tracer = config.tracing
-    ? new (require('../adapters/opentelemetry') as typeof import('../adapters/opentelemetry')).OpenTelemetryTracer(config.tracing, serviceVersion)
+    ? new (require('../adapters/opentelemetry') as typeof import('../adapters/opentelemetry')).OpenTelemetryTracer(
+        config.tracing,
+        serviceVersion,
+      )
     : undefined;
-  const metrics = config.metrics ? new (require('../adapters/prometheus') as typeof import('../adapters/prometheus')).PrometheusMetrics() : undefined;
+  const metrics = config.metrics
+    ? new (require('../adapters/prometheus') as typeof import('../adapters/prometheus')).PrometheusMetrics()
+    : undefined;
   return {
     tracer,
     metrics,

@@ -50,7 +50,9 @@ export const Tokens = {
      * with the other instances through one Redis client, closed on unbind; otherwise the options'
      * own, or none (each process counts in memory).
      */
-    rateLimiters: token<{ login?: LoginRateLimiterPort; requests?: RequestRateLimiterPort; close(): Promise<void> }>('auth.rateLimiters'),
+    rateLimiters: token<{ login?: LoginRateLimiterPort; requests?: RequestRateLimiterPort; close(): Promise<void> }>(
+      'auth.rateLimiters',
+    ),
     /** The stores of sessions and of password reset links (memory, or MongoDB where services are stored there). */
     stores: token<{ sessions: ServiceMethods; passwordResetTokens: ServiceMethods }>('auth.stores'),
     /** Registers the authentication service (and its strategies) on an app. */

@@ -13,10 +13,13 @@ export function readTracingConfig(env: Env): TracingSettings | undefined {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
   const exporter = env.OTEL_TRACES_EXPORTER?.trim();
   if (exporter === 'none') return undefined;
-  if (exporter && exporter !== 'otlp') throw new ConfigError(`OTEL_TRACES_EXPORTER must be otlp or none, got "${exporter.slice(0, 100)}"`);
+  if (exporter && exporter !== 'otlp')
+    throw new ConfigError(`OTEL_TRACES_EXPORTER must be otlp or none, got "${exporter.slice(0, 100)}"`);
   const tracesUrl = tracesEndpoint(env);
   if (tracesUrl === undefined) return undefined;
-  const protocolVariable = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const protocolVariable = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL
+    ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
   const sampler = oneOf(env, 'OTEL_TRACES_SAMPLER', SAMPLER_NAMES, 'parentbased_always_on');
   return {
     serviceName: env.OTEL_SERVICE_NAME?.trim() || 'unknown_service:node',
@@ -38,7 +41,8 @@ function tracesEndpoint(env: Env): string | undefined {
 }
 
 function httpUrl(name: string, value: string): string {
-  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw new ConfigError(`${name} must be an absolute http(s) URL, got "${value.slice(0, 200)}"`);
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${value.slice(0, 200)}"`);
   return value;
 }
 
@@ -46,21 +50,25 @@ function ratio(env: Env): number {
   const raw = env.OTEL_TRACES_SAMPLER_ARG?.trim();
   if (!raw) return 1;
   const value = Number(raw);
-  if (!/^(0|1|0?\.\d+|1\.0*)$/.test(raw) || value < 0 || value > 1) throw new ConfigError(`OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1, got "${raw.slice(0, 100)}"`);
+  if (!/^(0|1|0?\.\d+|1\.0*)$/.test(raw) || value < 0 || value > 1)
+    throw new ConfigError(`OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1, got "${raw.slice(0, 100)}"`);
   return value;
 }
 
 function milliseconds(env: Env, name: string, fallback: number): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
-  if (!/^\d{1,7}$/.test(raw)) throw new ConfigError(`${name} must be a number of milliseconds (0 to 9999999), got "${raw.slice(0, 100)}"`);
+  if (!/^\d{1,7}$/.test(raw))
+    throw new ConfigError(`${name} must be a number of milliseconds (0 to 9999999), got "${raw.slice(0, 100)}"`);
   return Number(raw);
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
-  if (name.endsWith('PROTOCOL') && raw === 'grpc') throw new ConfigError(`${name}=grpc is not offered: use http/protobuf (the default) or http/json`);
-  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw.slice(0, 100)}"`);
+  if (name.endsWith('PROTOCOL') && raw === 'grpc')
+    throw new ConfigError(`${name}=grpc is not offered: use http/protobuf (the default) or http/json`);
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw.slice(0, 100)}"`);
   return raw as T;
 }

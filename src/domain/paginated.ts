@@ -7,5 +7,10 @@ export interface Paginated<T> {
 }
 
 export function isPaginated<T>(value: unknown): value is Paginated<T> {
-  return typeof value === 'object' && value !== null && Array.isArray((value as Paginated<T>).data) && typeof (value as Paginated<T>).total === 'number';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray((value as Paginated<T>).data) &&
+    typeof (value as Paginated<T>).total === 'number'
+  );
 }

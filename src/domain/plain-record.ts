@@ -16,16 +16,19 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * to serialize. Like a spread, an own `__proto__` stays a plain key and enumerable symbols are kept.
  */
 export function withoutFields(record: object, fields: Iterable<string>): Record<string, unknown> {
-  const left: ReadonlySet<string> | readonly string[] = fields instanceof Set || Array.isArray(fields) ? fields : [...fields];
+  const left: ReadonlySet<string> | readonly string[] =
+    fields instanceof Set || Array.isArray(fields) ? fields : [...fields];
   const leftOut = (key: string) => ('has' in left ? left.has(key) : left.includes(key));
   const source = record as Record<string | symbol, unknown>;
   const copy: Record<string | symbol, unknown> = {};
   for (const key of Object.keys(source)) {
     if (leftOut(key)) continue;
-    if (key === '__proto__') Object.defineProperty(copy, key, { value: source[key], enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, { value: source[key], enumerable: true, writable: true, configurable: true });
     else copy[key] = source[key];
   }
-  for (const symbol of Object.getOwnPropertySymbols(source)) if (Object.prototype.propertyIsEnumerable.call(source, symbol)) copy[symbol] = source[symbol];
+  for (const symbol of Object.getOwnPropertySymbols(source))
+    if (Object.prototype.propertyIsEnumerable.call(source, symbol)) copy[symbol] = source[symbol];
   return copy as Record<string, unknown>;
 }
 
@@ -44,10 +47,16 @@ export function copyWith<T extends object, A extends object>(source: T, addition
  * The type of `{ ...source, ...additions }`: a key the additions surely have replaces the source's;
  * an optional one may leave the source's value, and an index signature replaces no named key.
  */
-export type CopiedWith<T, A> = { [K in keyof T as K extends SureKeys<A> ? never : K]: K extends NamedKeys<A> ? T[K] | Exclude<A[K & keyof A], undefined> : T[K] } & A;
+export type CopiedWith<T, A> = {
+  [K in keyof T as K extends SureKeys<A> ? never : K]: K extends NamedKeys<A>
+    ? T[K] | Exclude<A[K & keyof A], undefined>
+    : T[K];
+} & A;
 
 /** The keys `A` names (not those of an index signature). */
-type NamedKeys<A> = keyof { [K in keyof A as string extends K ? never : number extends K ? never : symbol extends K ? never : K]: A[K] };
+type NamedKeys<A> = keyof {
+  [K in keyof A as string extends K ? never : number extends K ? never : symbol extends K ? never : K]: A[K];
+};
 
 /** The keys `A` names and always has (not optional ones). */
 type SureKeys<A> = { [K in NamedKeys<A>]-?: object extends Pick<A, K> ? never : K }[NamedKeys<A>];

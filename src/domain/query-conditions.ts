@@ -16,7 +16,11 @@ export interface ConditionVisitor {
  * `visitor.field`, descending into the branches of `$or`, `$and` and `$nor` (each an array of
  * queries) up to `MAX_QUERY_DEPTH`.
  */
-export function mapConditions(query: Record<string, unknown>, visitor: ConditionVisitor, depth = 0): Record<string, unknown> {
+export function mapConditions(
+  query: Record<string, unknown>,
+  visitor: ConditionVisitor,
+  depth = 0,
+): Record<string, unknown> {
   if (depth > MAX_QUERY_DEPTH) throw new BadRequest('The query is nested too deeply');
   const mapped: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(query)) {
@@ -24,7 +28,8 @@ export function mapConditions(query: Record<string, unknown>, visitor: Condition
       visitor.combinator?.(key);
       if (!Array.isArray(value)) throw new BadRequest(`${key} must be an array of queries`);
       mapped[key] = value.map((branch) => {
-        if (typeof branch !== 'object' || branch === null || Array.isArray(branch)) throw new BadRequest(`${key} must be an array of queries`);
+        if (typeof branch !== 'object' || branch === null || Array.isArray(branch))
+          throw new BadRequest(`${key} must be an array of queries`);
         return mapConditions(branch as Record<string, unknown>, visitor, depth + 1);
       });
     } else {
@@ -46,7 +51,8 @@ export function mapOperands(condition: unknown, convert: (value: unknown) => unk
   const mapped: Record<string, unknown> = {};
   for (const [operator, operand] of Object.entries(condition)) {
     if (LIST_OPERATORS.has(operator)) {
-      if (!Array.isArray(operand)) throw new BadRequest(`${operator} needs an array`, { [operator]: echoValue(operand) });
+      if (!Array.isArray(operand))
+        throw new BadRequest(`${operator} needs an array`, { [operator]: echoValue(operand) });
       mapped[operator] = operand.map(convert);
     } else if (VALUE_OPERATORS.has(operator)) {
       mapped[operator] = convert(operand);

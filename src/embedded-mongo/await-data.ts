@@ -18,7 +18,8 @@ export function awaitingReply(
   rerun: () => Document,
 ): Document | Promise<Document> {
   // Only a getMore waits: every other command is passed on by one property check.
-  if (!hub || command.getMore === undefined || !isEmptyLiveBatch(reply) || !cursors.awaitsData(reply.cursor.id as Long)) return reply;
+  if (!hub || command.getMore === undefined || !isEmptyLiveBatch(reply) || !cursors.awaitsData(reply.cursor.id as Long))
+    return reply;
   const waitMs = typeof command.maxTimeMS === 'number' && command.maxTimeMS > 0 ? command.maxTimeMS : DEFAULT_AWAIT_MS;
   const deadline = Date.now() + waitMs;
   return (async () => {
@@ -33,5 +34,11 @@ export function awaitingReply(
 
 function isEmptyLiveBatch(reply: Document): boolean {
   const cursor = reply.ok === 1 ? (reply.cursor as Document | undefined) : undefined;
-  return cursor !== undefined && Array.isArray(cursor.nextBatch) && cursor.nextBatch.length === 0 && cursor.id instanceof Long && !cursor.id.isZero();
+  return (
+    cursor !== undefined &&
+    Array.isArray(cursor.nextBatch) &&
+    cursor.nextBatch.length === 0 &&
+    cursor.id instanceof Long &&
+    !cursor.id.isZero()
+  );
 }

@@ -46,7 +46,8 @@ async function main(): Promise<void> {
     return;
   }
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer 0..65535, got '${values.port}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be an integer 0..65535, got '${values.port}'`);
   const logger: EmbeddedMongoLogger = {
     info: (message, meta) => console.log(message, meta ?? ''),
     warn: (message, meta) => console.warn(message, meta ?? ''),
@@ -64,7 +65,10 @@ async function main(): Promise<void> {
     replicaSetName: values.replSet,
     standalone: values.standalone,
     changeStreamHistoryBytes: optionalInteger(values['change-stream-history-bytes'], '--change-stream-history-bytes'),
-    changeStreamHistoryEvents: optionalInteger(values['change-stream-history-events'], '--change-stream-history-events'),
+    changeStreamHistoryEvents: optionalInteger(
+      values['change-stream-history-events'],
+      '--change-stream-history-events',
+    ),
   });
   const shutdown = (signal: string): void => {
     console.log(`${signal}: flushing and stopping`);

@@ -39,7 +39,9 @@ export async function preparePrivateSocket(dataDir: string | undefined): Promise
   const socketPath = path.join(folder, SOCKET_FILE);
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
     await fs.rm(folder, { recursive: true, force: true });
-    throw new Error(`the embedded database's socket path ${socketPath} is longer than ${MAX_SOCKET_PATH_BYTES} bytes: set TMPDIR to a shorter folder`);
+    throw new Error(
+      `the embedded database's socket path ${socketPath} is longer than ${MAX_SOCKET_PATH_BYTES} bytes: set TMPDIR to a shorter folder`,
+    );
   }
   return privateSocket(folder, socketPath);
 }
@@ -91,8 +93,10 @@ async function ownerOnlyFolder(folder: string): Promise<void> {
     if (error.code !== 'EEXIST') throw error;
   });
   const stat = await fs.lstat(folder);
-  if (!stat.isDirectory()) throw new Error(`the embedded database's socket folder ${folder} exists and is not a folder`);
+  if (!stat.isDirectory())
+    throw new Error(`the embedded database's socket folder ${folder} exists and is not a folder`);
   const uid = process.getuid?.();
-  if (uid !== undefined && stat.uid !== uid) throw new Error(`the embedded database's socket folder ${folder} belongs to another user (uid ${stat.uid})`);
+  if (uid !== undefined && stat.uid !== uid)
+    throw new Error(`the embedded database's socket folder ${folder} belongs to another user (uid ${stat.uid})`);
   if ((stat.mode & 0o777) !== 0o700) await fs.chmod(folder, 0o700);
 }

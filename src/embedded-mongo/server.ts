@@ -58,7 +58,12 @@ export class WireServer {
       parameters: new ServerParameters(),
       ...(options.replicaSet ? { replicaSet: { name: options.replicaSet.name, electionId: ELECTION_ID } } : {}),
     };
-    this.ttlMonitor = new TtlMonitor({ catalog: options.catalog, parameters: this.info.parameters, run: (command, db) => this.runInternal(command, db), logger: options.logger });
+    this.ttlMonitor = new TtlMonitor({
+      catalog: options.catalog,
+      parameters: this.info.parameters,
+      run: (command, db) => this.runInternal(command, db),
+      logger: options.logger,
+    });
   }
 
   /** Listens on TCP; returns the bound port (useful with port 0). */
@@ -98,7 +103,12 @@ export class WireServer {
 
   private accept(socket: Socket, memberAddress: string): void {
     const id = ++this.connectionCount;
-    const connection = new WireConnection(socket, id, (command, db, connectionId) => this.run(command, db, connectionId), this.options.logger);
+    const connection = new WireConnection(
+      socket,
+      id,
+      (command, db, connectionId) => this.run(command, db, connectionId),
+      this.options.logger,
+    );
     this.connections.set(id, connection);
     this.memberAddresses.set(id, memberAddress);
     socket.on('close', () => {
@@ -121,7 +131,11 @@ export class WireServer {
    * journal write as the writes; the reply waits for it), lets a getMore on a change stream wait
    * for data, and stamps the cluster time on the reply.
    */
-  private run(command: Document, db: string, connectionId: number): { reply: Reply | Promise<Reply>; durable?: Promise<void> } {
+  private run(
+    command: Document,
+    db: string,
+    connectionId: number,
+  ): { reply: Reply | Promise<Reply>; durable?: Promise<void> } {
     const changeStreams = this.options.replicaSet?.changeStreams;
     const context: CommandContext = {
       db,
@@ -136,7 +150,10 @@ export class WireServer {
     };
     if (!changeStreams) {
       const refusal = standaloneRefusal(command);
-      return { reply: { document: refusal ? errorReply(refusal) : runSessionCommand(command, context) }, durable: this.options.engine.commit() };
+      return {
+        reply: { document: refusal ? errorReply(refusal) : runSessionCommand(command, context) },
+        durable: this.options.engine.commit(),
+      };
     }
     const { reply, durable } = runWriteOnce(command, this.sessions.transactions, () => {
       const document = runSessionCommand(command, context);

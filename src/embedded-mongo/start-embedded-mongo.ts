@@ -65,10 +65,14 @@ export interface EmbeddedMongo {
 
 /** Starts the MongoDB-compatible server and resolves once it accepts connections. */
 export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
-  if (options.privateSocket && (options.host !== undefined || options.port !== undefined || options.socketPath !== undefined)) {
+  if (
+    options.privateSocket &&
+    (options.host !== undefined || options.port !== undefined || options.socketPath !== undefined)
+  ) {
     throw new Error('privateSocket listens on a private Unix socket only: host, port and socketPath do not apply');
   }
-  if (options.standalone && options.replicaSetName !== undefined) throw new Error('standalone reports no replica set: replicaSetName does not apply');
+  if (options.standalone && options.replicaSetName !== undefined)
+    throw new Error('standalone reports no replica set: replicaSetName does not apply');
   const host = options.host ?? '127.0.0.1';
   const logger = options.logger ?? consoleWarningsLogger;
   const engine = createEngine(options, logger);
@@ -91,7 +95,9 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
       logger,
       cursorTimeoutMs: options.cursorTimeoutMs,
       transactionTimeoutMs: options.transactionTimeoutMs,
-      replicaSet: changeStreams ? { name: options.replicaSetName ?? DEFAULT_REPLICA_SET_NAME, changeStreams } : undefined,
+      replicaSet: changeStreams
+        ? { name: options.replicaSetName ?? DEFAULT_REPLICA_SET_NAME, changeStreams }
+        : undefined,
     });
     if (options.privateSocket) {
       socket = await preparePrivateSocket(dataDirOf(options)); // after the lock: a stale socket there is a killed server's
@@ -111,7 +117,11 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     await server?.close().catch(() => undefined);
     await socket?.remove().catch(() => undefined);
     changeStreams?.close();
-    await engine.close().catch((closeError: Error) => logger.error('closing storage after a failed start failed', { error: closeError.message }));
+    await engine
+      .close()
+      .catch((closeError: Error) =>
+        logger.error('closing storage after a failed start failed', { error: closeError.message }),
+      );
     throw error;
   }
   const listening = server;
@@ -139,5 +149,8 @@ function dataDirOf(options: EmbeddedMongoOptions): string | undefined {
 function createEngine(options: EmbeddedMongoOptions, logger: EmbeddedMongoLogger): StorageEngine {
   const dataDir = dataDirOf(options);
   if (!dataDir) return new MemoryStorageEngine();
-  return new JournalStorageEngine(dataDir, logger, { snapshotIntervalMs: options.snapshotIntervalMs, snapshotJournalBytes: options.snapshotJournalBytes });
+  return new JournalStorageEngine(dataDir, logger, {
+    snapshotIntervalMs: options.snapshotIntervalMs,
+    snapshotJournalBytes: options.snapshotJournalBytes,
+  });
 }

@@ -61,8 +61,18 @@ export class TtlMonitor {
           const filter = expiredFilter(index, Date.now());
           if (filter === undefined) continue;
           const reply = await run({ delete: name, deletes: [{ q: filter, limit: 0 }], $db: db }, db);
-          if (reply.ok !== 1) logger.warn('TTL monitor: a delete failed', { namespace: `${db}.${name}`, index: index.name, error: reply.errmsg });
-          else if (Number(reply.n) > 0) logger.info('TTL monitor: deleted expired documents', { namespace: `${db}.${name}`, index: index.name, deleted: reply.n });
+          if (reply.ok !== 1)
+            logger.warn('TTL monitor: a delete failed', {
+              namespace: `${db}.${name}`,
+              index: index.name,
+              error: reply.errmsg,
+            });
+          else if (Number(reply.n) > 0)
+            logger.info('TTL monitor: deleted expired documents', {
+              namespace: `${db}.${name}`,
+              index: index.name,
+              deleted: reply.n,
+            });
         }
       }
     }

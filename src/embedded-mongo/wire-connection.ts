@@ -18,7 +18,11 @@ export interface Reply {
  * Runs one command for this connection; returns the reply (a promise when it waits for data, as a
  * change stream's getMore does) and, when writes must become durable first, a promise.
  */
-export type CommandRunner = (command: Document, db: string, connectionId: number) => { reply: Reply | Promise<Reply>; durable?: Promise<void> };
+export type CommandRunner = (
+  command: Document,
+  db: string,
+  connectionId: number,
+) => { reply: Reply | Promise<Reply>; durable?: Promise<void> };
 
 type ReplyEncoder = (reply: Document, trailer?: Buffer) => Buffer;
 
@@ -66,13 +70,22 @@ export class WireConnection {
         typeof db === 'string' && db.length > 0
           ? this.run(command, db, this.id)
           : { reply: { document: errorReply(new CommandError('FailedToParse', 'OP_MSG requires a $db argument')) } };
-      if (!moreToCome) this.send(result.durable, (reply, trailer) => encodeOpMsgReply(nextReplyId++, message.requestId, reply, trailer), result.reply);
+      if (!moreToCome)
+        this.send(
+          result.durable,
+          (reply, trailer) => encodeOpMsgReply(nextReplyId++, message.requestId, reply, trailer),
+          result.reply,
+        );
       return;
     }
     if (message.opCode === OP_QUERY) {
       const { command, database } = parseOpQuery(message.body);
       const result = this.run(command, database, this.id);
-      this.send(result.durable, (reply, trailer) => encodeOpReply(nextReplyId++, message.requestId, reply, trailer), result.reply);
+      this.send(
+        result.durable,
+        (reply, trailer) => encodeOpReply(nextReplyId++, message.requestId, reply, trailer),
+        result.reply,
+      );
       return;
     }
     throw new ProtocolError(`unsupported opcode ${message.opCode}`);
@@ -87,7 +100,10 @@ export class WireConnection {
     const written = waitFor.then(
       ([ready]) => this.write(encode, ready),
       (error: Error) => {
-        this.logger.error('durability barrier failed; closing connection', { connectionId: this.id, error: error.message });
+        this.logger.error('durability barrier failed; closing connection', {
+          connectionId: this.id,
+          error: error.message,
+        });
         this.socket.destroy();
       },
     );
@@ -104,7 +120,9 @@ export class WireConnection {
     try {
       bytes = encode(reply.document, reply.trailer);
     } catch (error) {
-      bytes = encode(errorReply(new CommandError('InternalError', `could not encode reply: ${(error as Error).message}`)));
+      bytes = encode(
+        errorReply(new CommandError('InternalError', `could not encode reply: ${(error as Error).message}`)),
+      );
     }
     this.socket.write(bytes);
   }

@@ -54,7 +54,12 @@ export interface TracerPort {
    * either). `work` gets the span and the context to hand on to what it calls, whose spans are
    * then children of this one. A rejection is recorded; the span ends when `work` settles.
    */
-  inSpan<T>(name: string, start: SpanStart, parent: TraceParent | undefined, work: (span: SpanInProgress, context: TraceParent) => Promise<T>): Promise<T>;
+  inSpan<T>(
+    name: string,
+    start: SpanStart,
+    parent: TraceParent | undefined,
+    work: (span: SpanInProgress, context: TraceParent) => Promise<T>,
+  ): Promise<T>;
   /** Writes `context` into outgoing headers (or an envelope's carrier) as W3C trace context. */
   inject(context: TraceParent, carrier: Record<string, string>): void;
   /** `trace_id` and `span_id` of `context`'s span, for the log lines of the call it belongs to. */

@@ -16,12 +16,19 @@ async function scenario(client: ConfigurableClient): Promise<Outcome> {
   const messages = app.service('messages');
   const events: unknown[] = [];
   messages.on('created', (item: unknown) => events.push(item));
-  const created = await messages.create({ text: `from ${navigator.userAgent.includes('Chrome') ? 'chromium' : 'a browser'}` });
+  const created = await messages.create({
+    text: `from ${navigator.userAgent.includes('Chrome') ? 'chromium' : 'a browser'}`,
+  });
   const found = await messages.find({ query: { text: created.text, $select: ['text'] } });
   const sum = await messages.sum({ values: [2, 3] });
-  const missing = await app.service('missing-service').get(1).catch((error: any) => ({
-    name: error.name, code: error.code, status: error.response?.status,
-  }));
+  const missing = await app
+    .service('missing-service')
+    .get(1)
+    .catch((error: any) => ({
+      name: error.name,
+      code: error.code,
+      status: error.response?.status,
+    }));
   return { baseOrigin: location.origin, created, found, sum, events, missing };
 }
 

@@ -6,7 +6,8 @@ type Recorded = Record<(typeof STANDARD_EVENTS)[number], any[]>;
 
 /** Records every standard event of a service until the returned `stop` is called. */
 function listen(service: ContractService): { events: Recorded; stop(): void } {
-  if (typeof service.on !== 'function') throw new Error('the contract expects a service with on() (a hooked service registered in an app)');
+  if (typeof service.on !== 'function')
+    throw new Error('the contract expects a service with on() (a hooked service registered in an app)');
   const events: Recorded = { created: [], updated: [], patched: [], removed: [] };
   const listeners = STANDARD_EVENTS.map((name) => [name, (payload: unknown) => events[name].push(payload)] as const);
   for (const [name, listener] of listeners) service.on(name, listener);
@@ -20,7 +21,10 @@ function listen(service: ContractService): { events: Recorded; stop(): void } {
 
 /** `created`/`updated`/`patched`/`removed` after successful calls only, once per record. */
 export function describeEvents(target: ContractTarget, base: ContractServiceOptions): void {
-  const SEED: Person[] = [{ name: 'Dave', age: 10, group: 'team' }, { name: 'David', age: 11, group: 'team' }];
+  const SEED: Person[] = [
+    { name: 'Dave', age: 10, group: 'team' },
+    { name: 'David', age: 11, group: 'team' },
+  ];
 
   describe('with multi true', () => {
     const fx = useService(target, { ...base, multi: true }, SEED);
@@ -37,7 +41,10 @@ export function describeEvents(target: ContractTarget, base: ContractServiceOpti
     });
 
     it('create with an array emits created once per record', async () => {
-      await fx.service.create([{ name: 'Eve', age: 40 }, { name: 'Fay', age: 41 }]);
+      await fx.service.create([
+        { name: 'Eve', age: 40 },
+        { name: 'Fay', age: 41 },
+      ]);
       expect(sortedNames(recorder.events.created)).toEqual(['Eve', 'Fay']);
     });
 

@@ -20,7 +20,11 @@ export interface Fixture {
  * Registers `beforeEach`/`afterEach` that build a fresh service with `options`, create `seed`
  * one by one (so no `multi` is needed), and close the service afterwards.
  */
-export function useService(target: ContractTarget, options: ContractServiceOptions, seed: readonly Person[] = []): Fixture {
+export function useService(
+  target: ContractTarget,
+  options: ContractServiceOptions,
+  seed: readonly Person[] = [],
+): Fixture {
   let close: (() => Promise<void>) | undefined;
   let detected: string | undefined;
   const fixture: Fixture = {
@@ -64,7 +68,12 @@ export function useService(target: ContractTarget, options: ContractServiceOptio
 }
 
 /** Rejects with a service error of this name and code (and message, when given). */
-export async function expectServiceError(call: Promise<unknown>, name: string, code: number, message?: string | RegExp): Promise<any> {
+export async function expectServiceError(
+  call: Promise<unknown>,
+  name: string,
+  code: number,
+  message?: string | RegExp,
+): Promise<any> {
   const error = await call.then(
     (value) => ({ resolved: value }),
     (reason: unknown) => reason,

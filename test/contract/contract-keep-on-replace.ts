@@ -36,7 +36,11 @@ export function describeKeepOnReplace(target: ContractTarget, base: ContractServ
     });
 
     it('with a record that does not match params.query is NotFound and changes nothing', async () => {
-      await expectServiceError(fx.service.update(dougId(), { name: 'Dougler' }, { query: { name: 'Tester' } }), 'NotFound', 404);
+      await expectServiceError(
+        fx.service.update(dougId(), { name: 'Dougler' }, { query: { name: 'Tester' } }),
+        'NotFound',
+        404,
+      );
       await expect(stored()).resolves.toMatchObject(DOUG);
     });
 
@@ -48,8 +52,12 @@ export function describeKeepOnReplace(target: ContractTarget, base: ContractServ
     });
 
     it(`counts all of ${CONCURRENT_PATCHES} concurrent $inc patches of a kept field among ${CONCURRENT_UPDATES} updates`, async () => {
-      const patches = Array.from({ length: CONCURRENT_PATCHES }, () => fx.service.patch(dougId(), { $inc: { age: 1 } }));
-      const updates = Array.from({ length: CONCURRENT_UPDATES }, (_unused, index) => fx.service.update(dougId(), { name: `Doug ${index}` }));
+      const patches = Array.from({ length: CONCURRENT_PATCHES }, () =>
+        fx.service.patch(dougId(), { $inc: { age: 1 } }),
+      );
+      const updates = Array.from({ length: CONCURRENT_UPDATES }, (_unused, index) =>
+        fx.service.update(dougId(), { name: `Doug ${index}` }),
+      );
       await Promise.all([...patches, ...updates]);
       const reread = await stored();
       expect(reread.age).toBe(DOUG.age + CONCURRENT_PATCHES);

@@ -62,12 +62,20 @@ export function describeWriteMethods(target: ContractTarget, options: ContractSe
     });
 
     it('with an id whose record does not match params.query is NotFound and changes nothing', async () => {
-      await expectServiceError(fx.service.update(dougId(), { name: 'Dougler' }, { query: { name: 'Tester' } }), 'NotFound', 404);
+      await expectServiceError(
+        fx.service.update(dougId(), { name: 'Dougler' }, { query: { name: 'Tester' } }),
+        'NotFound',
+        404,
+      );
       await expect(stored()).resolves.toMatchObject(DOUG);
     });
 
     it('with a query id that conflicts with the id argument is NotFound', async () => {
-      await expectServiceError(fx.service.update(dougId(), { name: 'Dougler' }, { query: conflictingQuery() }), 'NotFound', 404);
+      await expectServiceError(
+        fx.service.update(dougId(), { name: 'Dougler' }, { query: conflictingQuery() }),
+        'NotFound',
+        404,
+      );
       await expect(stored()).resolves.toMatchObject(DOUG);
     });
 
@@ -76,7 +84,11 @@ export function describeWriteMethods(target: ContractTarget, options: ContractSe
     });
 
     it('with a missing id and a query is NotFound', async () => {
-      await expectServiceError(fx.service.update(MISSING_IDS[0], { name: 'NotFound' }, { query: { name: 'NotDoug' } }), 'NotFound', 404);
+      await expectServiceError(
+        fx.service.update(MISSING_IDS[0], { name: 'NotFound' }, { query: { name: 'NotDoug' } }),
+        'NotFound',
+        404,
+      );
     });
 
     it('with a null id (replace many) is a BadRequest', async () => {
@@ -103,12 +115,20 @@ export function describeWriteMethods(target: ContractTarget, options: ContractSe
     });
 
     it('with an id whose record does not match params.query is NotFound and changes nothing', async () => {
-      await expectServiceError(fx.service.patch(dougId(), { name: 'PatchDoug' }, { query: { name: 'Tester' } }), 'NotFound', 404);
+      await expectServiceError(
+        fx.service.patch(dougId(), { name: 'PatchDoug' }, { query: { name: 'Tester' } }),
+        'NotFound',
+        404,
+      );
       await expect(stored()).resolves.toMatchObject(DOUG);
     });
 
     it('with a query id that conflicts with the id argument is NotFound', async () => {
-      await expectServiceError(fx.service.patch(dougId(), { name: 'PatchDoug' }, { query: conflictingQuery() }), 'NotFound', 404);
+      await expectServiceError(
+        fx.service.patch(dougId(), { name: 'PatchDoug' }, { query: conflictingQuery() }),
+        'NotFound',
+        404,
+      );
       await expect(stored()).resolves.toMatchObject(DOUG);
     });
 
@@ -117,7 +137,11 @@ export function describeWriteMethods(target: ContractTarget, options: ContractSe
     });
 
     it('with a missing id and a query is NotFound', async () => {
-      await expectServiceError(fx.service.patch(MISSING_IDS[0], { name: 'PatchDoug' }, { query: { name: 'NotDoug' } }), 'NotFound', 404);
+      await expectServiceError(
+        fx.service.patch(MISSING_IDS[0], { name: 'PatchDoug' }, { query: { name: 'NotDoug' } }),
+        'NotFound',
+        404,
+      );
     });
   });
 
@@ -151,7 +175,12 @@ export function describeWriteMethods(target: ContractTarget, options: ContractSe
     });
 
     it('with an invalid query is a BadRequest and creates nothing', async () => {
-      await expectServiceError(fx.service.create({ name: 'Ghost', age: 1 }, { query: { $foo: 1 } }), 'BadRequest', 400, /\$foo/);
+      await expectServiceError(
+        fx.service.create({ name: 'Ghost', age: 1 }, { query: { $foo: 1 } }),
+        'BadRequest',
+        400,
+        /\$foo/,
+      );
       expect(await fx.service.find({ query: { name: 'Ghost' } })).toEqual([]);
     });
 

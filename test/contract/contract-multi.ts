@@ -8,7 +8,11 @@ const TEAM: Person[] = [
 ];
 
 function many(count: number): Person[] {
-  return Array.from({ length: count }, (_, index) => ({ name: `Person ${String(index).padStart(2, '0')}`, age: 20 + index, group: 'crowd' }));
+  return Array.from({ length: count }, (_, index) => ({
+    name: `Person ${String(index).padStart(2, '0')}`,
+    age: 20 + index,
+    group: 'crowd',
+  }));
 }
 
 /** Calls on several records at once: refused unless `multi` allows the method. */
@@ -18,12 +22,22 @@ export function describeMulti(target: ContractTarget, base: ContractServiceOptio
 
     it("create with an array is MethodNotAllowed 'Can not create multiple entries' and creates nothing", async () => {
       await expectServiceError(fx.service.create([]), 'MethodNotAllowed', 405, 'Can not create multiple entries');
-      await expectServiceError(fx.service.create([{ name: 'X', age: 1 }]), 'MethodNotAllowed', 405, 'Can not create multiple entries');
+      await expectServiceError(
+        fx.service.create([{ name: 'X', age: 1 }]),
+        'MethodNotAllowed',
+        405,
+        'Can not create multiple entries',
+      );
       expect(await fx.service.find({ query: { name: 'X' } })).toEqual([]);
     });
 
     it("patch with a null id is MethodNotAllowed 'Can not patch multiple entries' and changes nothing", async () => {
-      await expectServiceError(fx.service.patch(null, { age: 2 }, { query: { group: 'team' } }), 'MethodNotAllowed', 405, 'Can not patch multiple entries');
+      await expectServiceError(
+        fx.service.patch(null, { age: 2 }, { query: { group: 'team' } }),
+        'MethodNotAllowed',
+        405,
+        'Can not patch multiple entries',
+      );
       const team = await fx.service.find({ query: { group: 'team' } });
       expect(team.map((person: Person) => person.age)).toEqual([10, 10]);
     });
@@ -38,7 +52,10 @@ export function describeMulti(target: ContractTarget, base: ContractServiceOptio
     const fx = useService(target, { ...base, multi: ['create'] }, TEAM);
 
     it('create with an array returns every record with an id', async () => {
-      const created = await fx.service.create([{ name: 'Gerald', age: 18 }, { name: 'Herald', age: 18 }]);
+      const created = await fx.service.create([
+        { name: 'Gerald', age: 18 },
+        { name: 'Herald', age: 18 },
+      ]);
       expect(sortedNames(created)).toEqual(['Gerald', 'Herald']);
       for (const record of created) expect(fx.idOf(record)).toBeDefined();
       expect(new Set(created.map((record: any) => String(fx.idOf(record)))).size).toBe(2);
@@ -49,7 +66,12 @@ export function describeMulti(target: ContractTarget, base: ContractServiceOptio
     });
 
     it('patch and remove with a null id are still refused', async () => {
-      await expectServiceError(fx.service.patch(null, { age: 2 }), 'MethodNotAllowed', 405, 'Can not patch multiple entries');
+      await expectServiceError(
+        fx.service.patch(null, { age: 2 }),
+        'MethodNotAllowed',
+        405,
+        'Can not patch multiple entries',
+      );
       await expectServiceError(fx.service.remove(null), 'MethodNotAllowed', 405, 'Can not remove multiple entries');
     });
   });
@@ -99,7 +121,12 @@ export function describeMulti(target: ContractTarget, base: ContractServiceOptio
     });
 
     it('create with an array is still refused', async () => {
-      await expectServiceError(fx.service.create([{ name: 'X', age: 1 }]), 'MethodNotAllowed', 405, 'Can not create multiple entries');
+      await expectServiceError(
+        fx.service.create([{ name: 'X', age: 1 }]),
+        'MethodNotAllowed',
+        405,
+        'Can not create multiple entries',
+      );
     });
   });
 

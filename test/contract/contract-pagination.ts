@@ -48,28 +48,34 @@ export function describePagination(target: ContractTarget, base: ContractService
       expect(Object.keys(page).sort()).toEqual(['data', 'limit', 'skip', 'total']);
     });
 
-    describeIf(capabilities.paginateParam, `${target.name} cannot send params.paginate over the wire`)('params.paginate', () => {
-      it('an object replaces the service setting for one call', async () => {
-        const page = await fx.service.find({ paginate: { default: 3 } });
-        expect(page).toMatchObject({ total: 3, limit: 3, skip: 0 });
-        expect(page.data).toHaveLength(3);
-      });
+    describeIf(capabilities.paginateParam, `${target.name} cannot send params.paginate over the wire`)(
+      'params.paginate',
+      () => {
+        it('an object replaces the service setting for one call', async () => {
+          const page = await fx.service.find({ paginate: { default: 3 } });
+          expect(page).toMatchObject({ total: 3, limit: 3, skip: 0 });
+          expect(page.data).toHaveLength(3);
+        });
 
-      it('false returns a plain array for one call, without the max cap', async () => {
-        const records = await fx.service.find({ paginate: false, query: { $limit: 10 } });
-        expect(Array.isArray(records)).toBe(true);
-        expect(records).toHaveLength(3);
-        const page = await fx.service.find();
-        expect(page.limit).toBe(1);
-      });
-    });
+        it('false returns a plain array for one call, without the max cap', async () => {
+          const records = await fx.service.find({ paginate: false, query: { $limit: 10 } });
+          expect(Array.isArray(records)).toBe(true);
+          expect(records).toHaveLength(3);
+          const page = await fx.service.find();
+          expect(page.limit).toBe(1);
+        });
+      },
+    );
 
-    describeIf(capabilities.adapterParams, `${target.name} cannot send params.adapter over the wire`)('params.adapter', () => {
-      it('paginate replaces the service setting for one call', async () => {
-        const page = await fx.service.find({ adapter: { paginate: { default: 3 } } });
-        expect(page).toMatchObject({ limit: 3, skip: 0, total: 3 });
-      });
-    });
+    describeIf(capabilities.adapterParams, `${target.name} cannot send params.adapter over the wire`)(
+      'params.adapter',
+      () => {
+        it('paginate replaces the service setting for one call', async () => {
+          const page = await fx.service.find({ adapter: { paginate: { default: 3 } } });
+          expect(page).toMatchObject({ limit: 3, skip: 0, total: 3 });
+        });
+      },
+    );
   });
 
   describe('with paginate { max: 2 } and no default', () => {
@@ -88,21 +94,40 @@ export function describePagination(target: ContractTarget, base: ContractService
     });
   });
 
-  describeIf(capabilities.adapterParams, `${target.name} cannot send params.adapter over the wire`)('params.adapter on a service without multi', () => {
-    const fx = useService(target, { ...base, multi: false, paginate: false }, PEOPLE);
+  describeIf(capabilities.adapterParams, `${target.name} cannot send params.adapter over the wire`)(
+    'params.adapter on a service without multi',
+    () => {
+      const fx = useService(target, { ...base, multi: false, paginate: false }, PEOPLE);
 
-    it("multi ['create'] allows an array create for that call only", async () => {
-      const adapter = { multi: ['create'] };
-      const created = await fx.service.create([{ name: 'Eve', age: 40 }, { name: 'Fay', age: 41 }], { adapter });
-      expect(created).toHaveLength(2);
-      await expectServiceError(fx.service.patch(null, { age: 1 }, { adapter }), 'MethodNotAllowed', 405, 'Can not patch multiple entries');
-      await expectServiceError(fx.service.create([{ name: 'Gus', age: 42 }]), 'MethodNotAllowed', 405, 'Can not create multiple entries');
-    });
+      it("multi ['create'] allows an array create for that call only", async () => {
+        const adapter = { multi: ['create'] };
+        const created = await fx.service.create(
+          [
+            { name: 'Eve', age: 40 },
+            { name: 'Fay', age: 41 },
+          ],
+          { adapter },
+        );
+        expect(created).toHaveLength(2);
+        await expectServiceError(
+          fx.service.patch(null, { age: 1 }, { adapter }),
+          'MethodNotAllowed',
+          405,
+          'Can not patch multiple entries',
+        );
+        await expectServiceError(
+          fx.service.create([{ name: 'Gus', age: 42 }]),
+          'MethodNotAllowed',
+          405,
+          'Can not create multiple entries',
+        );
+      });
 
-    it('paginate turns pagination on for that call only', async () => {
-      const page = await fx.service.find({ adapter: { paginate: { default: 2 } } });
-      expect(page).toMatchObject({ total: 3, limit: 2, skip: 0 });
-      expect(Array.isArray(await fx.service.find())).toBe(true);
-    });
-  });
+      it('paginate turns pagination on for that call only', async () => {
+        const page = await fx.service.find({ adapter: { paginate: { default: 2 } } });
+        expect(page).toMatchObject({ total: 3, limit: 2, skip: 0 });
+        expect(Array.isArray(await fx.service.find())).toBe(true);
+      });
+    },
+  );
 }

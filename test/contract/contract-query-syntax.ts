@@ -106,7 +106,10 @@ export function describeQuerySyntax(target: ContractTarget, options: ContractSer
 
   describe('logical operators', () => {
     it('$or', async () => {
-      expect(names(await find({ $or: [{ name: 'Alice' }, { name: 'Bob' }], $sort: { name: 1 } }))).toEqual(['Alice', 'Bob']);
+      expect(names(await find({ $or: [{ name: 'Alice' }, { name: 'Bob' }], $sort: { name: 1 } }))).toEqual([
+        'Alice',
+        'Bob',
+      ]);
     });
 
     it('$or with nested operators + $sort', async () => {
@@ -123,7 +126,10 @@ export function describeQuerySyntax(target: ContractTarget, options: ContractSer
     });
 
     it('$and with several conditions', async () => {
-      expect(names(await find({ $and: [{ age: { $gt: 18 } }, { age: { $lt: 30 } }], $sort: { age: -1 } }))).toEqual(['Bob', 'Alice']);
+      expect(names(await find({ $and: [{ age: { $gt: 18 } }, { age: { $lt: 30 } }], $sort: { age: -1 } }))).toEqual([
+        'Bob',
+        'Alice',
+      ]);
     });
   });
 
@@ -173,7 +179,11 @@ export function describeQuerySyntax(target: ContractTarget, options: ContractSer
   });
 
   describe('values an allowed operator cannot use', () => {
-    const withRegex = useService(target, { ...options, paginate: false, operators: ['$regex', '$options', '$elemMatch'] }, PEOPLE);
+    const withRegex = useService(
+      target,
+      { ...options, paginate: false, operators: ['$regex', '$options', '$elemMatch'] },
+      PEOPLE,
+    );
     const findWithRegex = (query: Record<string, unknown>) => withRegex.service.find({ query });
 
     it('an allowed operator works', async () => {
@@ -187,7 +197,12 @@ export function describeQuerySyntax(target: ContractTarget, options: ContractSer
 
     it('a pattern with nested repetition is refused before it runs (catastrophic backtracking)', async () => {
       await expectServiceError(findWithRegex({ name: { $regex: '^(a+)+$' } }), 'BadRequest', 400, /exponential time/);
-      await expectServiceError(findWithRegex({ $or: [{ name: { $regex: '(x|y*)*z' } }] }), 'BadRequest', 400, /exponential time/);
+      await expectServiceError(
+        findWithRegex({ $or: [{ name: { $regex: '(x|y*)*z' } }] }),
+        'BadRequest',
+        400,
+        /exponential time/,
+      );
     });
 
     it('$elemMatch with something other than an object is a BadRequest', async () => {

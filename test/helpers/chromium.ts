@@ -8,7 +8,16 @@ const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_LAUNCH: LaunchOptions = {
   executablePath: CHROMIUM,
   headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 };
 
 export const chromiumAvailable = existsSync(CHROMIUM);

@@ -42,12 +42,18 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         return;
       }
       try {
-        spans.push(...(contentType.startsWith('application/json') ? fromJson(JSON.parse(body.toString('utf8')), contentType) : fromProtobuf(body, contentType)));
+        spans.push(
+          ...(contentType.startsWith('application/json')
+            ? fromJson(JSON.parse(body.toString('utf8')), contentType)
+            : fromProtobuf(body, contentType)),
+        );
       } catch {
         res.writeHead(400).end();
         return;
       }
-      res.writeHead(200, { 'content-type': contentType }).end(contentType.startsWith('application/json') ? '{}' : undefined);
+      res
+        .writeHead(200, { 'content-type': contentType })
+        .end(contentType.startsWith('application/json') ? '{}' : undefined);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -58,7 +64,10 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     async waitFor(found, timeoutMs = 5_000) {
       const deadline = Date.now() + timeoutMs;
       while (!found(spans)) {
-        if (Date.now() > deadline) throw new Error(`spans not received in ${timeoutMs} ms; got: ${spans.map((span) => `${span.service} ${span.name}`).join(', ')}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `spans not received in ${timeoutMs} ms; got: ${spans.map((span) => `${span.service} ${span.name}`).join(', ')}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
       return spans;
@@ -73,7 +82,10 @@ type JsonAttribute = { key: string; value: JsonValue };
 function jsonAttributes(list: JsonAttribute[] | undefined): Record<string, string | number | boolean> {
   const attributes: Record<string, string | number | boolean> = {};
   for (const { key, value } of list ?? []) {
-    attributes[key] = value.stringValue ?? value.boolValue ?? (value.intValue !== undefined ? Number(value.intValue) : value.doubleValue ?? '');
+    attributes[key] =
+      value.stringValue ??
+      value.boolValue ??
+      (value.intValue !== undefined ? Number(value.intValue) : (value.doubleValue ?? ''));
   }
   return attributes;
 }
@@ -85,8 +97,15 @@ function fromJson(request: any, contentType: string): ReceivedSpan[] {
     for (const scopeSpans of resourceSpans.scopeSpans ?? []) {
       for (const span of scopeSpans.spans ?? []) {
         spans.push({
-          service, traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId ?? '', name: span.name, kind: span.kind,
-          attributes: jsonAttributes(span.attributes), links: (span.links ?? []).map((link: any) => ({ traceId: link.traceId, spanId: link.spanId })), contentType,
+          service,
+          traceId: span.traceId,
+          spanId: span.spanId,
+          parentSpanId: span.parentSpanId ?? '',
+          name: span.name,
+          kind: span.kind,
+          attributes: jsonAttributes(span.attributes),
+          links: (span.links ?? []).map((link: any) => ({ traceId: link.traceId, spanId: link.spanId })),
+          contentType,
         });
       }
     }
@@ -124,11 +143,15 @@ function fields(bytes: Buffer): Map<number, Array<bigint | Buffer>> {
   return found;
 }
 
-const messages = (message: Map<number, Array<bigint | Buffer>>, field: number) => (message.get(field) ?? []).map((value) => fields(value as Buffer));
-const bytesOf = (message: Map<number, Array<bigint | Buffer>>, field: number) => ((message.get(field)?.[0] as Buffer | undefined) ?? Buffer.alloc(0));
+const messages = (message: Map<number, Array<bigint | Buffer>>, field: number) =>
+  (message.get(field) ?? []).map((value) => fields(value as Buffer));
+const bytesOf = (message: Map<number, Array<bigint | Buffer>>, field: number) =>
+  (message.get(field)?.[0] as Buffer | undefined) ?? Buffer.alloc(0);
 
 /** KeyValue { key = 1; AnyValue value = 2 { string 1, bool 2, int 3, double 4 } } */
-function protobufAttributes(list: Array<Map<number, Array<bigint | Buffer>>>): Record<string, string | number | boolean> {
+function protobufAttributes(
+  list: Array<Map<number, Array<bigint | Buffer>>>,
+): Record<string, string | number | boolean> {
   const attributes: Record<string, string | number | boolean> = {};
   for (const pair of list) {
     const value = fields(bytesOf(pair, 2));
@@ -157,7 +180,10 @@ function fromProtobuf(body: Buffer, contentType: string): ReceivedSpan[] {
           name: bytesOf(span, 5).toString('utf8'),
           kind: Number(span.get(6)?.[0] ?? 0n),
           attributes: protobufAttributes(messages(span, 9)),
-          links: messages(span, 13).map((link) => ({ traceId: bytesOf(link, 1).toString('hex'), spanId: bytesOf(link, 2).toString('hex') })),
+          links: messages(span, 13).map((link) => ({
+            traceId: bytesOf(link, 1).toString('hex'),
+            spanId: bytesOf(link, 2).toString('hex'),
+          })),
           contentType,
         });
       }

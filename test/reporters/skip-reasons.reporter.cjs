@@ -33,7 +33,8 @@ class SkipReasonsReporter {
       if (match) reasons.push(`${[...test.ancestorTitles, match[1]].filter(Boolean).join(' > ')}: ${match[2]}`);
       else if (this.countUnexplained) unexplained++;
     }
-    if (reasons.length > 0 || unexplained > 0) this.byFile.set(path.relative(this.rootDir, result.testFilePath), { reasons, unexplained });
+    if (reasons.length > 0 || unexplained > 0)
+      this.byFile.set(path.relative(this.rootDir, result.testFilePath), { reasons, unexplained });
   }
 
   onRunComplete() {
@@ -41,7 +42,10 @@ class SkipReasonsReporter {
     const lines = ['', 'Skipped, and why:'];
     for (const [file, { reasons, unexplained }] of [...this.byFile].sort(([a], [b]) => a.localeCompare(b))) {
       for (const reason of reasons) lines.push(`  ${file} > ${reason}`);
-      if (unexplained > 0) lines.push(`  ${file}: ${unexplained} skipped without a reason (use describeIf / itIf of test/helpers/skip-with-reason.ts)`);
+      if (unexplained > 0)
+        lines.push(
+          `  ${file}: ${unexplained} skipped without a reason (use describeIf / itIf of test/helpers/skip-with-reason.ts)`,
+        );
     }
     process.stderr.write(`${lines.join('\n')}\n`);
   }

@@ -23,34 +23,42 @@ describe.each(BOTH_STORES)('soak: fuzzing the HTTP adapter on %s', (_store, env)
   }, 60_000);
   afterAll(() => app?.close());
 
-  it(`answers up to 20,000 random requests within ${TIME_LIMIT_MS / 1000} s with well-formed JSON and no 5xx`, async () => {
-    await fc.assert(
-      fc.asyncProperty(fuzzCase, async (sample) => {
-        const spec = toRequest(sample, account.token);
-        checkAnswer(spec, await rawRequest(app.url, spec));
-      }),
-      { numRuns: 20_000, interruptAfterTimeLimit: TIME_LIMIT_MS, markInterruptAsFailure: false },
-    );
-    expect((await rawRequest(app.url, { method: 'GET', path: '/health' })).status).toBe(200);
-  }, TIME_LIMIT_MS + 30_000);
+  it(
+    `answers up to 20,000 random requests within ${TIME_LIMIT_MS / 1000} s with well-formed JSON and no 5xx`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fuzzCase, async (sample) => {
+          const spec = toRequest(sample, account.token);
+          checkAnswer(spec, await rawRequest(app.url, spec));
+        }),
+        { numRuns: 20_000, interruptAfterTimeLimit: TIME_LIMIT_MS, markInterruptAsFailure: false },
+      );
+      expect((await rawRequest(app.url, { method: 'GET', path: '/health' })).status).toBe(200);
+    },
+    TIME_LIMIT_MS + 30_000,
+  );
 });
 
 describe('soak: fuzzing the embedded server socket', () => {
   afterAll(killChildren);
 
-  it(`survives up to 20,000 hostile frames within ${TIME_LIMIT_MS / 1000} s and still answers a ping`, async () => {
-    const port = await freePort();
-    const server = await startEmbeddedMongoChild(port, ':memory:');
-    await fc.assert(
-      fc.asyncProperty(wireInput, async (input) => checkReplies(await exchange(port, input))),
-      { numRuns: 20_000, interruptAfterTimeLimit: TIME_LIMIT_MS, markInterruptAsFailure: false },
-    );
-    expect(server.child.running).toBe(true);
-    const client = new MongoClient(server.url, { serverSelectionTimeoutMS: 5000 });
-    try {
-      await expect(client.db('admin').command({ ping: 1 })).resolves.toMatchObject({ ok: 1 });
-    } finally {
-      await client.close();
-    }
-  }, TIME_LIMIT_MS + 30_000);
+  it(
+    `survives up to 20,000 hostile frames within ${TIME_LIMIT_MS / 1000} s and still answers a ping`,
+    async () => {
+      const port = await freePort();
+      const server = await startEmbeddedMongoChild(port, ':memory:');
+      await fc.assert(
+        fc.asyncProperty(wireInput, async (input) => checkReplies(await exchange(port, input))),
+        { numRuns: 20_000, interruptAfterTimeLimit: TIME_LIMIT_MS, markInterruptAsFailure: false },
+      );
+      expect(server.child.running).toBe(true);
+      const client = new MongoClient(server.url, { serverSelectionTimeoutMS: 5000 });
+      try {
+        await expect(client.db('admin').command({ ping: 1 })).resolves.toMatchObject({ ok: 1 });
+      } finally {
+        await client.close();
+      }
+    },
+    TIME_LIMIT_MS + 30_000,
+  );
 });

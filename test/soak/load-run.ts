@@ -12,7 +12,12 @@ export interface LoadReport {
  * messages with one of `tokens`. Every loop removes what it created, so the stored data does not
  * grow between runs. Any answer other than the expected 2xx is recorded as a failure.
  */
-export async function runLoad(base: string, tokens: string[], clients: number, durationMs: number): Promise<LoadReport> {
+export async function runLoad(
+  base: string,
+  tokens: string[],
+  clients: number,
+  durationMs: number,
+): Promise<LoadReport> {
   const report: LoadReport = { requests: 0, statuses: {}, failures: [] };
   const deadline = Date.now() + durationMs;
   const record = async (method: string, path: string, token: string, expected: number, body?: unknown) => {
@@ -20,11 +25,13 @@ export async function runLoad(base: string, tokens: string[], clients: number, d
     try {
       const response = await call(base, method, path, { token, body });
       report.statuses[response.status] = (report.statuses[response.status] ?? 0) + 1;
-      if (response.status !== expected && report.failures.length < 20) report.failures.push(`${method} ${path}: ${response.status} ${response.text.slice(0, 200)}`);
+      if (response.status !== expected && report.failures.length < 20)
+        report.failures.push(`${method} ${path}: ${response.status} ${response.text.slice(0, 200)}`);
       return response;
     } catch (error) {
       report.statuses.error = (report.statuses.error ?? 0) + 1;
-      if (report.failures.length < 20) report.failures.push(`${method} ${path}: ${String((error as Error).cause ?? error)}`);
+      if (report.failures.length < 20)
+        report.failures.push(`${method} ${path}: ${String((error as Error).cause ?? error)}`);
       return undefined;
     }
   };

@@ -21,7 +21,12 @@ describe('soak: load', () => {
     // fake a trend; what stays is what the process retains.
     // The embedded server's change-event window is bounded retention, not a leak: kept small here, it
     // is full before the measured runs, so it cannot pass for growth per request.
-    server = await startMainProcess({ STORE: 'mongo', DATA_DIR: ':memory:', NODE_OPTIONS: '--max-semi-space-size=2', EMBEDDED_CHANGE_HISTORY_EVENTS: '2000' });
+    server = await startMainProcess({
+      STORE: 'mongo',
+      DATA_DIR: ':memory:',
+      NODE_OPTIONS: '--max-semi-space-size=2',
+      EMBEDDED_CHANGE_HISTORY_EVENTS: '2000',
+    });
   }, 60_000);
   afterAll(killChildren);
 

@@ -3,7 +3,13 @@
  * `socketio`, `authenticationClient`, the errors and types) with this application's services
  * typed (`ServiceTypes`, generated from the service definitions) and their custom methods known.
  */
-import { createApp as createAnyApp, SERVICE_METHODS, type Application, type CreateAppOptions, type ServiceTypes } from '../../../src/client';
+import {
+  createApp as createAnyApp,
+  SERVICE_METHODS,
+  type Application,
+  type CreateAppOptions,
+  type ServiceTypes,
+} from '../../../src/client';
 
 export * from '../../../src/client';
 

@@ -19,7 +19,12 @@ export function bodyStillArriving(req: IncomingMessage): boolean {
  * and thrown away, and the response ends, closing the connection, once the body is over, or after
  * `limits` (bytes or time) for a client that keeps sending.
  */
-export function endAfterDiscardingBody(req: IncomingMessage, res: ServerResponse, payload: string | undefined, limits = DISCARD_LIMITS): void {
+export function endAfterDiscardingBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  payload: string | undefined,
+  limits = DISCARD_LIMITS,
+): void {
   if (payload !== undefined) res.write(payload);
   if (req.destroyed) {
     res.end();

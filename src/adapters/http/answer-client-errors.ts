@@ -18,9 +18,14 @@ export function answerClientErrors(server: Server): void {
       socket.destroy();
       return;
     }
-    const answer: ServiceError = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? new Timeout('The request took too long to arrive')
-      : new BadRequest(error.code === 'HPE_HEADER_OVERFLOW' ? 'The request line or headers are too large' : 'Malformed HTTP request');
+    const answer: ServiceError =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new Timeout('The request took too long to arrive')
+        : new BadRequest(
+            error.code === 'HPE_HEADER_OVERFLOW'
+              ? 'The request line or headers are too large'
+              : 'Malformed HTTP request',
+          );
     const body = JSON.stringify(answer.toJSON());
     const reason = answer.code === 408 ? 'Request Timeout' : 'Bad Request';
     socket.end(

@@ -19,8 +19,13 @@ export class AnswerHeaders {
   /** `params.ip` and the logged address, honouring `trustProxy`. */
   readonly clientAddress: (req: IncomingMessage) => string | undefined;
 
-  constructor(helmetOptions: boolean | HelmetOptions, trustProxy: TrustProxy | undefined, readonly cors: CorsPolicy | undefined) {
-    this.securePage = helmetOptions === false ? {} : captureSecurityHeaders(helmetOptions === true ? {} : helmetOptions);
+  constructor(
+    helmetOptions: boolean | HelmetOptions,
+    trustProxy: TrustProxy | undefined,
+    readonly cors: CorsPolicy | undefined,
+  ) {
+    this.securePage =
+      helmetOptions === false ? {} : captureSecurityHeaders(helmetOptions === true ? {} : helmetOptions);
     this.plainPage = plainHttpSecurityHeaders(this.securePage);
     this.api = helmetOptions === false ? {} : apiSecurityHeaders(this.securePage);
     this.isSecure = secureRequestSource(trustProxy);

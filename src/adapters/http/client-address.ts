@@ -14,7 +14,8 @@ type TrustFunction = (address: string, hop: number) => boolean;
  * that app's `req.ip`; otherwise the socket's address.
  */
 export function clientAddressSource(trustProxy: TrustProxy | undefined): (req: IncomingMessage) => string | undefined {
-  if (trustProxy === undefined) return (req) => (req as IncomingMessage & { ip?: string }).ip ?? req.socket.remoteAddress;
+  if (trustProxy === undefined)
+    return (req) => (req as IncomingMessage & { ip?: string }).ip ?? req.socket.remoteAddress;
   const trust = compileTrust(trustProxy);
   if (!trust) return (req) => req.socket.remoteAddress;
   return (req) => proxyAddr(req, trust);

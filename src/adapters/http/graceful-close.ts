@@ -51,7 +51,11 @@ export function gracefulClose(server: Server): GracefulClose {
 
 function refuse(req: IncomingMessage, res: ServerResponse): void {
   const body = JSON.stringify(new Unavailable('The server is shutting down').toJSON());
-  res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.writeHead(503, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  });
   if (bodyStillArriving(req)) endAfterDiscardingBody(req, res, body);
   else res.end(body);
 }

@@ -15,7 +15,10 @@ export function answerHealth(exchange: HttpExchange): void {
  * Readiness: the application's own check (e.g. a database ping); 503 when it resolves `false` or
  * rejects. A check that rejects with a 503 of its own (naming what is down) is answered with it.
  */
-export async function answerReady(exchange: HttpExchange, readiness: (() => Promise<unknown> | unknown) | undefined): Promise<void> {
+export async function answerReady(
+  exchange: HttpExchange,
+  readiness: (() => Promise<unknown> | unknown) | undefined,
+): Promise<void> {
   let ready = true;
   let reason: ServiceError | undefined;
   try {

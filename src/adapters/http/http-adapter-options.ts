@@ -64,7 +64,11 @@ export function resolveHttpAdapterOptions(options: HttpAdapterOptions): HttpAdap
     production: options.production ?? false,
     trustProxy: options.trustProxy,
     readiness: options.readiness,
-    headers: new AnswerHeaders(options.securityHeaders ?? true, options.trustProxy, options.cors ? new CorsPolicy(options.cors) : undefined),
+    headers: new AnswerHeaders(
+      options.securityHeaders ?? true,
+      options.trustProxy,
+      options.cors ? new CorsPolicy(options.cors) : undefined,
+    ),
     tracer: options.tracer,
     metrics: options.metrics,
   };

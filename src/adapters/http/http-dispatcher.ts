@@ -34,22 +34,34 @@ type Target = typeof HEALTH_PATH | typeof READY_PATH | typeof METRICS_PATH | Sta
  * `unanswered` for the JSON 404. It works on Node's own request and response: services answer
  * without Express's dispatch.
  */
-export function createHttpDispatcher(app: Application, settings: HttpAdapterSettings, pages: ReadonlyMap<string, StaticPage>) {
+export function createHttpDispatcher(
+  app: Application,
+  settings: HttpAdapterSettings,
+  pages: ReadonlyMap<string, StaticPage>,
+) {
   const nextRequestId = createRequestIdSource();
   const routes = currentRoutes(app);
   const observe = observeRequests(settings.tracer, settings.metrics);
   const targetOf = (verb: string, pathname: string): Target | undefined => {
     if (verb === 'GET' || verb === 'HEAD') {
-      if (pathname === HEALTH_PATH || pathname === READY_PATH || (pathname === METRICS_PATH && settings.metrics)) return pathname;
+      if (pathname === HEALTH_PATH || pathname === READY_PATH || (pathname === METRICS_PATH && settings.metrics))
+        return pathname;
       const page = pages.get(pathname);
       if (page) return page;
     }
     return routes().match(pathname);
   };
-  const exchangeFor = (req: IncomingMessage, res: ServerResponse): HttpExchange => new HttpExchange(req, res, nextRequestId(req.headers['x-request-id']), settings);
+  const exchangeFor = (req: IncomingMessage, res: ServerResponse): HttpExchange =>
+    new HttpExchange(req, res, nextRequestId(req.headers['x-request-id']), settings);
 
   /** Serves a request that has a target; one async function per request, exchange included. */
-  const serve = async (exchange: HttpExchange, verb: string, url: string, queryAt: number, target: Target): Promise<void> => {
+  const serve = async (
+    exchange: HttpExchange,
+    verb: string,
+    url: string,
+    queryAt: number,
+    target: Target,
+  ): Promise<void> => {
     try {
       if (target === HEALTH_PATH) return answerHealth(exchange);
       if (target === READY_PATH) return await answerReady(exchange, settings.readiness);
@@ -62,13 +74,27 @@ export function createHttpDispatcher(app: Application, settings: HttpAdapterSett
       const method = serviceMethodFor(verb, hasId, header);
       if (method === undefined || !isCallable(method, entry.service.methods, header !== undefined)) {
         exchange.headers.allow = allowedHttpMethods(entry.service.methods, hasId);
-        throw new MethodNotAllowed(method === undefined ? `Method ${verb.slice(0, 20)} not allowed` : `Method \`${method.slice(0, 100)}\` is not supported by this endpoint.`);
+        throw new MethodNotAllowed(
+          method === undefined
+            ? `Method ${verb.slice(0, 20)} not allowed`
+            : `Method \`${method.slice(0, 100)}\` is not supported by this endpoint.`,
+        );
       }
       const query = parseQueryString(queryAt === -1 ? '' : url.slice(queryAt + 1));
       const data = takesData(method) ? await readRequestBody(req, settings.bodyLimit) : undefined;
-      const context = await callThroughTransport(app, target, method, { id: hasId ? id : null, data, query }, {
-        provider: 'rest', headers: req.headers, ip: exchange.clientAddress(), authentication: bearerAuthentication(req.headers.authorization), traceParent: exchange.traceContext,
-      });
+      const context = await callThroughTransport(
+        app,
+        target,
+        method,
+        { id: hasId ? id : null, data, query },
+        {
+          provider: 'rest',
+          headers: req.headers,
+          ip: exchange.clientAddress(),
+          authentication: bearerAuthentication(req.headers.authorization),
+          traceParent: exchange.traceContext,
+        },
+      );
       sendResult(exchange, method, context);
     } catch (error: unknown) {
       exchange.sendError(error);
@@ -82,12 +108,18 @@ export function createHttpDispatcher(app: Application, settings: HttpAdapterSett
     if (error != null) return exchange.sendError(error);
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
-    exchange.sendError(new NotFound('Page not found', { url: (queryAt === -1 ? url : url.slice(0, queryAt)).slice(0, 200) }));
+    exchange.sendError(
+      new NotFound('Page not found', { url: (queryAt === -1 ? url : url.slice(0, queryAt)).slice(0, 200) }),
+    );
   };
 
   return {
     unanswered,
-    dispatch(req: IncomingMessage, res: ServerResponse, otherRoutes: (req: IncomingMessage, res: ServerResponse) => void): void {
+    dispatch(
+      req: IncomingMessage,
+      res: ServerResponse,
+      otherRoutes: (req: IncomingMessage, res: ServerResponse) => void,
+    ): void {
       const url = req.url ?? '/';
       const queryAt = url.indexOf('?');
       const verb = req.method ?? 'GET';
@@ -105,7 +137,8 @@ export function createHttpDispatcher(app: Application, settings: HttpAdapterSett
       }
       if (target === undefined) return otherRoutes(req, res);
       const exchange = exchangeFor(req, res);
-      if (observe !== undefined && typeof target === 'object' && 'entry' in target) void observe(exchange, verb, target, () => serve(exchange, verb, url, queryAt, target));
+      if (observe !== undefined && typeof target === 'object' && 'entry' in target)
+        void observe(exchange, verb, target, () => serve(exchange, verb, url, queryAt, target));
       else void serve(exchange, verb, url, queryAt, target);
     },
   };
@@ -114,7 +147,8 @@ export function createHttpDispatcher(app: Application, settings: HttpAdapterSett
 function sendResult(exchange: HttpExchange, method: string, context: HookContext): void {
   const body = answerOf(context);
   const http = context.http;
-  if (http?.headers) for (const [name, value] of Object.entries(http.headers)) exchange.headers[name.toLowerCase()] = value;
+  if (http?.headers)
+    for (const [name, value] of Object.entries(http.headers)) exchange.headers[name.toLowerCase()] = value;
   if (http?.location !== undefined) exchange.headers.location = encodeLocation(http.location);
   exchange.send(responseStatus(method, http, body), body === null ? undefined : body);
 }

@@ -102,7 +102,8 @@ export class HttpExchange {
       durationMs: Math.round((performance.now() - this.startedAt) * 1000) / 1000,
     };
     if (settings.trustProxy !== undefined) entry.remoteAddress = this.clientAddress();
-    if (this.traceContext !== undefined && settings.tracer !== undefined) Object.assign(entry, settings.tracer.logFields(this.traceContext));
+    if (this.traceContext !== undefined && settings.tracer !== undefined)
+      Object.assign(entry, settings.tracer.logFields(this.traceContext));
     if (errorName !== undefined) entry.error = errorName;
     if (error !== undefined) {
       entry.err = error;

@@ -40,7 +40,12 @@ export function listenHttp(listener: RequestListener, options: ListenOptions = {
       server.off('error', reject);
       const address = server.address() as AddressInfo;
       const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      resolve({ server, port: address.port, url: `http://${shownHost}:${address.port}`, close: () => graceful.close() });
+      resolve({
+        server,
+        port: address.port,
+        url: `http://${shownHost}:${address.port}`,
+        close: () => graceful.close(),
+      });
     });
   });
 }

@@ -4,7 +4,12 @@ import type { RouteMatch } from '../../application/transport/route-table';
 import type { HttpExchange } from './http-exchange';
 
 /** Serves one request to a service route inside its server span and measures it. */
-export type ObservedRequest = (exchange: HttpExchange, verb: string, target: RouteMatch, serve: () => Promise<void>) => Promise<void>;
+export type ObservedRequest = (
+  exchange: HttpExchange,
+  verb: string,
+  target: RouteMatch,
+  serve: () => Promise<void>,
+) => Promise<void>;
 
 /**
  * The HTTP server side of tracing and metrics (undefined with neither). The span continues the
@@ -13,13 +18,21 @@ export type ObservedRequest = (exchange: HttpExchange, verb: string, target: Rou
  * The exchange keeps the span's context: the call made for the request is its child, and the
  * request's log line names it.
  */
-export function observeRequests(tracer: TracerPort | undefined, metrics: MetricsPort | undefined): ObservedRequest | undefined {
+export function observeRequests(
+  tracer: TracerPort | undefined,
+  metrics: MetricsPort | undefined,
+): ObservedRequest | undefined {
   if (!tracer && !metrics) return undefined;
   const measured: ObservedRequest = metrics
     ? async (exchange, verb, target, serve) => {
         const startedAt = performance.now();
         await serve();
-        metrics.httpRequest(verb, routeTemplate(target), exchange.res.statusCode, (performance.now() - startedAt) / 1000);
+        metrics.httpRequest(
+          verb,
+          routeTemplate(target),
+          exchange.res.statusCode,
+          (performance.now() - startedAt) / 1000,
+        );
       }
     : (_exchange, _verb, _target, serve) => serve();
   if (!tracer) return measured;
@@ -37,16 +50,25 @@ export function observeRequests(tracer: TracerPort | undefined, metrics: Metrics
         'hexa.request_id': exchange.requestId,
       };
     };
-    return tracer.inSpan(`${verb} ${route}`, { role: 'server', attributes, remoteParent: exchange.req.headers }, undefined, (span, context) => {
-      exchange.traceContext = context;
-      const served = measured(exchange, verb, target, serve);
-      // A request left out by sampling waits on nothing more than its answer.
-      if (!span.recording) return served;
-      return served.then(() => {
-        const status = exchange.res.statusCode;
-        span.setAttributes(status >= 500 ? { 'http.response.status_code': status, 'error.type': String(status) } : { 'http.response.status_code': status });
-      });
-    });
+    return tracer.inSpan(
+      `${verb} ${route}`,
+      { role: 'server', attributes, remoteParent: exchange.req.headers },
+      undefined,
+      (span, context) => {
+        exchange.traceContext = context;
+        const served = measured(exchange, verb, target, serve);
+        // A request left out by sampling waits on nothing more than its answer.
+        if (!span.recording) return served;
+        return served.then(() => {
+          const status = exchange.res.statusCode;
+          span.setAttributes(
+            status >= 500
+              ? { 'http.response.status_code': status, 'error.type': String(status) }
+              : { 'http.response.status_code': status },
+          );
+        });
+      },
+    );
   };
 }
 

@@ -22,7 +22,8 @@ export function parseJsonBody(text: string, maxDepth = MAX_BODY_DEPTH): object {
   } catch {
     throw new BadRequest('The request body is not valid JSON');
   }
-  if (typeof value !== 'object' || value === null) throw new BadRequest('The request body must be a JSON object or array');
+  if (typeof value !== 'object' || value === null)
+    throw new BadRequest('The request body must be a JSON object or array');
   // `\u` escapes can spell `__proto__`, so only then (or with the plain word) walk the value.
   if ((text.includes('__proto__') || text.includes('\\u')) && hasProtoKey(value)) {
     throw new BadRequest('Invalid key __proto__ in the request body');

@@ -12,7 +12,8 @@ export async function readRequestBody(req: IncomingMessage, limit: number): Prom
   const kind = bodyKind(req.headers['content-type']);
   if (kind === undefined) return {};
   const encoding = req.headers['content-encoding'];
-  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') throw new BadRequest(`Unsupported content encoding ${encoding}`);
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity')
+    throw new BadRequest(`Unsupported content encoding ${encoding}`);
   const text = await readText(req, limit);
   if (text === '') return {};
   return kind === 'json' ? parseJsonBody(text) : parseQueryString(text);

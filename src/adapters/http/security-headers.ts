@@ -56,10 +56,14 @@ export function apiSecurityHeaders(pageHeaders: Readonly<Record<string, string>>
  * `upgrade-insecure-requests`, which would send the page's own scripts and styles to https (a
  * server that only speaks HTTP then shows a blank page; browsers exempt only localhost).
  */
-export function plainHttpSecurityHeaders(pageHeaders: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+export function plainHttpSecurityHeaders(
+  pageHeaders: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> {
   const policy = pageHeaders['content-security-policy'];
   if (policy === undefined) return pageHeaders;
   const directives = policy.split(';').map((directive) => directive.trim());
-  const kept = directives.filter((directive) => directive !== '' && directive.split(/\s+/)[0].toLowerCase() !== 'upgrade-insecure-requests');
+  const kept = directives.filter(
+    (directive) => directive !== '' && directive.split(/\s+/)[0].toLowerCase() !== 'upgrade-insecure-requests',
+  );
   return Object.freeze(copyWith(pageHeaders, { 'content-security-policy': kept.join(';') }));
 }

@@ -9,7 +9,10 @@ export class LogMailer implements MailerPort {
   constructor(private readonly logger: LoggerPort) {}
 
   async send(message: MailMessage): Promise<void> {
-    this.logger.info({ mail: { to: message.to, subject: message.subject } }, `mail not sent (no SMTP_URL), as it would read:\n${message.text}`);
+    this.logger.info(
+      { mail: { to: message.to, subject: message.subject } },
+      `mail not sent (no SMTP_URL), as it would read:\n${message.text}`,
+    );
   }
 }
 

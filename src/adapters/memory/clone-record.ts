@@ -31,13 +31,15 @@ export function copyStoredRecord<T>(value: T): T {
   for (const key in copy) {
     const field = copy[key];
     // `hasOwn` only here: `for...in` also lists what someone made enumerable on Object.prototype.
-    if (typeof field === 'object' && field !== null && Object.hasOwn(copy, key)) setOwnField(copy, key, copyStoredRecord(field));
+    if (typeof field === 'object' && field !== null && Object.hasOwn(copy, key))
+      setOwnField(copy, key, copyStoredRecord(field));
   }
   return copy as T;
 }
 
 function setOwnField(target: Record<string, unknown>, key: string, value: unknown): void {
   // Assigning `__proto__` would set the copy's prototype; an own field of that name stays a field.
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }

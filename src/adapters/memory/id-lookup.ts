@@ -25,7 +25,8 @@ export function idsNamedBy(query: Record<string, unknown>, idField: string): rea
   if (!isPlainObject(condition)) return undefined;
   const operators = Object.keys(condition);
   const ids = condition.$in;
-  if (operators.length !== 1 || operators[0] !== '$in' || !Array.isArray(ids) || !ids.every(isLookupId)) return undefined;
+  if (operators.length !== 1 || operators[0] !== '$in' || !Array.isArray(ids) || !ids.every(isLookupId))
+    return undefined;
   return ids;
 }
 

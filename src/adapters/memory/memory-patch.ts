@@ -27,14 +27,25 @@ export interface MemoryPatch {
  */
 export function compileMemoryPatch(data: AnyRecord, idField: string, allowedOperators: readonly string[]): MemoryPatch {
   const { set, operators } = checkPatchData(data, { protectedFields: [idField], allowedOperators });
-  const patch = { set, inc: new Map<string, number>(), addToSet: new Map<string, unknown>(), pull: new Map<string, unknown>() };
+  const patch = {
+    set,
+    inc: new Map<string, number>(),
+    addToSet: new Map<string, unknown>(),
+    pull: new Map<string, unknown>(),
+  };
   for (const [operator, fields] of Object.entries(operators)) {
     for (const [path, operand] of Object.entries(fields)) {
       if (operator === '$inc') {
-        if (typeof operand !== 'number' || !Number.isFinite(operand)) throw new BadRequest(`$inc needs a number for '${echo(path)}'`);
+        if (typeof operand !== 'number' || !Number.isFinite(operand))
+          throw new BadRequest(`$inc needs a number for '${echo(path)}'`);
         patch.inc.set(path, operand);
       } else if (operator === '$addToSet' || operator === '$pull') {
-        if (typeof operand === 'object' && operand !== null && !Array.isArray(operand) && Object.keys(operand).some((key) => key.startsWith('$'))) {
+        if (
+          typeof operand === 'object' &&
+          operand !== null &&
+          !Array.isArray(operand) &&
+          Object.keys(operand).some((key) => key.startsWith('$'))
+        ) {
           throw new BadRequest(`${echo(operator)} takes one value here, not operators, for '${echo(path)}'`);
         }
         (operator === '$pull' ? patch.pull : patch.addToSet).set(path, operand);
@@ -58,7 +69,9 @@ export function applyMemoryPatch<T extends AnyRecord>(record: T, patch: MemoryPa
   for (const [path, value] of patch.addToSet) {
     const { parent, last } = writableParent(next, path, '$addToSet');
     const current = arrayAt(parent[last], path, '$addToSet');
-    parent[last] = current.some((item) => sameValue(item, value)) ? current : [...current, cloneRecord({ value }).value];
+    parent[last] = current.some((item) => sameValue(item, value))
+      ? current
+      : [...current, cloneRecord({ value }).value];
   }
   for (const [path, value] of patch.pull) {
     const { parent, last } = writableParent(next, path, '$pull');
@@ -77,7 +90,8 @@ function writableParent(record: AnyRecord, path: string, operator: string): { pa
   for (const part of parts) {
     const child = parent[part];
     if (child === undefined || child === null) parent[part] = {};
-    else if (typeof child !== 'object' || Array.isArray(child)) throw new BadRequest(`Cannot apply ${echo(operator)} below the non-object '${echo(part)}'`);
+    else if (typeof child !== 'object' || Array.isArray(child))
+      throw new BadRequest(`Cannot apply ${echo(operator)} below the non-object '${echo(part)}'`);
     else parent[part] = { ...child };
     parent = parent[part];
   }
@@ -86,7 +100,8 @@ function writableParent(record: AnyRecord, path: string, operator: string): { pa
 
 function arrayAt(value: unknown, path: string, operator: string): unknown[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw new BadRequest(`Cannot apply ${echo(operator)} to the non-array field '${echo(path)}'`);
+  if (!Array.isArray(value))
+    throw new BadRequest(`Cannot apply ${echo(operator)} to the non-array field '${echo(path)}'`);
   return value;
 }
 

@@ -53,7 +53,11 @@ const QUERY_OPTIONS = { context: Context.init({ query: queryOperators }) };
  * An in-memory store adapter with MongoDB query semantics (mingo). The reference adapter for the
  * contract suite, a test double for the port, and the `STORE=memory` backend.
  */
-export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P extends Params = Params> extends AdapterBase<T, D, P, MemoryServiceOptions<T>> {
+export class MemoryService<
+  T extends AnyRecord = AnyRecord,
+  D = Partial<T>,
+  P extends Params = Params,
+> extends AdapterBase<T, D, P, MemoryServiceOptions<T>> {
   readonly store = new Map<string, T>();
   /** Held in an object: the app's wrapper (`Object.create(service)`) must not shadow a counter with its own copy. */
   private readonly ids: { next: number };
@@ -61,14 +65,20 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
    * Where each record stands in `store`, so that a query naming only ids is answered by lookups
    * in the order a scan gives; `byKey.ok` holds while every record's key is its string or number id.
    */
-  private readonly byKey: { positions: InsertionPositions; ok: boolean } = { positions: new InsertionPositions(), ok: true };
+  private readonly byKey: { positions: InsertionPositions; ok: boolean } = {
+    positions: new InsertionPositions(),
+    ok: true,
+  };
   /** When expired records were last looked for (an object, for the same reason as `ids`). */
   private readonly expirySweep = { at: Date.now() };
 
   constructor(options: MemoryServiceOptions<T> = {}) {
     super(options, 'id');
     const unknown = (options.updateOperators ?? []).filter((operator) => !MEMORY_UPDATE_OPERATORS.includes(operator));
-    if (unknown.length > 0) throw new Error(`MemoryService supports the update operators ${MEMORY_UPDATE_OPERATORS.join(', ')}, not ${unknown.join(', ')}`);
+    if (unknown.length > 0)
+      throw new Error(
+        `MemoryService supports the update operators ${MEMORY_UPDATE_OPERATORS.join(', ')}, not ${unknown.join(', ')}`,
+      );
     this.ids = { next: options.startId ?? 0 };
     for (const [key, record] of Object.entries(options.store ?? {})) this.put(key, cloneRecord(record));
   }
@@ -111,7 +121,8 @@ export class MemoryService<T extends AnyRecord = AnyRecord, D = Partial<T>, P ex
     for (const record of records) {
       if (record[this.id] === undefined) continue;
       const key = String(record[this.id]);
-      if (this.store.has(key) || keys.has(key)) throw new Conflict(`A record with ${this.id} '${echo(key)}' already exists`, { fields: [this.id] });
+      if (this.store.has(key) || keys.has(key))
+        throw new Conflict(`A record with ${this.id} '${echo(key)}' already exists`, { fields: [this.id] });
       keys.add(key);
     }
     assertUniqueFields(records, this.store, this.id, this.options.unique ?? []);
@@ -239,7 +250,6 @@ function asBadRequest<R>(run: () => R): R {
   }
 }
 
-
 function sortRecords<T extends AnyRecord>(records: T[], sort: Record<string, 1 | -1>): void {
   const fields = Object.entries(sort);
   records.sort((a, b) => {
@@ -252,12 +262,26 @@ function sortRecords<T extends AnyRecord>(records: T[], sort: Record<string, 1 |
 }
 
 function valueAt(record: AnyRecord, path: string): unknown {
-  return path.split('.').reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as AnyRecord)[key] : undefined), record);
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (value, key) => (typeof value === 'object' && value !== null ? (value as AnyRecord)[key] : undefined),
+      record,
+    );
 }
 
 /** Missing values sort first, then numbers, strings, dates, then anything else by its string form. */
 function compareValues(a: unknown, b: unknown): number {
-  const rank = (value: unknown) => (value === undefined || value === null ? 0 : typeof value === 'number' ? 1 : typeof value === 'string' ? 2 : value instanceof Date ? 3 : 4);
+  const rank = (value: unknown) =>
+    value === undefined || value === null
+      ? 0
+      : typeof value === 'number'
+        ? 1
+        : typeof value === 'string'
+          ? 2
+          : value instanceof Date
+            ? 3
+            : 4;
   const ra = rank(a);
   const rb = rank(b);
   if (ra !== rb) return ra - rb;

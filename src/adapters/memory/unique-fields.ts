@@ -8,9 +8,16 @@ type AnyRecord = Record<string, any>;
  * those with an id replace their stored version, which is therefore not compared. Records
  * without the field are not compared (as a sparse index).
  */
-export function assertUniqueFields(records: readonly AnyRecord[], store: ReadonlyMap<string, AnyRecord>, idField: string, keys: readonly (string | readonly string[])[]): void {
+export function assertUniqueFields(
+  records: readonly AnyRecord[],
+  store: ReadonlyMap<string, AnyRecord>,
+  idField: string,
+  keys: readonly (string | readonly string[])[],
+): void {
   if (keys.length === 0) return;
-  const replaced = new Set(records.filter((record) => record[idField] !== undefined).map((record) => String(record[idField])));
+  const replaced = new Set(
+    records.filter((record) => record[idField] !== undefined).map((record) => String(record[idField])),
+  );
   for (const key of keys) {
     const fields = typeof key === 'string' ? [key] : key;
     const taken = new Set<string>();
@@ -21,7 +28,8 @@ export function assertUniqueFields(records: readonly AnyRecord[], store: Readonl
     for (const record of records) {
       const value = compoundKey(record, fields);
       if (value === undefined) continue;
-      if (taken.has(value)) throw new Conflict(`A record with the same ${fields.join(', ')} already exists`, { fields: [...fields] });
+      if (taken.has(value))
+        throw new Conflict(`A record with the same ${fields.join(', ')} already exists`, { fields: [...fields] });
       taken.add(value);
     }
   }

@@ -14,7 +14,13 @@ import { withMongoErrors } from './map-mongo-error';
 import { isObjectIdLike } from './object-id';
 import { patchToUpdate } from './patch-to-update';
 import { objectifyValue, queryToFilter } from './query-to-filter';
-import { buildCountPipeline, buildPipeline, selectToProjection, stableSort, type Projection } from './query-to-pipeline';
+import {
+  buildCountPipeline,
+  buildPipeline,
+  selectToProjection,
+  stableSort,
+  type Projection,
+} from './query-to-pipeline';
 import { readByIds, withoutUnderscoreId } from './read-by-ids';
 import { replaceKeeping } from './replace-keeping';
 import { storedAsSent, withIdFirst } from './stored-as-sent';
@@ -36,9 +42,14 @@ interface QueryPlan {
  * transaction `session` covers the whole call; `params.collation` applies to find, patch and
  * remove with their counts and re-reads. Driver errors are mapped by `mapMongoError`.
  */
-export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P extends Params = Params> extends AdapterBase<T, D, P, DatabaseServiceOptions> {
+export class DatabaseService<
+  T extends AnyRecord = AnyRecord,
+  D = Partial<T>,
+  P extends Params = Params,
+> extends AdapterBase<T, D, P, DatabaseServiceOptions> {
   constructor(options: DatabaseServiceOptions) {
-    if (!options || !options.Model) throw new Error('DatabaseService needs options with a Model (a collection or a promise of one)');
+    if (!options || !options.Model)
+      throw new Error('DatabaseService needs options with a Model (a collection or a promise of one)');
     super(options, '_id');
     // A Model promise that rejects before the first call must not crash the process as an unhandled
     // rejection; every call awaits it again and maps the error then.
@@ -71,7 +82,10 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
     const { filter, filters, projection } = this.plan(params);
     // The driver reads limit 0 as "no limit"; `$limit: 0` means no records.
     const selection = filters.$limit === 0 ? { $and: [filter, { _id: { $in: [] } }] } : filter;
-    const cursor = model.find(selection, copyWith(copyWith(projection ? { projection } : {}, params.database ?? {}), this.collation(params)));
+    const cursor = model.find(
+      selection,
+      copyWith(copyWith(projection ? { projection } : {}, params.database ?? {}), this.collation(params)),
+    );
     const sort = stableSort(filters.$sort);
     if (sort) cursor.sort(sort);
     if (filters.$skip) cursor.skip(filters.$skip);
@@ -85,7 +99,8 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
     const { $limit: limit, $skip: skip = 0 } = plan.filters;
     const readData = async () => {
       if (limit === 0) return [];
-      const cursor = params.database && !params.pipeline ? await this.findRaw(params) : await this.aggregatePlan(plan, params);
+      const cursor =
+        params.database && !params.pipeline ? await this.findRaw(params) : await this.aggregatePlan(plan, params);
       return withMongoErrors(() => cursor.toArray());
     };
     if (!isPaginating(paginate)) return (await readData()) as T[];
@@ -95,7 +110,8 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
       // Inside a session the calls run one after the other (a transaction must not start twice in
       // parallel), so a short page can spare the count's round trip.
       data = await readData();
-      total = (params.pipeline ? undefined : totalFromPage(data.length, skip, limit)) ?? (await this.countPlan(plan, params));
+      total =
+        (params.pipeline ? undefined : totalFromPage(data.length, skip, limit)) ?? (await this.countPlan(plan, params));
     } else {
       [data, total] = await Promise.all([readData(), this.countPlan(plan, params)]);
     }
@@ -110,7 +126,9 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
       record = (await withMongoErrors(() => cursor.toArray()))[0] ?? null;
     } else {
       const model = await this.getModel(params);
-      record = await withMongoErrors(() => model.findOne(plan.filter, copyWith(this.projectionOption(plan), params.database ?? {})));
+      record = await withMongoErrors(() =>
+        model.findOne(plan.filter, copyWith(this.projectionOption(plan), params.database ?? {})),
+      );
     }
     if (!record) throw notFound(id);
     return record as unknown as T;
@@ -141,11 +159,14 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
     const model = await this.getModel(params);
     const replacement: AnyRecord = { ...(data as AnyRecord) };
     const dollarKey = Object.keys(replacement).find((key) => key.startsWith('$'));
-    if (dollarKey) throw new BadRequest(`update replaces the record and takes no update operators (${echo(dollarKey)}); use patch`);
+    if (dollarKey)
+      throw new BadRequest(`update replaces the record and takes no update operators (${echo(dollarKey)}); use patch`);
     delete replacement._id;
     if (this.id !== '_id') replacement[this.id] = id;
     const kept = this.option(params, 'keepOnReplace') ?? [];
-    const options = copyWith(copyWith(this.projectionOption(plan), params.database ?? {}), { returnDocument: 'after' as const });
+    const options = copyWith(copyWith(this.projectionOption(plan), params.database ?? {}), {
+      returnDocument: 'after' as const,
+    });
     const record = await withMongoErrors(() =>
       kept.length > 0
         ? model.findOneAndUpdate(plan.filter, replaceKeeping(replacement, kept), options)
@@ -159,20 +180,28 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
     const plan = this.plan(params, id ?? undefined);
     const model = await this.getModel(params);
     const updateOperators = this.option(params, 'updateOperators') ?? [];
-    const update = patchToUpdate(data as AnyRecord, { protectedFields: [this.id, '_id'], allowedOperators: updateOperators });
+    const update = patchToUpdate(data as AnyRecord, {
+      protectedFields: [this.id, '_id'],
+      allowedOperators: updateOperators,
+    });
     const hasUpdate = Object.keys(update).length > 0;
     const options = copyWith(params.database ?? {}, this.collation(params));
     if (id !== null) {
       const record = await withMongoErrors(() =>
         hasUpdate
-          ? model.findOneAndUpdate(plan.filter, update, copyWith(copyWith(this.projectionOption(plan), options), { returnDocument: 'after' }))
+          ? model.findOneAndUpdate(
+              plan.filter,
+              update,
+              copyWith(copyWith(this.projectionOption(plan), options), { returnDocument: 'after' }),
+            )
           : model.findOne(plan.filter, copyWith(this.projectionOption(plan), options)),
       );
       if (!record) throw notFound(id);
       return record as unknown as T;
     }
     const ids = await this.matchingIds(model, plan, options);
-    if (ids.length > 0 && hasUpdate) await withMongoErrors(() => model.updateMany({ _id: { $in: ids } } as Document, update, options));
+    if (ids.length > 0 && hasUpdate)
+      await withMongoErrors(() => model.updateMany({ _id: { $in: ids } } as Document, update, options));
     return (await withMongoErrors(() => readByIds(model, ids, plan.projection, options, plan.filters.$sort))) as T[];
   }
 
@@ -181,17 +210,23 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
     const model = await this.getModel(params);
     const options = copyWith(params.database ?? {}, this.collation(params));
     if (id !== null) {
-      const record = await withMongoErrors(() => model.findOneAndDelete(plan.filter, copyWith(this.projectionOption(plan), options)));
+      const record = await withMongoErrors(() =>
+        model.findOneAndDelete(plan.filter, copyWith(this.projectionOption(plan), options)),
+      );
       if (!record) throw notFound(id);
       return record as unknown as T;
     }
     const hidesId = plan.projection?._id === 0;
-    const cursor = model.find(plan.filter, { projection: hidesId ? copyWith(plan.projection ?? {}, { _id: 1 }) : plan.projection, ...options });
+    const cursor = model.find(plan.filter, {
+      projection: hidesId ? copyWith(plan.projection ?? {}, { _id: 1 }) : plan.projection,
+      ...options,
+    });
     const sort = stableSort(plan.filters.$sort);
     if (sort) cursor.sort(sort);
     if (plan.filters.$skip) cursor.skip(plan.filters.$skip);
     const records = await withMongoErrors(() => cursor.toArray());
-    if (records.length > 0) await withMongoErrors(() => model.deleteMany({ _id: { $in: records.map((record) => record._id) } }, options));
+    if (records.length > 0)
+      await withMongoErrors(() => model.deleteMany({ _id: { $in: records.map((record) => record._id) } }, options));
     return (hidesId ? records.map(withoutUnderscoreId) : records) as unknown as T[];
   }
 
@@ -213,7 +248,10 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
     let filter: Document = queryToFilter(query as Query, { objectIdField: disableObjectify ? undefined : '_id' });
     if (id !== undefined) {
       const condition = { [this.id]: this.getObjectId(id, params) };
-      filter = Object.keys(filter).length === 0 ? condition : copyWith(filter, { $and: [...((filter.$and as Document[]) ?? []), condition] });
+      filter =
+        Object.keys(filter).length === 0
+          ? condition
+          : copyWith(filter, { $and: [...((filter.$and as Document[]) ?? []), condition] });
     }
     return { filter, filters, projection: selectToProjection(filters.$select, this.id) };
   }
@@ -237,7 +275,9 @@ export class DatabaseService<T extends AnyRecord = AnyRecord, D = Partial<T>, P 
     const model = await this.getModel(params);
     const options = copyWith(params.database ?? {}, this.collation(params));
     if (params.pipeline) {
-      const [result] = await withMongoErrors(() => model.aggregate(buildCountPipeline(plan.filter, params.pipeline), options).toArray());
+      const [result] = await withMongoErrors(() =>
+        model.aggregate(buildCountPipeline(plan.filter, params.pipeline), options).toArray(),
+      );
       return typeof result?.total === 'number' ? result.total : 0;
     }
     const useEstimatedDocumentCount = this.option(params, 'useEstimatedDocumentCount');

@@ -5,7 +5,12 @@ import { toObjectId } from './object-id';
 
 const invalid = [{ keyword: 'objectid', message: 'must be a valid ObjectId', params: { keyword: 'objectid' } }];
 
-const validateObjectId: SchemaValidateFunction = (enabled: unknown, data: unknown, _parentSchema?: unknown, cxt?: DataValidationCxt) => {
+const validateObjectId: SchemaValidateFunction = (
+  enabled: unknown,
+  data: unknown,
+  _parentSchema?: unknown,
+  cxt?: DataValidationCxt,
+) => {
   if (enabled === false) return true;
   const id = toObjectId(data);
   if (!id) {
@@ -36,5 +41,10 @@ export const keywordObjectId: FuncKeywordDefinition = {
  * `objectid` keyword converts. Works only where `keywordObjectId` is registered.
  */
 export function ObjectIdSchema(): { anyOf: [{ type: 'string'; objectid: true }, { type: 'object'; objectid: true }] } {
-  return { anyOf: [{ type: 'string', objectid: true }, { type: 'object', objectid: true }] };
+  return {
+    anyOf: [
+      { type: 'string', objectid: true },
+      { type: 'object', objectid: true },
+    ],
+  };
 }

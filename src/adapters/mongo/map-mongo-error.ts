@@ -15,9 +15,18 @@ const DUPLICATE_KEY = new Set([11000, 11001]);
 
 // Network, topology and shutdown conditions: the database is (for now) out of reach.
 const UNAVAILABLE_NAMES = new Set([
-  'MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoServerSelectionError', 'MongoNotConnectedError',
-  'MongoTopologyClosedError', 'MongoServerClosedError', 'MongoPoolClosedError', 'MongoPoolClearedError',
-  'PoolClearedOnNetworkError', 'MongoWaitQueueTimeoutError', 'MongoClientClosedError', 'MongoOperationTimeoutError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoServerSelectionError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+  'MongoServerClosedError',
+  'MongoPoolClosedError',
+  'MongoPoolClearedError',
+  'PoolClearedOnNetworkError',
+  'MongoWaitQueueTimeoutError',
+  'MongoClientClosedError',
+  'MongoOperationTimeoutError',
 ]);
 // ShutdownInProgress, InterruptedAtShutdown, NotWritablePrimary, NotPrimaryNoSecondaryOk, PrimarySteppedDown,
 // HostUnreachable, HostNotFound, NetworkTimeout, MaxTimeMSExpired.
@@ -27,7 +36,13 @@ const UNAVAILABLE_CODES = new Set([91, 11600, 10107, 13435, 189, 6, 7, 89, 50]);
 // EmptyFieldName, DottedFieldName, ImmutableField, DocumentValidationFailure, invalid regex, invalid regex flags,
 // and empty / `$`-prefixed field paths.
 const BAD_VALUE_CODES = new Set([2, 9, 14, 52, 53, 54, 56, 57, 66, 121, 51091, 51108, 40352, 16410]);
-const BAD_VALUE_NAMES = new Set(['BSONError', 'BSONVersionError', 'BSONRuntimeError', 'BSONOffsetError', 'MongoInvalidArgumentError']);
+const BAD_VALUE_NAMES = new Set([
+  'BSONError',
+  'BSONVersionError',
+  'BSONRuntimeError',
+  'BSONOffsetError',
+  'MongoInvalidArgumentError',
+]);
 
 /**
  * Turns a driver, server or BSON error into a service error that says what happened without the
@@ -43,12 +58,21 @@ export function mapMongoError(error: unknown): ServiceError {
   let mapped: ServiceError;
   if (code !== undefined && DUPLICATE_KEY.has(code)) {
     const fields = duplicateKeyFields(failure);
-    const message = fields.length > 0 ? `A record with the same ${fields.join(', ')} already exists` : 'A record with the same unique value already exists';
+    const message =
+      fields.length > 0
+        ? `A record with the same ${fields.join(', ')} already exists`
+        : 'A record with the same unique value already exists';
     mapped = new Conflict(message, { fields });
   } else if (code === 112) {
     mapped = new Conflict('The record was changed by another operation; try again', { reason: 'WriteConflict' });
-  } else if (UNAVAILABLE_NAMES.has(name) || (code !== undefined && UNAVAILABLE_CODES.has(code)) || hasLabel(failure, 'RetryableWriteError')) {
-    mapped = new Unavailable('The database is not available', { reason: code === 50 ? 'MaxTimeMSExpired' : 'unavailable' });
+  } else if (
+    UNAVAILABLE_NAMES.has(name) ||
+    (code !== undefined && UNAVAILABLE_CODES.has(code)) ||
+    hasLabel(failure, 'RetryableWriteError')
+  ) {
+    mapped = new Unavailable('The database is not available', {
+      reason: code === 50 ? 'MaxTimeMSExpired' : 'unavailable',
+    });
   } else if (BAD_VALUE_NAMES.has(name) || (code !== undefined && BAD_VALUE_CODES.has(code))) {
     const codeName = typeof failure.codeName === 'string' ? failure.codeName : undefined;
     mapped = new BadRequest('Invalid value in the query or data', codeName ? { reason: codeName } : undefined);
@@ -71,7 +95,12 @@ export async function withMongoErrors<T>(operation: () => Promise<T>): Promise<T
   try {
     return await operation();
   } catch (error) {
-    if (typeof error === 'object' && error !== null && RETRY_LABELS.some((label) => hasLabel(error as DriverError, label))) throw error;
+    if (
+      typeof error === 'object' &&
+      error !== null &&
+      RETRY_LABELS.some((label) => hasLabel(error as DriverError, label))
+    )
+      throw error;
     throw mapMongoError(error);
   }
 }

@@ -15,7 +15,10 @@ export function IsObjectId(validationOptions?: ValidationOptions): PropertyDecor
       name: IS_OBJECT_ID,
       validator: {
         validate: (value: unknown) => toObjectId(value) !== undefined,
-        defaultMessage: buildMessage((eachPrefix) => `${eachPrefix}$property must be a valid ObjectId`, validationOptions),
+        defaultMessage: buildMessage(
+          (eachPrefix) => `${eachPrefix}$property must be a valid ObjectId`,
+          validationOptions,
+        ),
       },
     },
     validationOptions,

@@ -13,8 +13,18 @@ import { toObjectId } from './object-id';
  * refuses them already; this is the second, independent check at the database boundary.
  */
 const REFUSED_KEYS = new Set([
-  ...NEVER_ALLOWED_OPERATORS, '$where', '$function', '$accumulator', '$expr',
-  '$lookup', '$graphLookup', '$unionWith', '$out', '$merge', '$facet', '$documents',
+  ...NEVER_ALLOWED_OPERATORS,
+  '$where',
+  '$function',
+  '$accumulator',
+  '$expr',
+  '$lookup',
+  '$graphLookup',
+  '$unionWith',
+  '$out',
+  '$merge',
+  '$facet',
+  '$documents',
 ]);
 
 export interface FilterConversion {
@@ -55,14 +65,16 @@ function checkValue(value: unknown, depth: number): unknown {
 }
 
 function checkText(value: unknown): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadRequest('$text must be an object with $search');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new BadRequest('$text must be an object with $search');
   const { $search, $language, $caseSensitive, $diacriticSensitive, ...rest } = value as Record<string, unknown>;
   if (typeof $search !== 'string') throw new BadRequest('$text.$search must be a string');
   if (Object.keys(rest).length > 0) throw new BadRequest(`Invalid $text parameter ${echo(Object.keys(rest)[0])}`);
   const text: Record<string, unknown> = { $search };
   if ($language !== undefined) text.$language = String($language);
   if ($caseSensitive !== undefined) text.$caseSensitive = toBoolean('$caseSensitive', $caseSensitive);
-  if ($diacriticSensitive !== undefined) text.$diacriticSensitive = toBoolean('$diacriticSensitive', $diacriticSensitive);
+  if ($diacriticSensitive !== undefined)
+    text.$diacriticSensitive = toBoolean('$diacriticSensitive', $diacriticSensitive);
   return text;
 }
 

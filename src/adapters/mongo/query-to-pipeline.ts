@@ -7,7 +7,9 @@ export type Projection = Record<string, 0 | 1>;
 
 /** A stage `{ $service: {} }` in `params.pipeline` marks where the query stages go. */
 export function isServiceStage(stage: unknown): boolean {
-  return typeof stage === 'object' && stage !== null && Object.keys(stage).length === 1 && Object.hasOwn(stage, '$service');
+  return (
+    typeof stage === 'object' && stage !== null && Object.keys(stage).length === 1 && Object.hasOwn(stage, '$service')
+  );
 }
 
 /**
@@ -51,7 +53,12 @@ export function queryStages(filter: Document, filters: QueryFilters): Document[]
  * by `$lookup`/`$addFields` are kept when selected, and fields a later stage reads are not
  * removed too early).
  */
-export function buildPipeline(filter: Document, filters: QueryFilters, projection: Projection | undefined, pipeline?: readonly Document[]): Document[] {
+export function buildPipeline(
+  filter: Document,
+  filters: QueryFilters,
+  projection: Projection | undefined,
+  pipeline?: readonly Document[],
+): Document[] {
   const stages = placeQueryStages(queryStages(filter, filters), pipeline);
   if (projection) stages.push({ $project: projection });
   return stages;

@@ -19,7 +19,10 @@ export async function readByIds(
   const hidesId = projection?._id === 0;
   const readProjection = hidesId ? copyWith(projection, { _id: 1 as const }) : projection;
   const ordered = stableSort(sort);
-  const cursor = model.find({ _id: { $in: [...ids] } } as Document, copyWith(readProjection ? { projection: readProjection } : {}, options));
+  const cursor = model.find(
+    { _id: { $in: [...ids] } } as Document,
+    copyWith(readProjection ? { projection: readProjection } : {}, options),
+  );
   if (ordered) cursor.sort(ordered);
   const records = await cursor.toArray();
   const result = ordered ? records : orderByIds(records, ids);

@@ -24,7 +24,8 @@ export function storedAsSent(value: unknown): boolean {
   }
   if (value === null || value instanceof Date || isObjectIdLike(value)) return true;
   if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) if (!(index in value) || !storedAsSent(value[index])) return false;
+    for (let index = 0; index < value.length; index++)
+      if (!(index in value) || !storedAsSent(value[index])) return false;
     return true;
   }
   if (!isPlainObject(value)) return false;

@@ -1,11 +1,29 @@
-import { defaultTextMapGetter, defaultTextMapSetter, isSpanContextValid, ROOT_CONTEXT, SamplingDecision, SpanKind, trace, type Context, type Link, type Tracer } from '@opentelemetry/api';
+import {
+  defaultTextMapGetter,
+  defaultTextMapSetter,
+  isSpanContextValid,
+  ROOT_CONTEXT,
+  SamplingDecision,
+  SpanKind,
+  trace,
+  type Context,
+  type Link,
+  type Tracer,
+} from '@opentelemetry/api';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type Sampler } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
-import type { SpanInProgress, SpanRole, SpanStart, TraceCarrier, TraceParent, TracerPort } from '../../ports/tracer.port';
+import type {
+  SpanInProgress,
+  SpanRole,
+  SpanStart,
+  TraceCarrier,
+  TraceParent,
+  TracerPort,
+} from '../../ports/tracer.port';
 import { DecidedTraceIds } from './decided-trace-ids';
 import { RecordedSpan } from './recorded-span';
 import { SampledOutCall } from './sampled-out-call';
@@ -21,10 +39,16 @@ const KINDS: Record<SpanRole, SpanKind> = {
 };
 
 /** W3C Trace Context and Baggage, the propagation every hop (HTTP, sockets, the event bus) uses. */
-const propagator = new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] });
+const propagator = new CompositePropagator({
+  propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
+});
 
 /** What the work of a span that is not sampled gets: it records nothing, and says so. */
-const UNRECORDED: SpanInProgress = Object.freeze({ recording: false, setAttributes: () => undefined, recordError: () => undefined });
+const UNRECORDED: SpanInProgress = Object.freeze({
+  recording: false,
+  setAttributes: () => undefined,
+  recordError: () => undefined,
+});
 
 /** What a root's sampler is asked with when the span has no attributes or links yet (the built-in samplers only read them). */
 const NO_ATTRIBUTES = Object.freeze({});
@@ -54,10 +78,17 @@ export class OpenTelemetryTracer implements TracerPort {
     const Exporter = settings.protocol === 'http/json' ? JsonTraceExporter : ProtobufTraceExporter;
     this.sampler = samplerFor(settings.sampler, settings.samplerRatio);
     this.provider = new BasicTracerProvider({
-      resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName, [ATTR_SERVICE_VERSION]: serviceVersion }),
+      resource: resourceFromAttributes({
+        [ATTR_SERVICE_NAME]: settings.serviceName,
+        [ATTR_SERVICE_VERSION]: serviceVersion,
+      }),
       sampler: this.sampler,
       idGenerator: this.ids,
-      spanProcessors: [new BatchSpanProcessor(new Exporter({ url: settings.tracesUrl }), { scheduledDelayMillis: settings.scheduleDelayMs })],
+      spanProcessors: [
+        new BatchSpanProcessor(new Exporter({ url: settings.tracesUrl }), {
+          scheduledDelayMillis: settings.scheduleDelayMs,
+        }),
+      ],
     });
     this.tracer = this.provider.getTracer(settings.serviceName, serviceVersion);
   }
@@ -68,10 +99,16 @@ export class OpenTelemetryTracer implements TracerPort {
    * sampler `OTEL_TRACES_SAMPLER` names leaves a span of this process out too (the parent-based
    * ones by the parent's flag, the ratio ones by the same trace id), so that costs one check.
    */
-  inSpan<T>(name: string, start: SpanStart, parent: TraceParent | undefined, work: (span: SpanInProgress, context: TraceParent) => Promise<T>): Promise<T> {
+  inSpan<T>(
+    name: string,
+    start: SpanStart,
+    parent: TraceParent | undefined,
+    work: (span: SpanInProgress, context: TraceParent) => Promise<T>,
+  ): Promise<T> {
     try {
       const { remoteParent } = start;
-      if (remoteParent === undefined && parent instanceof SampledOutCall) return work(UNRECORDED, parent as unknown as TraceParent);
+      if (remoteParent === undefined && parent instanceof SampledOutCall)
+        return work(UNRECORDED, parent as unknown as TraceParent);
       const kind = KINDS[start.role];
       const links = linksTo(start.links);
       let from: Context;
@@ -99,11 +136,19 @@ export class OpenTelemetryTracer implements TracerPort {
    * parent), asked before the span exists: the call left out, or undefined when the span is to be
    * made, with the same trace id.
    */
-  private sampledOut(from: Context, name: string, kind: SpanKind, links: Link[] | undefined): SampledOutCall | undefined {
+  private sampledOut(
+    from: Context,
+    name: string,
+    kind: SpanKind,
+    links: Link[] | undefined,
+  ): SampledOutCall | undefined {
     const remote = trace.getSpanContext(from);
     const continued = remote !== undefined && isSpanContextValid(remote);
     const traceId = continued ? remote.traceId : this.ids.newTraceId();
-    if (this.sampler.shouldSample(from, traceId, name, kind, NO_ATTRIBUTES, links ?? NO_LINKS).decision === SamplingDecision.NOT_RECORD) {
+    if (
+      this.sampler.shouldSample(from, traceId, name, kind, NO_ATTRIBUTES, links ?? NO_LINKS).decision ===
+      SamplingDecision.NOT_RECORD
+    ) {
       return new SampledOutCall(from, traceId, continued ? remote.traceState : undefined);
     }
     if (!continued) this.ids.startRootOn(traceId);
@@ -133,7 +178,11 @@ export class OpenTelemetryTracer implements TracerPort {
 }
 
 /** Runs a recorded span's work: a rejection is recorded on the span, which ends when the work settles. */
-async function recorded<T>(span: RecordedSpan, context: TraceParent, work: (span: SpanInProgress, context: TraceParent) => Promise<T>): Promise<T> {
+async function recorded<T>(
+  span: RecordedSpan,
+  context: TraceParent,
+  work: (span: SpanInProgress, context: TraceParent) => Promise<T>,
+): Promise<T> {
   try {
     return await work(span, context);
   } catch (error) {

@@ -24,7 +24,10 @@ export class RecordedSpan implements SpanInProgress {
     this.span.setAttribute('error.type', known ? error.className : error instanceof Error ? error.name : 'Error');
     if (known && error.code < 500) return;
     this.span.recordException(error instanceof Error ? error : String(error));
-    this.span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message.slice(0, 200) : undefined });
+    this.span.setStatus({
+      code: SpanStatusCode.ERROR,
+      message: error instanceof Error ? error.message.slice(0, 200) : undefined,
+    });
   }
 
   /** Ended by the tracer when the span's work settles. */

@@ -18,6 +18,11 @@ export class SampledOutCall {
   ) {}
 
   context(ids: IdGenerator): Context {
-    return (this.made ??= trace.setSpanContext(this.from, { traceId: this.traceId, spanId: ids.generateSpanId(), traceFlags: TraceFlags.NONE, traceState: this.traceState }));
+    return (this.made ??= trace.setSpanContext(this.from, {
+      traceId: this.traceId,
+      spanId: ids.generateSpanId(),
+      traceFlags: TraceFlags.NONE,
+      traceState: this.traceState,
+    }));
   }
 }

@@ -1,4 +1,10 @@
-import { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, TraceIdRatioBasedSampler, type Sampler } from '@opentelemetry/sdk-trace-base';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  type Sampler,
+} from '@opentelemetry/sdk-trace-base';
 import type { SamplerName } from './tracing-settings';
 
 /** The sampler `OTEL_TRACES_SAMPLER` names, as the specification defines each one. */

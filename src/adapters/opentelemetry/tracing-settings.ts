@@ -1,5 +1,12 @@
 /** The samplers of `OTEL_TRACES_SAMPLER` that this process offers (the specification's built-in ones). */
-export const SAMPLER_NAMES = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
+export const SAMPLER_NAMES = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
 export type SamplerName = (typeof SAMPLER_NAMES)[number];
 
 /** The OTLP encodings over HTTP (`OTEL_EXPORTER_OTLP_PROTOCOL`); gRPC is not offered. */

@@ -30,7 +30,8 @@ export class JsonWebTokenIssuer implements TokenIssuerPort {
           jwtid: randomUUID(),
           header: { alg: options.algorithm, typ: options.header.typ },
         },
-        (error, token) => (error || !token ? reject(error ?? new Error('jsonwebtoken returned no token')) : resolve(token)),
+        (error, token) =>
+          error || !token ? reject(error ?? new Error('jsonwebtoken returned no token')) : resolve(token),
       );
     });
   }

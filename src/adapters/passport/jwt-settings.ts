@@ -51,13 +51,19 @@ const FAMILIES: Record<string, readonly string[]> = {
  * public key used as an HMAC secret.
  */
 export function createJwtSettings(keys: JwtKeys, jwtOptions: Partial<JwtOptions> = {}): JwtSettings {
-  const defined = Object.fromEntries(Object.entries(jwtOptions).filter(([, value]) => value !== undefined)) as Partial<JwtOptions>;
-  const options: JwtOptions = copyWith(copyWith(DEFAULT_JWT_OPTIONS, defined), { header: copyWith(DEFAULT_JWT_OPTIONS.header, defined.header ?? {}) });
+  const defined = Object.fromEntries(
+    Object.entries(jwtOptions).filter(([, value]) => value !== undefined),
+  ) as Partial<JwtOptions>;
+  const options: JwtOptions = copyWith(copyWith(DEFAULT_JWT_OPTIONS, defined), {
+    header: copyWith(DEFAULT_JWT_OPTIONS.header, defined.header ?? {}),
+  });
   let signingKey: KeyObject;
   let verificationKey: KeyObject;
   let family: string;
   if ('secret' in keys) {
-    signingKey = verificationKey = createSecretKey(typeof keys.secret === 'string' ? Buffer.from(keys.secret, 'utf8') : keys.secret);
+    signingKey = verificationKey = createSecretKey(
+      typeof keys.secret === 'string' ? Buffer.from(keys.secret, 'utf8') : keys.secret,
+    );
     family = 'secret';
   } else {
     signingKey = createPrivateKey(keys.privateKey);
@@ -65,9 +71,12 @@ export function createJwtSettings(keys: JwtKeys, jwtOptions: Partial<JwtOptions>
     family = verificationKey.asymmetricKeyType ?? 'unknown';
   }
   if (!(FAMILIES[family] ?? []).includes(options.algorithm)) {
-    throw new Error(`jwtOptions.algorithm ${options.algorithm} does not fit a ${family === 'secret' ? 'shared secret' : `${family} key`}`);
+    throw new Error(
+      `jwtOptions.algorithm ${options.algorithm} does not fit a ${family === 'secret' ? 'shared secret' : `${family} key`}`,
+    );
   }
-  if (typeof options.header.typ !== 'string' || options.header.typ === '') throw new Error('jwtOptions.header.typ must be a non-empty string');
+  if (typeof options.header.typ !== 'string' || options.header.typ === '')
+    throw new Error('jwtOptions.header.typ must be a non-empty string');
   return { options: Object.freeze(options), signingKey, verificationKey, algorithms: [options.algorithm] };
 }
 
@@ -78,7 +87,12 @@ export function verifyOptionsOf(settings: JwtSettings) {
 
 /** The same checks, asking jsonwebtoken for the whole token (header included), as every verification here does. */
 export function completeVerifyOptionsOf(settings: JwtSettings) {
-  return { algorithms: settings.algorithms, audience: settings.options.audience, issuer: settings.options.issuer, complete: true as const };
+  return {
+    algorithms: settings.algorithms,
+    audience: settings.options.audience,
+    issuer: settings.options.issuer,
+    complete: true as const,
+  };
 }
 
 /**

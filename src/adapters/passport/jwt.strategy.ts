@@ -2,7 +2,11 @@ import type { Jwt } from 'jsonwebtoken';
 import { Strategy as PassportJwtStrategy } from 'passport-jwt';
 import { internalCallParams } from '../../application/observability/internal-call-params';
 import { NotAuthenticated, NotFound } from '../../domain/errors';
-import type { AuthenticationRequest, AuthenticationResult, AuthenticationStrategyPort } from '../../ports/authentication-strategy.port';
+import type {
+  AuthenticationRequest,
+  AuthenticationResult,
+  AuthenticationStrategyPort,
+} from '../../ports/authentication-strategy.port';
 import type { Params } from '../../ports/service-params';
 import type { ServicePort } from '../../ports/service.port';
 import type { AccessTokenPayload } from '../../ports/token-issuer.port';
@@ -54,7 +58,8 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
     const { settings } = options;
     this.passport = new PassportJwtStrategy(
       {
-        jwtFromRequest: (request: MinimalRequest) => (typeof request.body.accessToken === 'string' ? request.body.accessToken : null),
+        jwtFromRequest: (request: MinimalRequest) =>
+          typeof request.body.accessToken === 'string' ? request.body.accessToken : null,
         // A KeyObject, not a string: jsonwebtoken then refuses any algorithm of another key type.
         secretOrKeyProvider: (_request, _token, done) => done(null, settings.verificationKey as never),
         // passport-jwt overwrites these three with its own top-level options, even when undefined.
@@ -92,7 +97,13 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
       const ended = check instanceof Promise ? await check : check;
       if (ended) throw ended;
     } else {
-      payload = (await runPassportStrategy<AccessTokenPayload>(this.passport, { body: { accessToken }, headers: {} }, jwtFailureToError)).user;
+      payload = (
+        await runPassportStrategy<AccessTokenPayload>(
+          this.passport,
+          { body: { accessToken }, headers: {} },
+          jwtFailureToError,
+        )
+      ).user;
       this.verifiedTokens.remember(accessToken, payload.exp, payload);
     }
     // Loaded while serving the call (its trace parent): the user's read is part of the call's trace.
@@ -119,12 +130,18 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
   }
 
   /** Why the token's session no longer admits it, if it does not (answered from memory unless the session is not known yet). */
-  private sessionEnded(payload: AccessTokenPayload): NotAuthenticated | undefined | Promise<NotAuthenticated | undefined> {
+  private sessionEnded(
+    payload: AccessTokenPayload,
+  ): NotAuthenticated | undefined | Promise<NotAuthenticated | undefined> {
     const sessions = this.options.sessions;
     if (!sessions) return undefined;
-    if (typeof payload.sid !== 'string' || payload.sid === '') return new NotAuthenticated('Invalid access token: it belongs to no session', { reason: 'invalid' });
+    if (typeof payload.sid !== 'string' || payload.sid === '')
+      return new NotAuthenticated('Invalid access token: it belongs to no session', { reason: 'invalid' });
     const active = sessions.isActive(payload.sid, payload.sub);
-    const refusal = (isActive: boolean) => (isActive ? undefined : new NotAuthenticated('The session of this access token has ended: log in again', { reason: 'revoked' }));
+    const refusal = (isActive: boolean) =>
+      isActive
+        ? undefined
+        : new NotAuthenticated('The session of this access token has ended: log in again', { reason: 'revoked' });
     return typeof active === 'boolean' ? refusal(active) : active.then(refusal);
   }
 

@@ -3,7 +3,11 @@ import { Strategy as PassportLocalStrategy } from 'passport-local';
 import { NotAuthenticated, NotFound } from '../../domain/errors';
 import { isPaginated } from '../../domain/paginated';
 import type { Id } from '../../domain/id';
-import type { AuthenticationRequest, AuthenticationResult, AuthenticationStrategyPort } from '../../ports/authentication-strategy.port';
+import type {
+  AuthenticationRequest,
+  AuthenticationResult,
+  AuthenticationStrategyPort,
+} from '../../ports/authentication-strategy.port';
 import type { LoggerPort } from '../../ports/logger.port';
 import type { PasswordHasherPort } from '../../ports/password-hasher.port';
 import type { Params } from '../../ports/service-params';
@@ -59,7 +63,10 @@ export class LocalAuthenticationStrategy implements AuthenticationStrategyPort {
     this.passport = new PassportLocalStrategy(
       { usernameField: this.usernameField, passwordField: this.passwordField, session: false, passReqToCallback: true },
       (request, username, password, done) => {
-        this.verify(username, password, (request as unknown as LoginRequest).callParams).then((user) => done(null, user), (error: Error) => done(error));
+        this.verify(username, password, (request as unknown as LoginRequest).callParams).then(
+          (user) => done(null, user),
+          (error: Error) => done(error),
+        );
       },
     );
     // Made once, at the configured cost, so the first unknown-user login is not slower than the rest.
@@ -70,11 +77,22 @@ export class LocalAuthenticationStrategy implements AuthenticationStrategyPort {
   async authenticate(data: AuthenticationRequest, params: Params = {}): Promise<AuthenticationResult> {
     const username = data[this.usernameField];
     const password = data[this.passwordField];
-    if (!this.isCredential(username, this.options.maxUsernameLength ?? 320) || !this.isCredential(password, this.options.maxPasswordLength ?? 1024)) {
+    if (
+      !this.isCredential(username, this.options.maxUsernameLength ?? 320) ||
+      !this.isCredential(password, this.options.maxPasswordLength ?? 1024)
+    ) {
       throw new NotAuthenticated(this.errorMessage);
     }
-    const request: LoginRequest = { body: { [this.usernameField]: username, [this.passwordField]: password }, headers: {}, callParams: params };
-    const { user } = await runPassportStrategy<UserRecord>(this.passport, request, () => new NotAuthenticated(this.errorMessage));
+    const request: LoginRequest = {
+      body: { [this.usernameField]: username, [this.passwordField]: password },
+      headers: {},
+      callParams: params,
+    };
+    const { user } = await runPassportStrategy<UserRecord>(
+      this.passport,
+      request,
+      () => new NotAuthenticated(this.errorMessage),
+    );
     return { authentication: { strategy: this.name }, user };
   }
 
@@ -102,22 +120,36 @@ export class LocalAuthenticationStrategy implements AuthenticationStrategyPort {
    * upgrade (validation of an old short password, a busy hasher, the database) does not fail the
    * login: the next login tries again.
    */
-  private async upgradeHash(user: UserRecord, password: string, verifiedHash: string, callParams: Params): Promise<void> {
+  private async upgradeHash(
+    user: UserRecord,
+    password: string,
+    verifiedHash: string,
+    callParams: Params,
+  ): Promise<void> {
     const id = (user.id ?? user._id) as Id | undefined;
     if (id === undefined || id === null) return;
     try {
-      await this.options.users().patch!(id, { [this.passwordField]: password }, internalCallParams(callParams, { [REPLACED_HASH_PARAM]: verifiedHash }));
+      await this.options.users().patch!(
+        id,
+        { [this.passwordField]: password },
+        internalCallParams(callParams, { [REPLACED_HASH_PARAM]: verifiedHash }),
+      );
     } catch (error) {
       // The hash changed since it was read: the newer password stands, and it was hashed as they all are now.
       if (error instanceof NotFound) return;
       const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
-      this.options.logger?.warn({ userId: String(id), error: { name, message }, ...traceLogFields(this.options.tracer, callParams) }, 'could not upgrade a stored password hash');
+      this.options.logger?.warn(
+        { userId: String(id), error: { name, message }, ...traceLogFields(this.options.tracer, callParams) },
+        'could not upgrade a stored password hash',
+      );
     }
   }
 
   private async findUser(username: string, callParams: Params): Promise<UserRecord | undefined> {
     // An internal call (no provider): the users service's hooks let it through and keep the hash.
-    const found = await this.options.users().find!(internalCallParams(callParams, { query: { [this.usernameField]: username, $limit: 1 }, paginate: false }));
+    const found = await this.options.users().find!(
+      internalCallParams(callParams, { query: { [this.usernameField]: username, $limit: 1 }, paginate: false }),
+    );
     const list = isPaginated(found) ? found.data : found;
     return Array.isArray(list) && list.length > 0 ? (list[0] as UserRecord) : undefined;
   }

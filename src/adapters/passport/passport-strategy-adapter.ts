@@ -47,7 +47,8 @@ export function runPassportStrategy<U = Record<string, any>>(
       if (typeof challenge === 'number') settle(() => reject(mapFailure(undefined, challenge)));
       else settle(() => reject(mapFailure(challenge, status)));
     }) as Strategy['fail'];
-    run.error = (error: unknown) => settle(() => reject(error instanceof ServiceError ? error : new GeneralError('Authentication failed')));
+    run.error = (error: unknown) =>
+      settle(() => reject(error instanceof ServiceError ? error : new GeneralError('Authentication failed')));
     run.redirect = () => settle(() => reject(new GeneralError('Redirecting strategies are not supported')));
     run.pass = () => settle(() => reject(new NotAuthenticated('Not authenticated')));
     try {

@@ -40,7 +40,8 @@ export class ScryptPasswordHasher implements PasswordHasherPort {
   constructor(options: ScryptPasswordHasherOptions = {}) {
     const cost = options.cost ?? DEFAULT_PASSWORD_HASH_COST;
     const [min, max] = PASSWORD_HASH_COST_RANGE;
-    if (!Number.isInteger(cost) || cost < min || cost > max) throw new Error(`The password hash cost must be an integer from ${min} to ${max}, got ${cost}`);
+    if (!Number.isInteger(cost) || cost < min || cost > max)
+      throw new Error(`The password hash cost must be an integer from ${min} to ${max}, got ${cost}`);
     this.parameters = { ln: cost, r: BLOCK_SIZE, p: PARALLELIZATION };
     const concurrency = options.concurrency ?? 2;
     // Capped so that file and DNS work keep threads of libuv's pool; the bounded queue makes a login
@@ -80,7 +81,13 @@ export class ScryptPasswordHasher implements PasswordHasherPort {
     const stored = typeof hash === 'string' ? parseScryptHash(hash) : undefined;
     if (!stored) return true;
     const { ln, r, p } = this.parameters;
-    return stored.ln !== ln || stored.r !== r || stored.p !== p || stored.salt.length !== SALT_BYTES || stored.key.length !== KEY_BYTES;
+    return (
+      stored.ln !== ln ||
+      stored.r !== r ||
+      stored.p !== p ||
+      stored.salt.length !== SALT_BYTES ||
+      stored.key.length !== KEY_BYTES
+    );
   }
 
   /** Ends the bcrypt workers (the scrypt side holds nothing). */
@@ -92,6 +99,8 @@ export class ScryptPasswordHasher implements PasswordHasherPort {
 function derive(password: string, salt: Buffer, length: number, parameters: ScryptParameters): Promise<Buffer> {
   const { ln, r, p } = parameters;
   return new Promise((resolve, reject) => {
-    scrypt(password, salt, length, { N: 2 ** ln, r, p, maxmem: scryptMemoryBytes(parameters) }, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password, salt, length, { N: 2 ** ln, r, p, maxmem: scryptMemoryBytes(parameters) }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }

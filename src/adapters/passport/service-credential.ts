@@ -26,9 +26,14 @@ export class UnscopedServiceCredential extends NotAuthenticated {
  * this server's audience and issuer, the services and methods it may call, and no expiry (it is
  * revoked by id instead).
  */
-export function signServiceCredential(settings: JwtSettings, callerName: string, scopes: ServiceScopes): { credential: string; credentialId: string } {
+export function signServiceCredential(
+  settings: JwtSettings,
+  callerName: string,
+  scopes: ServiceScopes,
+): { credential: string; credentialId: string } {
   const checked = checkedScopes(scopes);
-  if (checked === undefined) throw new Error('A service credential must name at least one service and one method for each');
+  if (checked === undefined)
+    throw new Error('A service credential must name at least one service and one method for each');
   const { options, signingKey } = settings;
   const credentialId = randomUUID();
   const credential = jwt.sign({ [SCOPES_CLAIM]: checked }, signingKey, {
@@ -53,7 +58,11 @@ export function isServiceCredential(token: string): boolean {
  * its id against revocation, then its scopes. A credential without scopes (issued before they
  * existed) is refused with `UnscopedServiceCredential`.
  */
-export function verifyServiceCredential(token: string, settings: JwtSettings, isRevoked: (credentialId: string) => boolean): ServiceCaller {
+export function verifyServiceCredential(
+  token: string,
+  settings: JwtSettings,
+  isRevoked: (credentialId: string) => boolean,
+): ServiceCaller {
   let decoded: Jwt;
   try {
     decoded = jwt.verify(token, settings.verificationKey, completeVerifyOptionsOf(settings)) as Jwt;
@@ -61,8 +70,10 @@ export function verifyServiceCredential(token: string, settings: JwtSettings, is
     throw jwtFailureToError(error);
   }
   const payload = decoded.payload;
-  if (decoded.header.typ !== SERVICE_CREDENTIAL_TYPE || typeof payload !== 'object' || payload === null) throw new NotAuthenticated('invalid token type');
-  if (typeof payload.sub !== 'string' || payload.sub === '' || typeof payload.jti !== 'string' || payload.jti === '') throw new NotAuthenticated('Invalid service credential');
+  if (decoded.header.typ !== SERVICE_CREDENTIAL_TYPE || typeof payload !== 'object' || payload === null)
+    throw new NotAuthenticated('invalid token type');
+  if (typeof payload.sub !== 'string' || payload.sub === '' || typeof payload.jti !== 'string' || payload.jti === '')
+    throw new NotAuthenticated('Invalid service credential');
   if (isRevoked(payload.jti)) throw new NotAuthenticated('The service credential has been revoked');
   const scopes = checkedScopes((payload as Record<string, unknown>)[SCOPES_CLAIM]);
   if (scopes === undefined) throw new UnscopedServiceCredential({ name: payload.sub, credentialId: payload.jti });
@@ -74,7 +85,13 @@ function checkedScopes(value: unknown): ServiceScopes | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const scopes: Record<string, readonly string[]> = Object.create(null);
   for (const [path, methods] of Object.entries(value)) {
-    if (path === '' || !Array.isArray(methods) || methods.length === 0 || !methods.every((method) => typeof method === 'string' && method !== '')) return undefined;
+    if (
+      path === '' ||
+      !Array.isArray(methods) ||
+      methods.length === 0 ||
+      !methods.every((method) => typeof method === 'string' && method !== '')
+    )
+      return undefined;
     scopes[path] = Object.freeze([...new Set(methods as string[])]);
   }
   return Object.keys(scopes).length > 0 ? Object.freeze(scopes) : undefined;

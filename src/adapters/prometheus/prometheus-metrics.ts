@@ -31,7 +31,11 @@ export class PrometheusMetrics implements MetricsPort, MetricsExposition {
     labelNames: ['service', 'method', 'status'] as const,
     registers: [this.registry],
   });
-  private readonly sockets = new Gauge({ name: 'hexa_socket_connections', help: 'Socket connections open now', registers: [this.registry] });
+  private readonly sockets = new Gauge({
+    name: 'hexa_socket_connections',
+    help: 'Socket connections open now',
+    registers: [this.registry],
+  });
   private readonly busEvents = new Counter({
     name: 'hexa_bus_events_total',
     help: 'Service events shared between instances: published on the bus, delivered from it to this instance (its own included, which it skips), or dropped',
@@ -40,7 +44,7 @@ export class PrometheusMetrics implements MetricsPort, MetricsExposition {
   });
   private readonly storeErrors = new Counter({
     name: 'hexa_store_errors_total',
-    help: 'Store calls that failed by the store\'s own fault (unreachable database, unexpected error), not 4xx answers',
+    help: "Store calls that failed by the store's own fault (unreachable database, unexpected error), not 4xx answers",
     labelNames: ['collection', 'operation'] as const,
     registers: [this.registry],
   });
@@ -59,7 +63,10 @@ export class PrometheusMetrics implements MetricsPort, MetricsExposition {
   }
 
   httpRequest(method: string, route: string, status: number, seconds: number): void {
-    this.httpDuration.observe({ http_request_method: method, http_route: route, http_response_status_code: status }, seconds);
+    this.httpDuration.observe(
+      { http_request_method: method, http_route: route, http_response_status_code: status },
+      seconds,
+    );
   }
 
   serviceCall(path: string, method: string, status: number, seconds: number): void {

@@ -42,7 +42,11 @@ export class RedisEventBus implements EventBusPort {
     this.maxEnvelopeBytes = options.maxEnvelopeBytes ?? 1_000_000;
     this.publisher = createRedisClient(options.url);
     // The subscriber queues its SUBSCRIBE until connected and repeats it after every reconnect.
-    this.subscriber = createRedisClient(options.url, { enableOfflineQueue: true, maxRetriesPerRequest: null, autoResubscribe: true });
+    this.subscriber = createRedisClient(options.url, {
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: null,
+      autoResubscribe: true,
+    });
     for (const client of [this.publisher, this.subscriber]) {
       client.on('error', (error: Error) => this.noteDown(error.message));
       client.on('end', () => this.noteDown('connection closed'));
@@ -56,7 +60,14 @@ export class RedisEventBus implements EventBusPort {
     if (this.closed) return;
     const tracer = this.options.tracer;
     if (tracer === undefined) return this.send(envelope);
-    sendTraced(tracer, this.channel, envelope, traceParent, (traced) => this.send(traced), (error) => this.reportFailure(error, envelope));
+    sendTraced(
+      tracer,
+      this.channel,
+      envelope,
+      traceParent,
+      (traced) => this.send(traced),
+      (error) => this.reportFailure(error, envelope),
+    );
   }
 
   private send(envelope: EventEnvelope): void {
@@ -65,12 +76,18 @@ export class RedisEventBus implements EventBusPort {
     try {
       text = JSON.stringify(envelope);
     } catch (error) {
-      this.options.logger.error({ path: envelope.path, event: envelope.event, err: (error as Error).message }, 'event not shared: its data is not serialisable');
+      this.options.logger.error(
+        { path: envelope.path, event: envelope.event, err: (error as Error).message },
+        'event not shared: its data is not serialisable',
+      );
       metrics?.busEvent('dropped');
       return;
     }
     if (text.length > this.maxEnvelopeBytes) {
-      this.options.logger.warn({ path: envelope.path, event: envelope.event, bytes: text.length }, 'event not shared: envelope over the size limit');
+      this.options.logger.warn(
+        { path: envelope.path, event: envelope.event, bytes: text.length },
+        'event not shared: envelope over the size limit',
+      );
       metrics?.busEvent('dropped');
       return;
     }
@@ -108,12 +125,21 @@ export class RedisEventBus implements EventBusPort {
     this.options.metrics?.busEvent('delivered');
     const tracer = this.options.tracer;
     if (tracer === undefined) return this.deliver(envelope);
-    deliverTraced(tracer, this.channel, envelope, () => this.deliver(envelope), (error) => this.reportFailure(error, envelope));
+    deliverTraced(
+      tracer,
+      this.channel,
+      envelope,
+      () => this.deliver(envelope),
+      (error) => this.reportFailure(error, envelope),
+    );
   }
 
   /** The traced paths run in a promise: what would have been thrown is logged rather than left unhandled. */
   private reportFailure(error: unknown, envelope: EventEnvelope): void {
-    this.options.logger.error({ path: envelope.path, event: envelope.event, err: (error as Error)?.message }, 'event bus: handling an envelope failed');
+    this.options.logger.error(
+      { path: envelope.path, event: envelope.event, err: (error as Error)?.message },
+      'event bus: handling an envelope failed',
+    );
   }
 
   private deliver(envelope: EventEnvelope): void {
@@ -123,7 +149,10 @@ export class RedisEventBus implements EventBusPort {
   private noteDown(reason: string): void {
     if (this.down || this.closed) return;
     this.down = true;
-    this.options.logger.warn({ reason }, 'event bus (redis) unavailable: events reach this instance\'s clients only until it is back');
+    this.options.logger.warn(
+      { reason },
+      "event bus (redis) unavailable: events reach this instance's clients only until it is back",
+    );
   }
 
   private noteUp(): void {

@@ -112,7 +112,14 @@ export class RedisEventLog implements EventLogPort {
     if (this.closed) return;
     const tracer = this.options.tracer;
     if (tracer === undefined) return this.appendNow(envelope, once);
-    sendTraced(tracer, this.key, envelope, traceParent, (traced) => this.appendNow(traced, once), (error) => this.lost(envelope, (error as Error)?.message));
+    sendTraced(
+      tracer,
+      this.key,
+      envelope,
+      traceParent,
+      (traced) => this.appendNow(traced, once),
+      (error) => this.lost(envelope, (error as Error)?.message),
+    );
   }
 
   private appendNow(unstamped: EventEnvelope, once?: string): void {
@@ -124,11 +131,18 @@ export class RedisEventLog implements EventLogPort {
       return this.lost(envelope, `its data is not serialisable (${(error as Error).message})`);
     }
     const maxBytes = this.options.maxEnvelopeBytes ?? 1_000_000;
-    if (text.length > maxBytes) return this.lost(envelope, `envelope over the size limit (${text.length} > ${maxBytes})`);
+    if (text.length > maxBytes)
+      return this.lost(envelope, `envelope over the size limit (${text.length} > ${maxBytes})`);
     // Written at once, in the order appended (one connection keeps it): what this instance did
     // before answering a call is in the log before anything caused by that answer.
-    const dropped = this.appender.add({ origin: envelope.routing.origin, sequence: envelope.routing.sequence, text, ...(once !== undefined ? { once } : {}) });
-    if (dropped) this.lost(parseEnvelope(dropped.text) ?? envelope, `more than ${this.maxWaiting} events waiting for Redis`);
+    const dropped = this.appender.add({
+      origin: envelope.routing.origin,
+      sequence: envelope.routing.sequence,
+      text,
+      ...(once !== undefined ? { once } : {}),
+    });
+    if (dropped)
+      this.lost(parseEnvelope(dropped.text) ?? envelope, `more than ${this.maxWaiting} events waiting for Redis`);
   }
 
   subscribe(handler: (event: LoggedEvent) => void): void {
@@ -162,7 +176,15 @@ export class RedisEventLog implements EventLogPort {
     while (!this.closed) {
       let reply: [string, [string, string[]][]][] | null;
       try {
-        reply = (await this.reader.xread('COUNT', READ_BATCH, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.key, this.lastPosition)) as typeof reply;
+        reply = (await this.reader.xread(
+          'COUNT',
+          READ_BATCH,
+          'BLOCK',
+          READ_BLOCK_MS,
+          'STREAMS',
+          this.key,
+          this.lastPosition,
+        )) as typeof reply;
       } catch (error) {
         if (this.closed) return;
         this.noteDown((error as Error).message);
@@ -180,7 +202,18 @@ export class RedisEventLog implements EventLogPort {
           this.options.metrics?.busEvent('delivered');
           const tracer = this.options.tracer;
           if (tracer === undefined) this.deliver({ position, envelope });
-          else deliverTraced(tracer, this.key, envelope, () => this.deliver({ position, envelope }), (error) => this.options.logger.error({ path: envelope.path, event: envelope.event, err: (error as Error)?.message }, 'event log: delivering an event failed'));
+          else
+            deliverTraced(
+              tracer,
+              this.key,
+              envelope,
+              () => this.deliver({ position, envelope }),
+              (error) =>
+                this.options.logger.error(
+                  { path: envelope.path, event: envelope.event, err: (error as Error)?.message },
+                  'event log: delivering an event failed',
+                ),
+            );
         }
       }
     }
@@ -192,19 +225,27 @@ export class RedisEventLog implements EventLogPort {
 
   private lost(envelope: EventEnvelope, reason: string): void {
     this.options.metrics?.busEvent('dropped');
-    this.options.logger.error({ path: envelope.path, event: envelope.event, reason }, 'event lost for the other instances and for resuming clients');
+    this.options.logger.error(
+      { path: envelope.path, event: envelope.event, reason },
+      'event lost for the other instances and for resuming clients',
+    );
   }
 
   private noteDown(reason: string): void {
     if (this.down || this.closed) return;
     this.down = true;
-    this.options.logger.warn({ reason }, 'event log (redis) unavailable: events reach this instance\'s clients at once and the others\' when it is back');
+    this.options.logger.warn(
+      { reason },
+      "event log (redis) unavailable: events reach this instance's clients at once and the others' when it is back",
+    );
   }
 
   private noteUp(): void {
     if (!this.down) return;
     this.down = false;
-    this.options.logger.info('event log (redis) is back: waiting events written, events shared between instances again');
+    this.options.logger.info(
+      'event log (redis) is back: waiting events written, events shared between instances again',
+    );
   }
 }
 

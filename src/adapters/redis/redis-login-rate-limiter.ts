@@ -1,7 +1,19 @@
 import type { Redis } from 'ioredis';
 import { LoginRateLimiter } from '../../application/authentication/login-rate-limiter';
-import { accountKey, clientThrottleKey, DEFAULT_KNOWN_PAIR_MS, FIRST_DELAY_MS, knownPairKey, type LoginThrottleOptions } from '../../application/authentication/login-throttle';
-import type { GrantedLoginAttempt, LoginAttemptKeys, LoginRateLimiterPort, LoginReservation } from '../../ports/login-rate-limiter.port';
+import {
+  accountKey,
+  clientThrottleKey,
+  DEFAULT_KNOWN_PAIR_MS,
+  FIRST_DELAY_MS,
+  knownPairKey,
+  type LoginThrottleOptions,
+} from '../../application/authentication/login-throttle';
+import type {
+  GrantedLoginAttempt,
+  LoginAttemptKeys,
+  LoginRateLimiterPort,
+  LoginReservation,
+} from '../../ports/login-rate-limiter.port';
 import { RESERVE_LOGIN_SCRIPT, SETTLE_LOGIN_SCRIPT } from './login-limit-scripts';
 
 export interface RedisLoginRateLimitOptions extends LoginThrottleOptions {
@@ -27,7 +39,10 @@ export class RedisLoginRateLimiter implements LoginRateLimiterPort {
   /** Attempts granted by the fallback are settled there. */
   private readonly grantedInMemory = new WeakSet<GrantedLoginAttempt>();
 
-  constructor(client: Redis, private readonly options: RedisLoginRateLimitOptions) {
+  constructor(
+    client: Redis,
+    private readonly options: RedisLoginRateLimitOptions,
+  ) {
     this.prefix = options.keyPrefix ?? 'hexa-services:login';
     client.defineCommand('hexaReserveLogin', { numberOfKeys: 3, lua: RESERVE_LOGIN_SCRIPT });
     client.defineCommand('hexaSettleLogin', { numberOfKeys: 3, lua: SETTLE_LOGIN_SCRIPT });
@@ -42,8 +57,13 @@ export class RedisLoginRateLimiter implements LoginRateLimiterPort {
     let answer: unknown;
     try {
       answer = await this.reserveScript(
-        this.key(clientKey?.key), this.key(keys.email === undefined ? undefined : accountKey(keys)), this.key(knownPairKey(keys)),
-        this.options.windowMs, FIRST_DELAY_MS, this.options.maxFailuresPerClient, this.options.maxFailuresPerEmail,
+        this.key(clientKey?.key),
+        this.key(keys.email === undefined ? undefined : accountKey(keys)),
+        this.key(knownPairKey(keys)),
+        this.options.windowMs,
+        FIRST_DELAY_MS,
+        this.options.maxFailuresPerClient,
+        this.options.maxFailuresPerEmail,
       );
     } catch {
       const reservation = this.fallback.reserve(keys);
@@ -51,7 +71,9 @@ export class RedisLoginRateLimiter implements LoginRateLimiterPort {
       return reservation;
     }
     const [granted, waitMs, chargedClient] = answer as [number, number, number];
-    return granted === 1 ? { granted: true, keys, chargedClient: chargedClient === 1 } : { granted: false, retryAfterMs: Number(waitMs) };
+    return granted === 1
+      ? { granted: true, keys, chargedClient: chargedClient === 1 }
+      : { granted: false, retryAfterMs: Number(waitMs) };
   }
 
   succeeded(attempt: GrantedLoginAttempt): Promise<void> {
@@ -71,8 +93,13 @@ export class RedisLoginRateLimiter implements LoginRateLimiterPort {
     const clientKey = attempt.chargedClient ? clientThrottleKey(keys, this.options)?.key : undefined;
     const known = outcome === 'succeeded' ? knownPairKey(keys) : undefined;
     // Lost when Redis is away: the counts then lapse with the window, as failures would.
-    await this.settleScript(this.key(clientKey), this.key(keys.email === undefined ? undefined : accountKey(keys)), this.key(known), outcome, this.options.knownPairMs ?? DEFAULT_KNOWN_PAIR_MS)
-      .catch(() => undefined);
+    await this.settleScript(
+      this.key(clientKey),
+      this.key(keys.email === undefined ? undefined : accountKey(keys)),
+      this.key(known),
+      outcome,
+      this.options.knownPairMs ?? DEFAULT_KNOWN_PAIR_MS,
+    ).catch(() => undefined);
   }
 
   private key(name: string | undefined): string {

@@ -16,8 +16,21 @@ export class RedisRequestRateLimiter implements RequestRateLimiterPort {
   constructor(client: Redis, limits: Readonly<Record<string, RequestLimit>>, keyPrefix = 'hexa-services:requests') {
     for (const action of Object.keys(limits)) {
       const { max, windowMs } = limitOf(limits, action);
-      const options = { points: max, duration: Math.max(1, Math.ceil(windowMs / 1000)), keyPrefix: `${keyPrefix}:${action}` };
-      this.limiters.set(action, new RateLimiterRedis(copyWith(options, { storeClient: client, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) })));
+      const options = {
+        points: max,
+        duration: Math.max(1, Math.ceil(windowMs / 1000)),
+        keyPrefix: `${keyPrefix}:${action}`,
+      };
+      this.limiters.set(
+        action,
+        new RateLimiterRedis(
+          copyWith(options, {
+            storeClient: client,
+            rejectIfRedisNotReady: true,
+            insuranceLimiter: new RateLimiterMemory(options),
+          }),
+        ),
+      );
     }
   }
 

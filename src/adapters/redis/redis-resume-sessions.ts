@@ -25,13 +25,20 @@ export class RedisResumeSessions implements ResumeSessionsPort {
     this.client = createRedisClient(options.url);
     this.client.on('error', () => undefined);
     this.prefix = options.prefix ?? 'hexa-services:resume:';
-    this.key = Promise.resolve(options.secret).then((secret) => Buffer.from(hkdfSync('sha256', secret, 'hexa-services', 'resume sessions', 32)));
+    this.key = Promise.resolve(options.secret).then((secret) =>
+      Buffer.from(hkdfSync('sha256', secret, 'hexa-services', 'resume sessions', 32)),
+    );
     // Used (and its failure reported) at the first keep or take.
     this.key.catch(() => undefined);
   }
 
   async keep(sessionId: string, state: Record<string, unknown>, ttlMs: number): Promise<void> {
-    await this.client.set(this.prefix + sessionId, this.seal(await this.key, JSON.stringify(state)), 'PX', Math.max(1, Math.round(ttlMs)));
+    await this.client.set(
+      this.prefix + sessionId,
+      this.seal(await this.key, JSON.stringify(state)),
+      'PX',
+      Math.max(1, Math.round(ttlMs)),
+    );
   }
 
   async take(sessionId: string): Promise<Record<string, unknown> | undefined> {
@@ -40,7 +47,9 @@ export class RedisResumeSessions implements ResumeSessionsPort {
     const text = this.open(await this.key, sealed);
     if (text === undefined) return undefined;
     const state = JSON.parse(text) as unknown;
-    return typeof state === 'object' && state !== null && !Array.isArray(state) ? (state as Record<string, unknown>) : undefined;
+    return typeof state === 'object' && state !== null && !Array.isArray(state)
+      ? (state as Record<string, unknown>)
+      : undefined;
   }
 
   close(): Promise<void> {

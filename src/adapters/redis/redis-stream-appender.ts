@@ -169,6 +169,7 @@ export class RedisStreamAppender {
       if (routing?.origin === origin && routing.sequence !== undefined) written.add(routing.sequence);
     }
     this.unsure = false;
-    for (let index = this.waiting.length - 1; index >= 0; index -= 1) if (written.has(this.waiting[index].sequence)) this.waiting.splice(index, 1);
+    for (let index = this.waiting.length - 1; index >= 0; index -= 1)
+      if (written.has(this.waiting[index].sequence)) this.waiting.splice(index, 1);
   }
 }

@@ -37,7 +37,9 @@ export interface RemoteEventSubscription {
  * restarts (when it keeps them in memory), the same content at the same offset does not.
  */
 function identityOf(settings: RemoteEventSettings, event: string, offset: string, data: unknown): string {
-  return createHash('sha256').update(JSON.stringify([settings.url, settings.path, event, offset, data])).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify([settings.url, settings.path, event, offset, data]))
+    .digest('base64url');
 }
 
 export function subscribeToRemoteEvents(settings: RemoteEventSettings, logger: LoggerPort): RemoteEventSubscription {
@@ -51,12 +53,18 @@ export function subscribeToRemoteEvents(settings: RemoteEventSettings, logger: L
   socket.on('connect', () => {
     if (!down) return;
     down = false;
-    logger.info({ service: settings.path, remote: settings.url }, `events of remote service '${settings.path}' are heard again`);
+    logger.info(
+      { service: settings.path, remote: settings.url },
+      `events of remote service '${settings.path}' are heard again`,
+    );
   });
   const stopped = (reason: string) => {
     if (down || closed) return;
     down = true;
-    logger.warn({ service: settings.path, remote: settings.url, reason }, `events of remote service '${settings.path}' are not heard (${reason})`);
+    logger.warn(
+      { service: settings.path, remote: settings.url, reason },
+      `events of remote service '${settings.path}' are not heard (${reason})`,
+    );
   };
   // socket.io reconnects by itself after network failures, but not when the server closed the
   // socket (a restart: "io server disconnect") or refused the handshake: then it is asked to here.
@@ -78,7 +86,9 @@ export function subscribeToRemoteEvents(settings: RemoteEventSettings, logger: L
     reconnectLater();
   });
   for (const event of settings.events) {
-    socket.on(`${settings.path} ${event}`, (data: unknown, offset?: unknown) => settings.onEvent(event, data, typeof offset === 'string' ? identityOf(settings, event, offset, data) : undefined));
+    socket.on(`${settings.path} ${event}`, (data: unknown, offset?: unknown) =>
+      settings.onEvent(event, data, typeof offset === 'string' ? identityOf(settings, event, offset, data) : undefined),
+    );
   }
   return {
     close() {

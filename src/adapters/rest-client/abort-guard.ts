@@ -28,12 +28,13 @@ export function createAbortGuard(callerSignal: AbortSignal | undefined, timeout:
   };
   if (callerSignal?.aborted) onAbort();
   else callerSignal?.addEventListener('abort', onAbort, { once: true });
-  const timer = hasTimeout && !failure
-    ? setTimeout(() => {
-        failure ??= timeoutError(timeout);
-        controller.abort(failure);
-      }, timeout)
-    : undefined;
+  const timer =
+    hasTimeout && !failure
+      ? setTimeout(() => {
+          failure ??= timeoutError(timeout);
+          controller.abort(failure);
+        }, timeout)
+      : undefined;
   return {
     signal: controller.signal,
     failure: () => failure,

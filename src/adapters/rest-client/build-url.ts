@@ -25,13 +25,20 @@ export function servicePath(name: string): string {
 export function fillRoute(path: string, route: Record<string, unknown> = {}): string {
   return mapRoutePlaceholders(path, (key) => {
     const value = Object.hasOwn(route, key) ? route[key] : undefined;
-    if (value === undefined || value === null || value === '') throw new BadRequest(`Missing route parameter '${key}' for '${path}'`);
+    if (value === undefined || value === null || value === '')
+      throw new BadRequest(`Missing route parameter '${key}' for '${path}'`);
     return encodeSegment(value, `route parameter '${key}'`);
   });
 }
 
 /** `<base>/<filled path>[/<encoded id>]<query string>`; an id of `null` or `undefined` leaves the id off. */
-export function buildUrl(base: string, path: string, id: NullableId | undefined, route: Record<string, unknown> | undefined, queryString: string): string {
+export function buildUrl(
+  base: string,
+  path: string,
+  id: NullableId | undefined,
+  route: Record<string, unknown> | undefined,
+  queryString: string,
+): string {
   const filled = fillRoute(path, route);
   const idPart = id === null || id === undefined ? '' : `/${encodeSegment(id, 'id')}`;
   return `${base}/${filled}${idPart}${queryString}`;

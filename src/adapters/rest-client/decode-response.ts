@@ -27,7 +27,8 @@ const SNIPPET_LENGTH = 1000;
 type Parsed = { kind: 'empty' } | { kind: 'json'; value: unknown } | { kind: 'text'; text: string };
 
 function parseBody(raw: RawResponse): Parsed {
-  if (raw.text === undefined) return raw.body === undefined || raw.body === '' ? { kind: 'empty' } : { kind: 'json', value: raw.body };
+  if (raw.text === undefined)
+    return raw.body === undefined || raw.body === '' ? { kind: 'empty' } : { kind: 'json', value: raw.body };
   if (raw.text.trim() === '') return { kind: 'empty' };
   try {
     return { kind: 'json', value: JSON.parse(raw.text) };
@@ -46,7 +47,13 @@ export function decodeResponse(raw: RawResponse): unknown {
   if (raw.status >= 200 && raw.status < 300) {
     if (parsed.kind === 'empty') return null;
     if (parsed.kind === 'json') return parsed.value;
-    throw withResponse(new GeneralError('The server sent a response that is not JSON', { status: raw.status, body: snippet(parsed.text) }), responseInfo(raw));
+    throw withResponse(
+      new GeneralError('The server sent a response that is not JSON', {
+        status: raw.status,
+        body: snippet(parsed.text),
+      }),
+      responseInfo(raw),
+    );
   }
   throw withResponse(errorFromBody(raw, parsed), responseInfo(raw));
 }

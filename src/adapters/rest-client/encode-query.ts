@@ -23,9 +23,11 @@ export function encodeQuery(query: Record<string, unknown> | undefined | null): 
 function refuseEmptyArrays(value: unknown, depth: number, path = ''): void {
   if (depth > MAX_QUERY_DEPTH || typeof value !== 'object' || value === null || value instanceof Date) return;
   if (Array.isArray(value)) {
-    if (value.length === 0) throw new BadRequest(`An empty array in the query (${path}) can not be sent in a query string`);
+    if (value.length === 0)
+      throw new BadRequest(`An empty array in the query (${path}) can not be sent in a query string`);
     value.forEach((item, index) => refuseEmptyArrays(item, depth + 1, `${path}[${index}]`));
     return;
   }
-  for (const [key, item] of Object.entries(value)) refuseEmptyArrays(item, depth + 1, path === '' ? key : `${path}.${key}`);
+  for (const [key, item] of Object.entries(value))
+    refuseEmptyArrays(item, depth + 1, path === '' ? key : `${path}.${key}`);
 }

@@ -4,7 +4,14 @@
  */
 export { rest, type ConfigurableClient, type RestClientFactory } from './rest-client';
 export {
-  RestService, libraryOptions, callTimeout, type RestClientOptions, type RestRequest, type RestServiceClass, type RestServiceSettings, type HttpMethod,
+  RestService,
+  libraryOptions,
+  callTimeout,
+  type RestClientOptions,
+  type RestRequest,
+  type RestServiceClass,
+  type RestServiceSettings,
+  type HttpMethod,
   type ConnectionOptions,
 } from './rest-service';
 export type { RetryOptions } from './retry-policy';

@@ -25,12 +25,15 @@ export function toHeaderRecord(headers: unknown): Record<string, string> {
   if (!headers || typeof headers !== 'object') return record;
   const source = headers as { forEach?: unknown; toJSON?: unknown };
   if (typeof Headers !== 'undefined' && headers instanceof Headers) {
-    headers.forEach((value, name) => { record[name.toLowerCase()] = value; });
+    headers.forEach((value, name) => {
+      record[name.toLowerCase()] = value;
+    });
     return record;
   }
   const plain = typeof source.toJSON === 'function' ? (source.toJSON as () => unknown)() : headers;
   for (const [name, value] of Object.entries(plain as Record<string, unknown>)) {
-    if (value !== undefined && value !== null) record[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    if (value !== undefined && value !== null)
+      record[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
   }
   return record;
 }

@@ -65,7 +65,8 @@ export function remoteParams(params: Params | undefined, credential: string | un
   if (params?.[TRACE_PARENT] !== undefined) forwarded[TRACE_PARENT] = params[TRACE_PARENT];
   if (params?.query !== undefined) forwarded.query = params.query;
   if (params?.route !== undefined) forwarded.route = params.route;
-  if (params?.user && credential) forwarded.headers = { Authorization: `Bearer ${credential}`, [ON_BEHALF_OF_HEADER]: userIdOf(params.user) };
+  if (params?.user && credential)
+    forwarded.headers = { Authorization: `Bearer ${credential}`, [ON_BEHALF_OF_HEADER]: userIdOf(params.user) };
   // A write's Idempotency-Key goes with it: the storing server keeps the keys.
   const key = params?.headers?.[IDEMPOTENCY_HEADER];
   if (typeof key === 'string') forwarded.headers = copyWith(forwarded.headers ?? {}, { [IDEMPOTENCY_HEADER]: key });
@@ -75,12 +76,20 @@ export function remoteParams(params: Params | undefined, credential: string | un
 /** The 403s of the storing server that say this server's credential does not fit the binding (not the user's fault). */
 function refusesTheCredential(error: unknown): boolean {
   const reason = (error as ServiceError).data as { reason?: unknown } | undefined;
-  return error instanceof Forbidden && (reason?.reason === SERVICE_CREDENTIAL_REFUSALS.outsideScope || reason?.reason === SERVICE_CREDENTIAL_REFUSALS.onBehalfOfRequired);
+  return (
+    error instanceof Forbidden &&
+    (reason?.reason === SERVICE_CREDENTIAL_REFUSALS.outsideScope ||
+      reason?.reason === SERVICE_CREDENTIAL_REFUSALS.onBehalfOfRequired)
+  );
 }
 
 /** The readiness probe's answer when the credential is accepted: it needs a user to act for, and the probe names none. */
 function acceptsTheCredential(error: unknown): boolean {
-  return error instanceof Forbidden && ((error as ServiceError).data as { reason?: unknown } | undefined)?.reason === SERVICE_CREDENTIAL_REFUSALS.onBehalfOfRequired;
+  return (
+    error instanceof Forbidden &&
+    ((error as ServiceError).data as { reason?: unknown } | undefined)?.reason ===
+      SERVICE_CREDENTIAL_REFUSALS.onBehalfOfRequired
+  );
 }
 
 /**
@@ -90,9 +99,17 @@ function acceptsTheCredential(error: unknown): boolean {
  * 503 or 502 that names the service only (never addresses, ports or network error codes), with
  * one warning in the log per outage and one line when it is back.
  */
-export function bindRemote(definition: ServiceDefinition, remote: RemoteSettings, logger: LoggerPort, connection: RemoteConnection, observers: RemoteObservers = {}): RemoteBinding {
+export function bindRemote(
+  definition: ServiceDefinition,
+  remote: RemoteSettings,
+  logger: LoggerPort,
+  connection: RemoteConnection,
+  observers: RemoteObservers = {},
+): RemoteBinding {
   // No default headers: the credential goes only with calls made for a signed-in user (remoteParams).
-  const client = rest(remote.url).fetch(connection.fetch, { tracer: observers.tracer }).service(definition.path) as RemoteService;
+  const client = rest(remote.url)
+    .fetch(connection.fetch, { tracer: observers.tracer })
+    .service(definition.path) as RemoteService;
   client.methods(...definition.methods.filter((name) => typeof client[name] !== 'function'));
   let down = false;
   /**
@@ -107,9 +124,16 @@ export function bindRemote(definition: ServiceDefinition, remote: RemoteSettings
     observers.metrics?.remoteBindingError(definition.path);
     if (!down) {
       down = true;
-      const reason = unreachable ? 'is unreachable' : refused ? "refuses this server's credential (<NAME>_REMOTE_TOKEN)" : `failed with ${code}`;
+      const reason = unreachable
+        ? 'is unreachable'
+        : refused
+          ? "refuses this server's credential (<NAME>_REMOTE_TOKEN)"
+          : `failed with ${code}`;
       const trace = parent !== undefined && observers.tracer ? observers.tracer.logFields(parent) : undefined;
-      logger.warn({ service: definition.path, remote: remote.url, err: { message: (error as Error)?.message }, ...trace }, `remote service '${definition.path}' ${reason}`);
+      logger.warn(
+        { service: definition.path, remote: remote.url, err: { message: (error as Error)?.message }, ...trace },
+        `remote service '${definition.path}' ${reason}`,
+      );
     }
     return unreachable || refused || code === 503
       ? new Unavailable(`The '${definition.path}' service is unavailable`)
@@ -118,7 +142,10 @@ export function bindRemote(definition: ServiceDefinition, remote: RemoteSettings
   const succeeded = () => {
     if (!down) return;
     down = false;
-    logger.info({ service: definition.path, remote: remote.url }, `remote service '${definition.path}' is reachable again`);
+    logger.info(
+      { service: definition.path, remote: remote.url },
+      `remote service '${definition.path}' is reachable again`,
+    );
   };
   const store: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
   for (const method of definition.methods) {
@@ -148,12 +175,17 @@ export function bindRemote(definition: ServiceDefinition, remote: RemoteSettings
      */
     async check() {
       try {
-        await client.find({ query: { $limit: 0 }, headers: remote.token ? { Authorization: `Bearer ${remote.token}` } : {} });
+        await client.find({
+          query: { $limit: 0 },
+          headers: remote.token ? { Authorization: `Bearer ${remote.token}` } : {},
+        });
         succeeded();
       } catch (error) {
         if (acceptsTheCredential(error)) return succeeded();
         const mapped = failure(error, remote.token !== undefined);
-        throw mapped instanceof ServiceError && mapped.code >= 500 ? mapped : new Unavailable(`The '${definition.path}' service is unavailable`);
+        throw mapped instanceof ServiceError && mapped.code >= 500
+          ? mapped
+          : new Unavailable(`The '${definition.path}' service is unavailable`);
       }
     },
   };

@@ -1,10 +1,18 @@
 import { Timeout, Unavailable } from '../../domain/errors';
 
 /** Node's codes for a server that could not be reached at all. */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNRESET',
+]);
 
 /** Browsers and Node's fetch report network failures as a TypeError with one of these messages. */
-const NETWORK_FAILURE = /^(fetch failed|Failed to fetch|NetworkError when attempting to fetch resource\.?|Load failed|Network Error)$/;
+const NETWORK_FAILURE =
+  /^(fetch failed|Failed to fetch|NetworkError when attempting to fetch resource\.?|Load failed|Network Error)$/;
 
 /** The error of a call cancelled through `params.connection.signal`; `name` follows the DOM's AbortError. */
 export function abortError(reason?: unknown): Error {
@@ -23,12 +31,16 @@ export function timeoutError(milliseconds: number): Timeout {
  */
 export function transportError(error: unknown): Error {
   // Duck-typed: errors of Node's fetch and sockets may come from another realm (jest's vm, iframes).
-  if (typeof error !== 'object' || error === null || typeof (error as Error).message !== 'string') return new Error(String(error));
+  if (typeof error !== 'object' || error === null || typeof (error as Error).message !== 'string')
+    return new Error(String(error));
   const cause = (error as { cause?: { code?: unknown; address?: unknown; port?: unknown } }).cause;
   const own = error as unknown as { code?: unknown; address?: unknown; port?: unknown; crossDomain?: unknown };
   const code = typeof own.code === 'string' ? own.code : typeof cause?.code === 'string' ? cause.code : undefined;
-  const unreachable = (code !== undefined && UNREACHABLE_CODES.has(code)) || code === 'ERR_NETWORK' || own.crossDomain === true
-    || ((error as Error).name === 'TypeError' && NETWORK_FAILURE.test((error as Error).message));
+  const unreachable =
+    (code !== undefined && UNREACHABLE_CODES.has(code)) ||
+    code === 'ERR_NETWORK' ||
+    own.crossDomain === true ||
+    ((error as Error).name === 'TypeError' && NETWORK_FAILURE.test((error as Error).message));
   if (!unreachable) return error as Error;
   const details = { code, address: own.address ?? cause?.address, port: own.port ?? cause?.port };
   const data = Object.fromEntries(Object.entries(details).filter(([, value]) => value !== undefined));

@@ -22,9 +22,21 @@ type OptionsOrClass<S extends RestService> = RestClientOptions | RestServiceClas
 export interface RestClientFactory {
   readonly base: string;
   /** In a browser pass `window.fetch.bind(window)` (the unbound global `fetch` is bound here too). */
-  fetch<S extends RestService = FetchClient>(fetch: FetchFunction | typeof globalThis.fetch, options?: OptionsOrClass<S>, ClientClass?: RestServiceClass<S>): ConfigurableClient<S>;
-  axios<S extends RestService = AxiosClient>(axios: AxiosLike, options?: OptionsOrClass<S>, ClientClass?: RestServiceClass<S>): ConfigurableClient<S>;
-  superagent<S extends RestService = SuperagentClient>(superagent: SuperagentLike, options?: OptionsOrClass<S>, ClientClass?: RestServiceClass<S>): ConfigurableClient<S>;
+  fetch<S extends RestService = FetchClient>(
+    fetch: FetchFunction | typeof globalThis.fetch,
+    options?: OptionsOrClass<S>,
+    ClientClass?: RestServiceClass<S>,
+  ): ConfigurableClient<S>;
+  axios<S extends RestService = AxiosClient>(
+    axios: AxiosLike,
+    options?: OptionsOrClass<S>,
+    ClientClass?: RestServiceClass<S>,
+  ): ConfigurableClient<S>;
+  superagent<S extends RestService = SuperagentClient>(
+    superagent: SuperagentLike,
+    options?: OptionsOrClass<S>,
+    ClientClass?: RestServiceClass<S>,
+  ): ConfigurableClient<S>;
 }
 
 /**
@@ -40,19 +52,27 @@ export function rest(baseUrl?: string): RestClientFactory {
     base,
     fetch: (fetch, options, ClientClass) =>
       configurableClient('fetch', bindGlobalFetch(fetch), fetch, base, options, ClientClass, FetchClient),
-    axios: (axios, options, ClientClass) => configurableClient('axios', axios, axios, base, options, ClientClass, AxiosClient),
+    axios: (axios, options, ClientClass) =>
+      configurableClient('axios', axios, axios, base, options, ClientClass, AxiosClient),
     superagent: (superagent, options, ClientClass) =>
       configurableClient('superagent', superagent, superagent, base, options, ClientClass, SuperagentClient),
   };
 }
 
 function configurableClient<S extends RestService>(
-  library: string, connection: unknown, original: unknown, base: string,
-  optionsOrClass: OptionsOrClass<S> | undefined, ClientClass: RestServiceClass<S> | undefined, DefaultClass: RestServiceClass<any>,
+  library: string,
+  connection: unknown,
+  original: unknown,
+  base: string,
+  optionsOrClass: OptionsOrClass<S> | undefined,
+  ClientClass: RestServiceClass<S> | undefined,
+  DefaultClass: RestServiceClass<any>,
 ): ConfigurableClient<S> {
   if (!connection) throw new TypeError(`${library} has to be provided to rest().${library}(...)`);
   // The seed allows the class as second argument: `rest().fetch(fetch, MyClient)`.
-  const Service = (typeof optionsOrClass === 'function' ? optionsOrClass : ClientClass ?? DefaultClass) as RestServiceClass<S>;
+  const Service = (
+    typeof optionsOrClass === 'function' ? optionsOrClass : (ClientClass ?? DefaultClass)
+  ) as RestServiceClass<S>;
   const options = typeof optionsOrClass === 'function' ? {} : { ...optionsOrClass };
   const service = (name: string): S => new Service({ base, name, connection, options });
   const configure = (app: Application): void => {

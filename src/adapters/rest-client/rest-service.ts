@@ -52,7 +52,8 @@ const JSON_CONTENT = Object.freeze({ 'content-type': 'application/json' });
 export function libraryOptions(connection: ConnectionOptions): Record<string, unknown> {
   const options: Record<string, unknown> = {};
   for (const key in connection) {
-    if (Object.hasOwn(connection, key) && key !== 'headers' && key !== 'signal' && key !== 'timeout') options[key] = connection[key];
+    if (Object.hasOwn(connection, key) && key !== 'headers' && key !== 'signal' && key !== 'timeout')
+      options[key] = connection[key];
   }
   return options;
 }
@@ -71,7 +72,9 @@ export interface RestServiceSettings<C> {
   options?: RestClientOptions;
 }
 
-export type RestServiceClass<S extends RestService = RestService, C = any> = new (settings: RestServiceSettings<C>) => S;
+export type RestServiceClass<S extends RestService = RestService, C = any> = new (
+  settings: RestServiceSettings<C>,
+) => S;
 
 /**
  * A remote service: the standard methods mapped onto HTTP (seed Endpoints table), custom methods
@@ -90,7 +93,9 @@ export abstract class RestService<T = any, D = Partial<T>, P extends Params = Pa
     this.base = settings.base;
     this.name = servicePath(settings.name);
     this.connection = settings.connection;
-    this.options = Object.freeze(copyWith(settings.options ?? {}, { headers: Object.freeze({ ...settings.options?.headers }) }));
+    this.options = Object.freeze(
+      copyWith(settings.options ?? {}, { headers: Object.freeze({ ...settings.options?.headers }) }),
+    );
     this.defaultHeaders = Object.freeze(mergeHeaders({ accept: 'application/json' }, this.options.headers));
   }
 
@@ -108,7 +113,8 @@ export abstract class RestService<T = any, D = Partial<T>, P extends Params = Pa
 
   // `return await`: one microtask turn fewer than returning the promise from an async method.
   async find(params: P = {} as P): Promise<T[] | Paginated<T>> {
-    return (await this.send('GET', this.makeUrl(params.query, null, params.route), undefined, params)) as T[] | Paginated<T>;
+    return (await this.send('GET', this.makeUrl(params.query, null, params.route), undefined, params)) as
+      T[] | Paginated<T>;
   }
 
   async get(id: Id, params: P = {} as P): Promise<T> {
@@ -141,13 +147,22 @@ export abstract class RestService<T = any, D = Partial<T>, P extends Params = Pa
    */
   methods(...names: string[]): this {
     for (const name of names) {
-      if (typeof name !== 'string' || (STANDARD_METHODS as readonly string[]).includes(name) || isReservedMethodName(name)) continue;
+      if (
+        typeof name !== 'string' ||
+        (STANDARD_METHODS as readonly string[]).includes(name) ||
+        isReservedMethodName(name)
+      )
+        continue;
       if (typeof (this as Record<string, unknown>)[name] === 'function') continue;
       Object.defineProperty(this, name, {
         // async: a bad route or query rejects like the standard methods instead of throwing.
         value: async (data?: unknown, params: P = {} as P) =>
-          await this.send('POST', this.makeUrl(params.query, null, params.route), data, params, { 'X-Service-Method': name }),
-        configurable: true, writable: true, enumerable: false,
+          await this.send('POST', this.makeUrl(params.query, null, params.route), data, params, {
+            'X-Service-Method': name,
+          }),
+        configurable: true,
+        writable: true,
+        enumerable: false,
       });
     }
     return this;
@@ -158,16 +173,30 @@ export abstract class RestService<T = any, D = Partial<T>, P extends Params = Pa
   }
 
   /** Not async: each method awaits it, so a throw here (e.g. circular data) still rejects the call. */
-  protected send(method: HttpMethod, url: string, data: unknown, params: P, extra?: Record<string, string>): Promise<unknown> {
+  protected send(
+    method: HttpMethod,
+    url: string,
+    data: unknown,
+    params: P,
+    extra?: Record<string, string>,
+  ): Promise<unknown> {
     const connection = (params.connection ?? NO_CONNECTION_OPTIONS) as ConnectionOptions;
     const body = data === undefined ? undefined : JSON.stringify(data);
     const headers =
       body === undefined && params.headers === undefined && connection.headers === undefined && extra === undefined
         ? { ...this.defaultHeaders }
-        : mergeHeaders(this.defaultHeaders, body === undefined ? undefined : JSON_CONTENT, params.headers, connection.headers, extra);
+        : mergeHeaders(
+            this.defaultHeaders,
+            body === undefined ? undefined : JSON_CONTENT,
+            params.headers,
+            connection.headers,
+            extra,
+          );
     const request: RestRequest = { url, method, headers, body };
     const tracer = this.options.tracer;
-    return tracer === undefined ? this.dispatch(request, connection) : this.sendTraced(tracer, request, connection, params[TRACE_PARENT]);
+    return tracer === undefined
+      ? this.dispatch(request, connection)
+      : this.sendTraced(tracer, request, connection, params[TRACE_PARENT]);
   }
 
   /** Once, or with retries where the client has them (a write gets its Idempotency-Key here, with `idempotencyKeys`). */
@@ -175,7 +204,8 @@ export abstract class RestService<T = any, D = Partial<T>, P extends Params = Pa
     const retry = this.options.retry;
     if (!retry || retry.attempts <= 0) return this.request(request, connection);
     const { method, headers } = request;
-    if (retry.idempotencyKeys && (method === 'POST' || method === 'PATCH') && !carriesIdempotencyKey(headers)) headers[IDEMPOTENCY_HEADER] = newIdempotencyKey();
+    if (retry.idempotencyKeys && (method === 'POST' || method === 'PATCH') && !carriesIdempotencyKey(headers))
+      headers[IDEMPOTENCY_HEADER] = newIdempotencyKey();
     return this.sendWithRetries(request, connection, retry);
   }
 
@@ -184,7 +214,12 @@ export abstract class RestService<T = any, D = Partial<T>, P extends Params = Pa
    * context it carries; retries are in the same span. The span names the server and the path,
    * not the query string (it may hold anything a caller searched for).
    */
-  private sendTraced(tracer: TracerPort, request: RestRequest, connection: ConnectionOptions, parent: TraceParent | undefined): Promise<unknown> {
+  private sendTraced(
+    tracer: TracerPort,
+    request: RestRequest,
+    connection: ConnectionOptions,
+    parent: TraceParent | undefined,
+  ): Promise<unknown> {
     const attributes = () => {
       const target = new URL(request.url);
       return {
@@ -200,20 +235,26 @@ export abstract class RestService<T = any, D = Partial<T>, P extends Params = Pa
         return await this.dispatch(request, connection);
       } catch (error) {
         const status = (error as { code?: unknown }).code;
-        if (span.recording && typeof status === 'number' && status >= 100) span.setAttributes({ 'http.response.status_code': status });
+        if (span.recording && typeof status === 'number' && status >= 100)
+          span.setAttributes({ 'http.response.status_code': status });
         throw error;
       }
     });
   }
 
   /** Each try the same request (the same key); none after the caller's signal aborted. */
-  private async sendWithRetries(request: RestRequest, connection: ConnectionOptions, retry: RetryOptions): Promise<unknown> {
+  private async sendWithRetries(
+    request: RestRequest,
+    connection: ConnectionOptions,
+    retry: RetryOptions,
+  ): Promise<unknown> {
     for (let tried = 0; ; tried += 1) {
       try {
         return await this.request(request, connection);
       } catch (error) {
         const signal = connection.signal as AbortSignal | undefined;
-        if (tried >= retry.attempts || signal?.aborted || !mayRetry(error, request.method, request.headers)) throw error;
+        if (tried >= retry.attempts || signal?.aborted || !mayRetry(error, request.method, request.headers))
+          throw error;
         await new Promise((resolve) => setTimeout(resolve, retryDelay(retry, tried)));
       }
     }
@@ -222,5 +263,6 @@ export abstract class RestService<T = any, D = Partial<T>, P extends Params = Pa
 
 /** `get` needs an id; the others accept `null` (every matching record) but not a missing one. */
 function requireId(id: unknown, method: string, nullable: boolean): void {
-  if (id === undefined || id === '' || (!nullable && id === null)) throw new BadRequest(`id for .${method} is required`);
+  if (id === undefined || id === '' || (!nullable && id === null))
+    throw new BadRequest(`id for .${method} is required`);
 }

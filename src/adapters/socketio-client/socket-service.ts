@@ -63,11 +63,18 @@ export class SocketService {
   /** Adds custom methods (`(data, params)`); `app.use(name, service, { methods })` calls it for the listed ones. */
   methods(...names: string[]): this {
     for (const name of names) {
-      if (typeof name !== 'string' || (STANDARD_METHODS as readonly string[]).includes(name) || isReservedMethodName(name)) continue;
+      if (
+        typeof name !== 'string' ||
+        (STANDARD_METHODS as readonly string[]).includes(name) ||
+        isReservedMethodName(name)
+      )
+        continue;
       if (typeof (this as Record<string, unknown>)[name] === 'function') continue;
       Object.defineProperty(this, name, {
         value: (data?: unknown, params: Params = {}) => this.send(name, params, data),
-        configurable: true, writable: true, enumerable: false,
+        configurable: true,
+        writable: true,
+        enumerable: false,
       });
     }
     return this;
@@ -138,7 +145,13 @@ export class SocketService {
       return Promise.reject(error);
     }
     return new Promise((resolve, reject) => {
-      const timer = this.timeout > 0 ? setTimeout(() => reject(new Timeout(`No answer to ${method} on '${path}' within ${this.timeout} ms`)), this.timeout) : undefined;
+      const timer =
+        this.timeout > 0
+          ? setTimeout(
+              () => reject(new Timeout(`No answer to ${method} on '${path}' within ${this.timeout} ms`)),
+              this.timeout,
+            )
+          : undefined;
       this.socket.emit(method, path, ...positional, params.query ?? {}, (error: unknown, result: unknown) => {
         if (timer !== undefined) clearTimeout(timer);
         if (error) reject(convert(error));

@@ -15,7 +15,6 @@ export interface SocketClient {
   service(name: string): SocketService;
 }
 
-
 /**
  * The socket connection beside `rest()`: `app.configure(socketio(io(url)))`, then
  * `app.service(name)` is the remote service, with the server's events on it.
@@ -25,11 +24,14 @@ export interface SocketClient {
  *   app.use('messages', app.service('messages'), { methods: ['find', 'create', 'markRead'] });
  */
 export function socketio(socket: SocketLike, options: SocketClientOptions = {}): SocketClient {
-  if (!socket || typeof socket.emit !== 'function') throw new TypeError('socketio(socket) needs a socket.io client socket');
+  if (!socket || typeof socket.emit !== 'function')
+    throw new TypeError('socketio(socket) needs a socket.io client socket');
   const service = (name: string) => new SocketService({ name, socket, timeout: options.timeout });
   const configure = (app: Application): void => {
     if (app.rest !== undefined || app.defaultService !== undefined) {
-      throw new Error('A client transport is already configured on this app; configure one connection (rest or socketio) per app.');
+      throw new Error(
+        'A client transport is already configured on this app; configure one connection (rest or socketio) per app.',
+      );
     }
     app.set(CLIENT_SOCKET_SETTING, socket);
     app.defaultService = service;

@@ -29,7 +29,9 @@ export function subscribedServices(socket: Socket): string[] | undefined {
   return (socket.data as { subscribedTo?: string[] }).subscribedTo;
 }
 
-type AuthenticationService = { authenticate(data: unknown, params: object, ...strategies: string[]): Promise<{ service?: ServiceCallerInfo }> };
+type AuthenticationService = {
+  authenticate(data: unknown, params: object, ...strategies: string[]): Promise<{ service?: ServiceCallerInfo }>;
+};
 
 /**
  * Other servers' subscriptions to the events of services bound to this one. A handshake with
@@ -51,12 +53,21 @@ export class CredentialSubscriptions {
     const authentication = this.settings.app.service(this.settings.authenticationPath) as AuthenticationService;
     const result = await authentication.authenticate({ strategy: 'jwt', accessToken: credential }, params, 'jwt');
     if (!result.service) throw new NotAuthenticated('A subscription to events needs a service credential');
-    if (!Array.isArray(requested) || requested.length === 0 || requested.length > 100 || !requested.every((path) => typeof path === 'string')) {
+    if (
+      !Array.isArray(requested) ||
+      requested.length === 0 ||
+      requested.length > 100 ||
+      !requested.every((path) => typeof path === 'string')
+    ) {
       throw new BadRequest('A subscription names the services it hears (auth.services)');
     }
     const scopes = result.service.scopes;
-    const refused = requested.filter((path: string) => !Object.hasOwn(scopes, path) || !(scopes[path].includes('find') || scopes[path].includes('get')));
-    if (refused.length > 0) throw new Forbidden(`This service credential may not hear the events of '${echo(refused[0])}'`);
+    const refused = requested.filter(
+      (path: string) =>
+        !Object.hasOwn(scopes, path) || !(scopes[path].includes('find') || scopes[path].includes('get')),
+    );
+    if (refused.length > 0)
+      throw new Forbidden(`This service credential may not hear the events of '${echo(refused[0])}'`);
     return requested as string[];
   }
 
@@ -105,7 +116,10 @@ export class CredentialSubscriptions {
         } catch (error) {
           if (!socket.connected) continue;
           const { body } = errorAnswer(error, this.settings.production);
-          this.settings.logger.warn({ socket: socket.id, services: subscribedTo, reason: body.message }, 'ending an event subscription: its service credential is no longer accepted');
+          this.settings.logger.warn(
+            { socket: socket.id, services: subscribedTo, reason: body.message },
+            'ending an event subscription: its service credential is no longer accepted',
+          );
           socket.disconnect(true);
         }
       }

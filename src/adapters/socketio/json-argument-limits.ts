@@ -14,9 +14,17 @@ export function checkSocketQuery(query: unknown): Record<string, unknown> {
   if (query === undefined || query === null) return {};
   if (typeof query !== 'object' || Array.isArray(query)) throw new BadRequest('The query must be an object');
   let values = 0;
-  walk(query, 0, QUERY_STRING_LIMITS.depth, 'query', () => {
-    if (++values > QUERY_STRING_LIMITS.parameterLimit) throw new BadRequest(`The query has more than ${QUERY_STRING_LIMITS.parameterLimit} values`);
-  }, QUERY_STRING_LIMITS.arrayLimit);
+  walk(
+    query,
+    0,
+    QUERY_STRING_LIMITS.depth,
+    'query',
+    () => {
+      if (++values > QUERY_STRING_LIMITS.parameterLimit)
+        throw new BadRequest(`The query has more than ${QUERY_STRING_LIMITS.parameterLimit} values`);
+    },
+    QUERY_STRING_LIMITS.arrayLimit,
+  );
   return query as Record<string, unknown>;
 }
 
@@ -27,7 +35,14 @@ export function checkSocketData(data: unknown): void {
 }
 
 /** Bounded by `maxDepth`, so recursion cannot run away on hostile input. */
-function walk(value: object, depth: number, maxDepth: number, what: string, onValue: () => void, arrayLimit: number): void {
+function walk(
+  value: object,
+  depth: number,
+  maxDepth: number,
+  what: string,
+  onValue: () => void,
+  arrayLimit: number,
+): void {
   if (depth > maxDepth) throw new BadRequest(`The ${what} is nested deeper than ${maxDepth} levels`);
   if (Array.isArray(value)) {
     if (value.length > arrayLimit) throw new BadRequest(`An array in the ${what} has more than ${arrayLimit} elements`);
@@ -40,7 +55,14 @@ function walk(value: object, depth: number, maxDepth: number, what: string, onVa
   }
 }
 
-function visit(item: unknown, depth: number, maxDepth: number, what: string, onValue: () => void, arrayLimit: number): void {
+function visit(
+  item: unknown,
+  depth: number,
+  maxDepth: number,
+  what: string,
+  onValue: () => void,
+  arrayLimit: number,
+): void {
   if (typeof item === 'object' && item !== null) walk(item, depth + 1, maxDepth, what, onValue, arrayLimit);
   else onValue();
 }

@@ -17,10 +17,16 @@ export interface LocalKeeperSettings {
  */
 export class LocalSessionKeeper implements SessionKeeper {
   /** Connections whose socket dropped within the window, by socket.io's private session id. */
-  private readonly away = new Map<string, { session: DroppedSession; connection: RealTimeConnection; expiry: ReturnType<typeof setTimeout> }>();
+  private readonly away = new Map<
+    string,
+    { session: DroppedSession; connection: RealTimeConnection; expiry: ReturnType<typeof setTimeout> }
+  >();
   private readonly awayConnections = new WeakSet<RealTimeConnection>();
 
-  constructor(private readonly window: ResumeWindow, private readonly settings: LocalKeeperSettings) {}
+  constructor(
+    private readonly window: ResumeWindow,
+    private readonly settings: LocalKeeperSettings,
+  ) {}
 
   dropped(session: DroppedSession): void {
     const connection = this.settings.connectionOf(session.sid);
@@ -35,7 +41,9 @@ export class LocalSessionKeeper implements SessionKeeper {
     const entry = this.away.get(pid);
     if (!entry) return undefined;
     // Nothing was ever sent to it (no history): it missed nothing.
-    const missedPackets = this.window.hasHistory(entry.session.sid) ? this.window.missedSince(entry.session.sid, offset) : [];
+    const missedPackets = this.window.hasHistory(entry.session.sid)
+      ? this.window.missedSince(entry.session.sid, offset)
+      : [];
     // Not all of what it missed is kept: it starts afresh, and the old connection ends now.
     if (!missedPackets) {
       this.endAway(pid);

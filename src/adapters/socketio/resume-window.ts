@@ -45,7 +45,10 @@ export class ResumeWindow {
   private head = 0;
   private bytes = 0;
 
-  constructor(readonly options: ResumeWindowOptions, private readonly now: () => number = Date.now) {}
+  constructor(
+    readonly options: ResumeWindowOptions,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** The offset of the next event sent. */
   nextOffset(): string {

@@ -88,15 +88,22 @@ export class SharedSessionKeeper implements SessionKeeper {
     const state: KeptState = {
       sid: session.sid,
       ...(connection.authentication?.accessToken ? { accessToken: connection.authentication.accessToken } : {}),
-      ...(credentials?.serviceCredential ? { serviceCredential: credentials.serviceCredential, subscribedTo: credentials.subscribedTo } : {}),
+      ...(credentials?.serviceCredential
+        ? { serviceCredential: credentials.serviceCredential, subscribedTo: credentials.subscribedTo }
+        : {}),
       lastSent: lastSentTo(connection) ?? standing.position,
       position: standing.position,
       instanceId: this.settings.hub.instanceId,
       deliveredAtOnce: standing.deliveredAtOnce,
     };
-    const kept = this.settings.shared.sessions.keep(session.pid, { ...state }, this.settings.windowMs).catch((error: Error) => {
-      this.settings.logger.warn({ reason: error.message }, 'a dropped real-time connection could not be kept for resuming: its client will start afresh');
-    });
+    const kept = this.settings.shared.sessions
+      .keep(session.pid, { ...state }, this.settings.windowMs)
+      .catch((error: Error) => {
+        this.settings.logger.warn(
+          { reason: error.message },
+          'a dropped real-time connection could not be kept for resuming: its client will start afresh',
+        );
+      });
     this.keeping.add(kept);
     void kept.then(() => this.keeping.delete(kept));
   }
@@ -109,7 +116,8 @@ export class SharedSessionKeeper implements SessionKeeper {
     let subscribedTo: string[] | undefined;
     try {
       if (state.accessToken) login = await reinstate.login(state.accessToken);
-      if (state.serviceCredential) subscribedTo = await reinstate.subscription(state.serviceCredential, state.subscribedTo);
+      if (state.serviceCredential)
+        subscribedTo = await reinstate.subscription(state.serviceCredential, state.subscribedTo);
     } catch {
       // Signed out, expired or revoked meanwhile: it starts afresh.
       return undefined;
@@ -118,7 +126,8 @@ export class SharedSessionKeeper implements SessionKeeper {
     const connection: RealTimeConnection = { provider: this.settings.provider };
     const waiting: EventPacket[] = [];
     const holding: ConnectionTransport = {
-      send: (eventName, data, _connections, position) => void waiting.push(position === undefined ? [eventName, data] : [eventName, data, position]),
+      send: (eventName, data, _connections, position) =>
+        void waiting.push(position === undefined ? [eventName, data] : [eventName, data, position]),
     };
     hub.connect(connection, holding);
     if (login) hub.loggedIn(connection, login);

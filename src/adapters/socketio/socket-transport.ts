@@ -1,7 +1,11 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Server, Socket } from 'socket.io';
 import type { Application } from '../../application/app/application';
-import { bindTransport, type ConnectionTransport, type RealTimeConnection } from '../../application/channels/connection';
+import {
+  bindTransport,
+  type ConnectionTransport,
+  type RealTimeConnection,
+} from '../../application/channels/connection';
 import type { RealTimeHub } from '../../application/channels/real-time-hub';
 import { bearerToken } from '../../application/transport/bearer-token';
 import { errorAnswer } from '../../application/transport/error-answer';
@@ -37,7 +41,11 @@ type Ack = (...response: unknown[]) => void;
  * `[error]` or `[null, result]`; service events arrive as `"<path> <event>"`. The app must have
  * channels configured (`app.configure(channels())`): they decide who receives which event.
  */
-export function attachSocketTransport(app: Application, server: HttpServer, options: SocketTransportOptions): SocketTransport {
+export function attachSocketTransport(
+  app: Application,
+  server: HttpServer,
+  options: SocketTransportOptions,
+): SocketTransport {
   const hub = app.realtime;
   if (!hub) throw new Error('The socket transport needs channels: app.configure(channels()) first');
   const { logger } = options;
@@ -58,7 +66,11 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   };
   const addressOf = (socket: Socket): string => options.clientAddress?.(socket.request) ?? socket.handshake.address;
   /** The params of what a handshake does: its login, or its subscription. */
-  const handshakeParams = (socket: Socket) => ({ provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: addressOf(socket) });
+  const handshakeParams = (socket: Socket) => ({
+    provider: SOCKET_PROVIDER,
+    headers: socket.handshake.headers,
+    ip: addressOf(socket),
+  });
   const subscriptions = new CredentialSubscriptions({
     app,
     authenticationPath: hub.authenticationPath,
@@ -67,32 +79,50 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     recheckMs: options.subscriptionRecheckMs ?? SOCKET_DEFAULTS.subscriptionRecheckMs,
     paramsOf: handshakeParams,
   });
-  const localKeeper = resume ? new LocalSessionKeeper(resume, { connectionOf: (socketId) => connectionsBySocketId.get(socketId), end: endConnection }) : undefined;
-  const sharedKeeper = shared ? new SharedSessionKeeper({
-    shared,
-    hub,
-    windowMs: options.resume!.windowMs,
-    provider: SOCKET_PROVIDER,
-    logger,
-    connectionOf: (socketId) => connectionsBySocketId.get(socketId),
-    credentialsOf: (socketId) => {
-      const connection = connectionsBySocketId.get(socketId);
-      const socket = connection && sockets.get(connection);
-      const serviceCredential = socket && handshakeCredential(socket);
-      return typeof serviceCredential === 'string' ? { serviceCredential, subscribedTo: subscribedServices(socket!) } : undefined;
-    },
-    reinstate: {
-      login: (accessToken) => app.service(hub.authenticationPath).create({ strategy: 'jwt', accessToken }, { provider: SOCKET_PROVIDER }) as Promise<Record<string, any>>,
-      subscription: (credential, services) => subscriptions.servicesFor(credential, services, { provider: SOCKET_PROVIDER }),
-    },
-  }) : undefined;
+  const localKeeper = resume
+    ? new LocalSessionKeeper(resume, {
+        connectionOf: (socketId) => connectionsBySocketId.get(socketId),
+        end: endConnection,
+      })
+    : undefined;
+  const sharedKeeper = shared
+    ? new SharedSessionKeeper({
+        shared,
+        hub,
+        windowMs: options.resume!.windowMs,
+        provider: SOCKET_PROVIDER,
+        logger,
+        connectionOf: (socketId) => connectionsBySocketId.get(socketId),
+        credentialsOf: (socketId) => {
+          const connection = connectionsBySocketId.get(socketId);
+          const socket = connection && sockets.get(connection);
+          const serviceCredential = socket && handshakeCredential(socket);
+          return typeof serviceCredential === 'string'
+            ? { serviceCredential, subscribedTo: subscribedServices(socket!) }
+            : undefined;
+        },
+        reinstate: {
+          login: (accessToken) =>
+            app
+              .service(hub.authenticationPath)
+              .create({ strategy: 'jwt', accessToken }, { provider: SOCKET_PROVIDER }) as Promise<Record<string, any>>,
+          subscription: (credential, services) =>
+            subscriptions.servicesFor(credential, services, { provider: SOCKET_PROVIDER }),
+        },
+      })
+    : undefined;
   const keeper = sharedKeeper ?? localKeeper;
   const io = new SocketServer(server, {
     path: options.path ?? SOCKET_DEFAULTS.path,
     serveClient: false,
     maxHttpBufferSize: options.maxMessageBytes ?? SOCKET_DEFAULTS.maxMessageBytes,
     cors: options.corsOrigins && options.corsOrigins.length > 0 ? { origin: options.corsOrigins } : undefined,
-    ...(keeper ? { connectionStateRecovery: { maxDisconnectionDuration: options.resume!.windowMs, skipMiddlewares: false }, adapter: resumableAdapter(keeper) } : {}),
+    ...(keeper
+      ? {
+          connectionStateRecovery: { maxDisconnectionDuration: options.resume!.windowMs, skipMiddlewares: false },
+          adapter: resumableAdapter(keeper),
+        }
+      : {}),
   });
   const callSettings = { app, routes: currentRoutes(app), tracer: options.tracer };
   const callLimits = {
@@ -100,7 +130,9 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     maxRefusedCalls: options.maxRefusedCalls ?? SOCKET_DEFAULTS.maxRefusedCalls,
     refusalWindowMs: options.refusalWindowMs ?? SOCKET_DEFAULTS.refusalWindowMs,
   };
-  const tooManyCalls = new TooManyRequests(`Too many calls in flight on this connection (at most ${callLimits.maxCallsInFlight}): wait for answers before sending more`).toJSON();
+  const tooManyCalls = new TooManyRequests(
+    `Too many calls in flight on this connection (at most ${callLimits.maxCallsInFlight}): wait for answers before sending more`,
+  ).toJSON();
 
   const graceMs = options.slowConsumerGraceMs ?? SOCKET_DEFAULTS.slowConsumerGraceMs;
   const suspects = new WeakSet<Socket>();
@@ -116,7 +148,10 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
       suspects.delete(socket);
       const bytes = bufferedBytes(socket);
       if (!socket.connected || bytes <= maxBufferedBytes) return;
-      logger.warn({ socket: socket.id, bufferedBytes: bytes, limit: maxBufferedBytes }, 'disconnecting a slow real-time client: unread data over the limit');
+      logger.warn(
+        { socket: socket.id, bufferedBytes: bytes, limit: maxBufferedBytes },
+        'disconnecting a slow real-time client: unread data over the limit',
+      );
       socket.disconnect(true);
     }, graceMs);
     timer.unref();
@@ -157,7 +192,9 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     const token = handshakeToken(socket);
     if (!token) return next();
     Promise.resolve()
-      .then(() => app.service(hub.authenticationPath).create({ strategy: 'jwt', accessToken: token }, handshakeParams(socket)))
+      .then(() =>
+        app.service(hub.authenticationPath).create({ strategy: 'jwt', accessToken: token }, handshakeParams(socket)),
+      )
       .then(
         (result: Record<string, any>) => {
           (socket.data as { login?: Record<string, any> }).login = result;
@@ -174,7 +211,11 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
     // A resumed connection is the one it was (identity, channels); its missed events are already sent.
     const handedOver = socket.recovered ? sharedKeeper?.takeOver(socket.id) : undefined;
     const resumed = handedOver?.connection ?? (socket.recovered ? connectionsBySocketId.get(socket.id) : undefined);
-    const connection: RealTimeConnection = resumed ?? { provider: SOCKET_PROVIDER, headers: socket.handshake.headers, ip: addressOf(socket) };
+    const connection: RealTimeConnection = resumed ?? {
+      provider: SOCKET_PROVIDER,
+      headers: socket.handshake.headers,
+      ip: addressOf(socket),
+    };
     sockets.set(connection, socket);
     connectionsBySocketId.set(socket.id, connection);
     if (subscribedServices(socket)) subscriptions.watch(socket);
@@ -224,7 +265,15 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
   });
 
   /** Not async: one promise (the call's) per frame, then the ack. */
-  const answer = (realtime: RealTimeHub, socket: Socket, connection: RealTimeConnection, budget: CallBudget, method: unknown, args: unknown[], ack?: Ack): void => {
+  const answer = (
+    realtime: RealTimeHub,
+    socket: Socket,
+    connection: RealTimeConnection,
+    budget: CallBudget,
+    method: unknown,
+    args: unknown[],
+    ack?: Ack,
+  ): void => {
     const path = args[0];
     runSocketCall(callSettings, connection, method, path, args.slice(1)).then(
       (context) => {
@@ -236,7 +285,11 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
       (error: unknown) => {
         budget.settle();
         const { body, unexpected } = errorAnswer(error, options.production === true);
-        if (unexpected) logger.error({ err: error, method: String(method).slice(0, 100), path: String(path).slice(0, 200) }, 'socket call failed');
+        if (unexpected)
+          logger.error(
+            { err: error, method: String(method).slice(0, 100), path: String(path).slice(0, 200) },
+            'socket call failed',
+          );
         ack?.(body);
       },
     );
@@ -249,7 +302,12 @@ export function attachSocketTransport(app: Application, server: HttpServer, opti
       return;
     }
     logger.warn(
-      { socket: socket.id, refusedCalls: budget.refusedInWindow, windowMs: callLimits.refusalWindowMs, maxCallsInFlight: callLimits.maxCallsInFlight },
+      {
+        socket: socket.id,
+        refusedCalls: budget.refusedInWindow,
+        windowMs: callLimits.refusalWindowMs,
+        maxCallsInFlight: callLimits.maxCallsInFlight,
+      },
       'disconnecting a real-time client that keeps sending calls over its limit',
     );
     socket.disconnect(true);

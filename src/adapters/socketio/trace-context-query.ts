@@ -10,7 +10,10 @@ const TRACE_QUERY_FIELDS = [
  * The query without `$traceparent` and `$tracestate` (they are never store operators, whether
  * tracing is on or not), and the trace context they carried, if any.
  */
-export function takeTraceContext(query: Record<string, unknown>): { query: Record<string, unknown>; carrier?: TraceCarrier } {
+export function takeTraceContext(query: Record<string, unknown>): {
+  query: Record<string, unknown>;
+  carrier?: TraceCarrier;
+} {
   if (!Object.hasOwn(query, '$traceparent') && !Object.hasOwn(query, '$tracestate')) return { query };
   const rest = { ...query };
   const carrier: Record<string, string> = {};

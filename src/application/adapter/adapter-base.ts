@@ -14,7 +14,12 @@ import { assertKeepOnReplace } from './keep-on-replace';
  * the id, then call the hook-less `_find/_get/_create/_update/_patch/_remove` the store
  * implements. Options are read on every call, so changing `service.options` takes effect.
  */
-export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Params, O extends ServiceOptions = ServiceOptions> {
+export abstract class AdapterBase<
+  T = any,
+  D = Partial<T>,
+  P extends Params = Params,
+  O extends ServiceOptions = ServiceOptions,
+> {
   options: ResolvedServiceOptions<O>;
   /**
    * The params the latest public call handed its store, with what it validated: one slot rather
@@ -25,7 +30,15 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
 
   constructor(options: O, defaultId = 'id') {
     assertKeepOnReplace(options?.keepOnReplace);
-    this.options = { id: defaultId, paginate: false, multi: false, filters: {}, operators: [], events: [], ...options } as ResolvedServiceOptions<O>;
+    this.options = {
+      id: defaultId,
+      paginate: false,
+      multi: false,
+      filters: {},
+      operators: [],
+      events: [],
+      ...options,
+    } as ResolvedServiceOptions<O>;
   }
 
   get id(): string {
@@ -50,7 +63,8 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
    */
   filterQuery(params: P = {} as P): FilteredQuery {
     const handed = this.handedOver;
-    if (handed !== undefined && handed.params === params && handed.query === params.query) return { filters: { ...handed.filtered.filters }, query: { ...handed.filtered.query } };
+    if (handed !== undefined && handed.params === params && handed.query === params.query)
+      return { filters: { ...handed.filtered.filters }, query: { ...handed.filtered.query } };
     return filterQuery(params.query, this.filterOptions(params));
   }
 
@@ -80,7 +94,11 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
 
   /** The three options `getOptions(params)` would give, without copying every option per call. */
   private filterOptions(params: P): FilterQueryOptions {
-    return { filters: this.option(params, 'filters'), operators: this.option(params, 'operators'), paginate: this.option(params, 'paginate') };
+    return {
+      filters: this.option(params, 'filters'),
+      operators: this.option(params, 'operators'),
+      paginate: this.option(params, 'paginate'),
+    };
   }
 
   /** One option as `getOptions(params)` gives it, without copying every option per call. */
@@ -103,7 +121,8 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
 
   create(data: D | D[], params: P = {} as P): Promise<T | T[]> {
     return settle(() => {
-      if (Array.isArray(data) && !this.allowsMulti('create', params)) throw new MethodNotAllowed('Can not create multiple entries');
+      if (Array.isArray(data) && !this.allowsMulti('create', params))
+        throw new MethodNotAllowed('Can not create multiple entries');
       if (!isCreatable(data)) throw new BadRequest('The data must be an object or an array of objects');
       // Validate the query (for `$select`) before anything is stored.
       return this._create(data, this.validatedParams(params));
@@ -112,7 +131,8 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
 
   update(id: NullableId, data: D, params: P = {} as P): Promise<T> {
     return settle(() => {
-      if (id === null || Array.isArray(data)) throw new BadRequest("You can not replace multiple instances. Did you mean 'patch'?");
+      if (id === null || Array.isArray(data))
+        throw new BadRequest("You can not replace multiple instances. Did you mean 'patch'?");
       this.assertId(id);
       assertRecord(data);
       return this._update(id, data, this.validatedParams(params));
@@ -121,7 +141,8 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
 
   patch(id: NullableId, data: Partial<D>, params: P = {} as P): Promise<T | T[]> {
     return settle(() => {
-      if (id === null && !this.allowsMulti('patch', params)) throw new MethodNotAllowed('Can not patch multiple entries');
+      if (id === null && !this.allowsMulti('patch', params))
+        throw new MethodNotAllowed('Can not patch multiple entries');
       if (id !== null) this.assertId(id);
       assertRecord(data);
       return this._patch(id, data, this.validatedParams(params, true));
@@ -130,7 +151,8 @@ export abstract class AdapterBase<T = any, D = Partial<T>, P extends Params = Pa
 
   remove(id: NullableId, params: P = {} as P): Promise<T | T[]> {
     return settle(() => {
-      if (id === null && !this.allowsMulti('remove', params)) throw new MethodNotAllowed('Can not remove multiple entries');
+      if (id === null && !this.allowsMulti('remove', params))
+        throw new MethodNotAllowed('Can not remove multiple entries');
       if (id !== null) this.assertId(id);
       return this._remove(id, this.validatedParams(params, true));
     });
@@ -173,7 +195,8 @@ function isCreatable(data: unknown): boolean {
 }
 
 function assertRecord(data: unknown): void {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new BadRequest('The data must be an object');
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw new BadRequest('The data must be an object');
 }
 
 /** Filters and conditions as one query: a plain copy of the part that is alone, the two joined otherwise. */

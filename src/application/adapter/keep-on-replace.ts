@@ -10,7 +10,13 @@ export function assertKeepOnReplace(fields: unknown): void {
   if (fields === undefined) return;
   if (!Array.isArray(fields)) throw new Error('keepOnReplace must be a list of field names');
   for (const field of fields) {
-    if (typeof field !== 'string' || field === '' || field.startsWith('$') || field.includes('.') || FORBIDDEN_KEYS.has(field)) {
+    if (
+      typeof field !== 'string' ||
+      field === '' ||
+      field.startsWith('$') ||
+      field.includes('.') ||
+      FORBIDDEN_KEYS.has(field)
+    ) {
       throw new Error(`keepOnReplace takes top-level field names; '${String(field)}' is not one`);
     }
   }

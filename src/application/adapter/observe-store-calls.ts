@@ -22,7 +22,11 @@ export interface StoreLocation {
  * counted (an unreachable database, an unexpected error: not the 4xx answers such as NotFound or
  * Conflict). Installed on the instance, only when one of them is on: otherwise the store is untouched.
  */
-export function observeStoreCalls(store: AdapterBase, observers: { tracer?: TracerPort; metrics?: MetricsPort }, location: StoreLocation): void {
+export function observeStoreCalls(
+  store: AdapterBase,
+  observers: { tracer?: TracerPort; metrics?: MetricsPort },
+  location: StoreLocation,
+): void {
   const { tracer, metrics } = observers;
   if (!tracer && !metrics) return;
   const role = location.system === 'memory' ? 'internal' : 'client';
@@ -32,19 +36,26 @@ export function observeStoreCalls(store: AdapterBase, observers: { tracer?: Trac
     const counted = metrics
       ? (args: unknown[]) =>
           method.apply(store, args).catch((error: unknown) => {
-            if (!(error instanceof ServiceError) || error.code >= 500) metrics.storeError(location.collection, operation);
+            if (!(error instanceof ServiceError) || error.code >= 500)
+              metrics.storeError(location.collection, operation);
             throw error;
           })
       : (args: unknown[]) => method.apply(store, args);
-    const attributes = { 'db.system.name': location.system, 'db.collection.name': location.collection, 'db.operation.name': operation };
+    const attributes = {
+      'db.system.name': location.system,
+      'db.collection.name': location.collection,
+      'db.operation.name': operation,
+    };
     const start = { role, attributes: () => attributes } as const;
     const spanName = `${operation} ${location.collection}`;
     const paramsAt = argumentNames(operation).indexOf('params');
     Object.defineProperty(store, name, {
       value: tracer
-        ? (...args: unknown[]) => tracer.inSpan(spanName, start, (args[paramsAt] as Params | undefined)?.[TRACE_PARENT], () => counted(args))
+        ? (...args: unknown[]) =>
+            tracer.inSpan(spanName, start, (args[paramsAt] as Params | undefined)?.[TRACE_PARENT], () => counted(args))
         : (...args: unknown[]) => counted(args),
-      configurable: true, writable: true,
+      configurable: true,
+      writable: true,
     });
   }
 }

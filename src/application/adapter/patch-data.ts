@@ -26,7 +26,8 @@ export interface CheckedPatch {
  */
 export function checkPatchData(data: Record<string, unknown>, rules: PatchRules): CheckedPatch {
   const allowed = new Set(rules.allowedOperators);
-  const isProtected = (path: string) => rules.protectedFields.some((field) => path === field || path.startsWith(`${field}.`));
+  const isProtected = (path: string) =>
+    rules.protectedFields.some((field) => path === field || path.startsWith(`${field}.`));
   const plain: Record<string, unknown> = {};
   const explicitSet: Record<string, unknown> = {};
   const operators: Record<string, Record<string, unknown>> = {};
@@ -37,7 +38,8 @@ export function checkPatchData(data: Record<string, unknown>, rules: PatchRules)
       continue;
     }
     if (!allowed.has(key)) throw new BadRequest(`Update operator ${echo(key)} is not allowed`);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadRequest(`${echo(key)} needs an object of fields`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new BadRequest(`${echo(key)} needs an object of fields`);
     const fields: Record<string, unknown> = {};
     for (const [path, operand] of Object.entries(value)) {
       assertPath(path, key);

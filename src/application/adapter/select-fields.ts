@@ -13,7 +13,8 @@ export function selectFields<T>(record: T, select: readonly string[] | undefined
     }
     const parts = field.split('.');
     let from: unknown = source;
-    for (const part of parts) from = typeof from === 'object' && from !== null ? (from as Record<string, unknown>)[part] : undefined;
+    for (const part of parts)
+      from = typeof from === 'object' && from !== null ? (from as Record<string, unknown>)[part] : undefined;
     if (from === undefined) continue;
     let into = picked;
     for (const part of parts.slice(0, -1)) into = (into[part] ??= {}) as Record<string, unknown>;

@@ -54,11 +54,16 @@ export class Application<Services = any> {
 
   use(path: string, service: ServicePort | Record<string, any>, options: ServiceRegistrationOptions = {}): this {
     const location = normalizePath(path);
-    if (service === null || typeof service !== 'object') throw new Error(`Invalid service object passed for path \`${location}\``);
+    if (service === null || typeof service !== 'object')
+      throw new Error(`Invalid service object passed for path \`${location}\``);
     const { methods, hookedMethods } = resolveMethods(location, service, options);
     const wrapper = Object.create(service);
     const entry: RegisteredService = {
-      path: location, original: service, wrapper, methods, hookedMethods,
+      path: location,
+      original: service,
+      wrapper,
+      methods,
+      hookedMethods,
       events: options.events ?? (service as { events?: string[] }).events ?? [],
       hooks: createHookRegistry(hookedMethods),
       options,
@@ -66,12 +71,18 @@ export class Application<Services = any> {
     mixInEmitter(wrapper);
     for (const method of hookedMethods) {
       Object.defineProperty(wrapper, method, {
-        value: (...args: unknown[]) => this.execute(location, method, callFromArguments(method, args)).then((context) => context.result),
-        configurable: true, writable: true,
+        value: (...args: unknown[]) =>
+          this.execute(location, method, callFromArguments(method, args)).then((context) => context.result),
+        configurable: true,
+        writable: true,
       });
     }
     Object.defineProperty(wrapper, 'hooks', {
-      value: (map: HookMap) => { entry.hooks.register(map); this.chains.clear(); return wrapper; },
+      value: (map: HookMap) => {
+        entry.hooks.register(map);
+        this.chains.clear();
+        return wrapper;
+      },
       configurable: true,
     });
     this.registered.set(location, entry);
@@ -119,7 +130,10 @@ export class Application<Services = any> {
     const entry = this.registered.get(location);
     if (entry) return entry.wrapper;
     if (this.defaultService) {
-      const methods = this.options.serviceMethods && Object.hasOwn(this.options.serviceMethods, location) ? this.options.serviceMethods[location] : undefined;
+      const methods =
+        this.options.serviceMethods && Object.hasOwn(this.options.serviceMethods, location)
+          ? this.options.serviceMethods[location]
+          : undefined;
       this.use(location, this.defaultService(location), methods ? { methods: [...methods] } : {});
       return this.registered.get(location)!.wrapper;
     }
@@ -139,7 +153,8 @@ export class Application<Services = any> {
     const { setup, teardown, ...rest } = map as Record<string, unknown>;
     if (setup) this.lifecycleHooks.setup.push(...([] as AppHook[]).concat(setup as AppHook));
     if (teardown) this.lifecycleHooks.teardown.push(...([] as AppHook[]).concat(teardown as AppHook));
-    if (Object.keys(rest).length > 0 || typeof map === 'function' || Array.isArray(map)) this.appHooks.register(map as HookMap);
+    if (Object.keys(rest).length > 0 || typeof map === 'function' || Array.isArray(map))
+      this.appHooks.register(map as HookMap);
     this.chains.clear();
     return this;
   }
@@ -179,7 +194,8 @@ export class Application<Services = any> {
     const location = normalizePath(path);
     const entry = this.registered.get(location);
     if (!entry) throw new NotFound(`Can not find service '${echo(location)}'`);
-    if (!entry.hookedMethods.includes(method)) throw new NotFound(`Method '${echo(method)}' is not available on service '${echo(location)}'`);
+    if (!entry.hookedMethods.includes(method))
+      throw new NotFound(`Method '${echo(method)}' is not available on service '${echo(location)}'`);
     if (entry.pendingSetup) await entry.pendingSetup;
     const context = createContext(this, entry.wrapper, location, method, call);
     if (this.observeCall === undefined) await this.chainFor(entry, method)(context);
@@ -197,7 +213,8 @@ export class Application<Services = any> {
       const implementation = entry.original[method] as (...args: unknown[]) => Promise<unknown>;
       chain = composeAround(hooks, async (context) => {
         // A before hook that set a result skips the method.
-        if (context.result === undefined) context.result = await implementation.apply(entry.original, argumentsOfCall(method, context));
+        if (context.result === undefined)
+          context.result = await implementation.apply(entry.original, argumentsOfCall(method, context));
       });
       byMethod.set(method, chain);
     }

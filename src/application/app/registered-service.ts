@@ -25,7 +25,18 @@ export interface RegisteredService {
   pendingSetup?: Promise<void>;
 }
 
-const EMITTER_METHODS = ['on', 'once', 'off', 'emit', 'addListener', 'removeListener', 'removeAllListeners', 'listeners', 'listenerCount', 'eventNames'] as const;
+const EMITTER_METHODS = [
+  'on',
+  'once',
+  'off',
+  'emit',
+  'addListener',
+  'removeListener',
+  'removeAllListeners',
+  'listeners',
+  'listenerCount',
+  'eventNames',
+] as const;
 
 /**
  * A service that creates custom methods on demand (the REST client) implements this: `app.use`
@@ -33,7 +44,11 @@ const EMITTER_METHODS = ['on', 'once', 'off', 'emit', 'addListener', 'removeList
  */
 export const DECLARE_METHODS: unique symbol = Symbol('declareMethods');
 
-export function resolveMethods(path: string, service: any, options: ServiceRegistrationOptions): { methods: string[]; hookedMethods: string[] } {
+export function resolveMethods(
+  path: string,
+  service: any,
+  options: ServiceRegistrationOptions,
+): { methods: string[]; hookedMethods: string[] } {
   const present = STANDARD_METHODS.filter((name) => typeof service[name] === 'function');
   const methods = options.methods ? [...options.methods] : present;
   const missing = methods.filter((name) => typeof name === 'string' && typeof service[name] !== 'function');
@@ -43,7 +58,8 @@ export function resolveMethods(path: string, service: any, options: ServiceRegis
     if (!(STANDARD_METHODS as readonly string[]).includes(name) && isReservedMethodName(name)) {
       throw new Error(`'${name}' on service '${path}' is not allowed as a custom method name`);
     }
-    if (typeof service[name] !== 'function') throw new Error(`Can not apply hooks. '${name}' is not a function on service '${path}'`);
+    if (typeof service[name] !== 'function')
+      throw new Error(`Can not apply hooks. '${name}' is not a function on service '${path}'`);
   }
   const hookedMethods = [...new Set([...present, ...methods])];
   if (hookedMethods.length === 0 && typeof service.setup !== 'function' && typeof service.teardown !== 'function') {

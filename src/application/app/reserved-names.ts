@@ -5,10 +5,31 @@ const OBJECT_PROTOTYPE = new Set(Object.getOwnPropertyNames(Object.prototype));
 const RESERVED = new Set([
   ...OBJECT_PROTOTYPE,
   // event emitter surface mixed into every service
-  'on', 'once', 'off', 'emit', 'addListener', 'removeListener', 'removeAllListeners', 'listeners', 'listenerCount',
-  'eventNames', 'prependListener', 'prependOnceListener', 'setMaxListeners', 'getMaxListeners', 'rawListeners',
+  'on',
+  'once',
+  'off',
+  'emit',
+  'addListener',
+  'removeListener',
+  'removeAllListeners',
+  'listeners',
+  'listenerCount',
+  'eventNames',
+  'prependListener',
+  'prependOnceListener',
+  'setMaxListeners',
+  'getMaxListeners',
+  'rawListeners',
   // hook and lifecycle surface
-  'all', 'around', 'before', 'after', 'error', 'hooks', 'setup', 'teardown', 'publish',
+  'all',
+  'around',
+  'before',
+  'after',
+  'error',
+  'hooks',
+  'setup',
+  'teardown',
+  'publish',
 ]);
 
 export function isReservedMethodName(name: string): boolean {

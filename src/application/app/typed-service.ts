@@ -44,13 +44,18 @@ export interface ComparisonOperators<T> {
 }
 
 /** Conditions on the fields: a value, or operators (the standard ones plus the service's own). */
-export type FieldConditions<Fields, Operators = object> = { [K in keyof Fields]?: Fields[K] | (ComparisonOperators<Fields[K]> & Partial<Operators>) };
+export type FieldConditions<Fields, Operators = object> = {
+  [K in keyof Fields]?: Fields[K] | (ComparisonOperators<Fields[K]> & Partial<Operators>);
+};
 
 /**
  * A query of a service: conditions, `$or` / `$and` of conditions, paging, sorting, selection, the
  * relations to include (`''`: none), and a write's idempotency key (sockets; REST may use the header).
  */
-export type TypedQuery<Fields, Operators = object, Relations extends string = never> = FieldConditions<Fields, Operators> & {
+export type TypedQuery<Fields, Operators = object, Relations extends string = never> = FieldConditions<
+  Fields,
+  Operators
+> & {
   $or?: FieldConditions<Fields, Operators>[];
   $and?: FieldConditions<Fields, Operators>[];
   $limit?: number;
@@ -93,7 +98,10 @@ interface StandardMethods<S extends ServiceShape> {
 }
 
 type CustomMethods<S extends ServiceShape> = {
-  [M in keyof S['methods']]: (data: S['methods'][M]['data'], params?: ParamsOf<S>) => Promise<S['methods'][M]['result']>;
+  [M in keyof S['methods']]: (
+    data: S['methods'][M]['data'],
+    params?: ParamsOf<S>,
+  ) => Promise<S['methods'][M]['result']>;
 };
 
 type RecordEvent = 'created' | 'updated' | 'patched' | 'removed';

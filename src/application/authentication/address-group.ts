@@ -15,7 +15,10 @@ export function addressGroup(address: string): string {
   if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
     return [groups[6] >> 8, groups[6] & 0xff, groups[7] >> 8, groups[7] & 0xff].join('.');
   }
-  return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
 }
 
 /** The eight 16-bit groups of an IPv6 address (with `::` and an IPv4 tail), or undefined when it is not one. */

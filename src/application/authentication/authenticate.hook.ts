@@ -39,16 +39,31 @@ export function authenticate(...args: [AuthenticateHookSettings] | string[]) {
 
   const hook = async (context: HookContext, next?: NextFunction): Promise<void> => {
     const { params } = context;
-    if (context.type === 'after' || context.type === 'error') throw new NotAuthenticated('The authenticate hook must be used as a before hook');
+    if (context.type === 'after' || context.type === 'error')
+      throw new NotAuthenticated('The authenticate hook must be used as a before hook');
     if (params.authenticated === true) return next?.();
-    if (context.path === servicePath) throw new NotAuthenticated('The authenticate hook does not need to be used on the authentication service');
+    if (context.path === servicePath)
+      throw new NotAuthenticated('The authenticate hook does not need to be used on the authentication service');
     if (params.authentication) {
-      const result = await findAuthenticator(context.app, servicePath).authenticate(params.authentication, params, ...settings.strategies);
+      const result = await findAuthenticator(context.app, servicePath).authenticate(
+        params.authentication,
+        params,
+        ...settings.strategies,
+      );
       if (result.service) {
         const user = await delegatedUser(context, result.service, usersPath);
-        context.params = copyWith(params, { authentication: result.authentication, user, authenticated: true, serviceCaller: result.service });
+        context.params = copyWith(params, {
+          authentication: result.authentication,
+          user,
+          authenticated: true,
+          serviceCaller: result.service,
+        });
       } else {
-        context.params = copyWith(params, { authentication: result.authentication, user: result.user, authenticated: true });
+        context.params = copyWith(params, {
+          authentication: result.authentication,
+          user: result.user,
+          authenticated: true,
+        });
       }
     } else if (params.provider) {
       throw new NotAuthenticated('Not authenticated');
@@ -80,23 +95,34 @@ export const SERVICE_CREDENTIAL_REFUSALS = {
  * loaded here, so that every rule (owner, own account, one like) applies to that user exactly as
  * to a user signed in here. There is no call "as the server": without the header it is refused.
  */
-async function delegatedUser(context: HookContext, caller: ServiceCallerInfo, usersPath: string): Promise<Record<string, any>> {
+async function delegatedUser(
+  context: HookContext,
+  caller: ServiceCallerInfo,
+  usersPath: string,
+): Promise<Record<string, any>> {
   const allowed = Object.hasOwn(caller.scopes, context.path) ? caller.scopes[context.path] : [];
   if (!allowed.includes(context.method)) {
-    throw new Forbidden(`This service credential may not call '${context.method}' on '${context.path}'`, { reason: SERVICE_CREDENTIAL_REFUSALS.outsideScope });
+    throw new Forbidden(`This service credential may not call '${context.method}' on '${context.path}'`, {
+      reason: SERVICE_CREDENTIAL_REFUSALS.outsideScope,
+    });
   }
   const header = context.params.headers?.[ON_BEHALF_OF_HEADER];
   if (header === undefined || header === '') {
-    throw new Forbidden(`A service credential acts for a user: the ${ON_BEHALF_OF_HEADER} header is required`, { reason: SERVICE_CREDENTIAL_REFUSALS.onBehalfOfRequired });
+    throw new Forbidden(`A service credential acts for a user: the ${ON_BEHALF_OF_HEADER} header is required`, {
+      reason: SERVICE_CREDENTIAL_REFUSALS.onBehalfOfRequired,
+    });
   }
-  if (typeof header !== 'string' || !/^[\w.:@-]{1,128}$/.test(header)) throw new BadRequest(`Invalid ${ON_BEHALF_OF_HEADER} header`);
+  if (typeof header !== 'string' || !/^[\w.:@-]{1,128}$/.test(header))
+    throw new BadRequest(`Invalid ${ON_BEHALF_OF_HEADER} header`);
   const users = (context.app as { service(path: string): Pick<ServicePort, 'get'> }).service(usersPath);
   try {
     // An internal call: the user's own record, as the JWT strategy loads a token's user.
     return (await users.get!(header, internalCallParams(context.params))) as Record<string, any>;
   } catch (error) {
     if (error instanceof NotFound || error instanceof BadRequest) {
-      throw new Forbidden(`${ON_BEHALF_OF_HEADER} names no user of this server`, { reason: SERVICE_CREDENTIAL_REFUSALS.unknownUser });
+      throw new Forbidden(`${ON_BEHALF_OF_HEADER} names no user of this server`, {
+        reason: SERVICE_CREDENTIAL_REFUSALS.unknownUser,
+      });
     }
     throw error;
   }

@@ -47,9 +47,15 @@ interface SocketEvents {
 
 class MemoryTokenStorage implements TokenStorage {
   private readonly items = new Map<string, string>();
-  getItem(key: string) { return this.items.get(key); }
-  setItem(key: string, value: string) { this.items.set(key, value); }
-  removeItem(key: string) { this.items.delete(key); }
+  getItem(key: string) {
+    return this.items.get(key);
+  }
+  setItem(key: string, value: string) {
+    this.items.set(key, value);
+  }
+  removeItem(key: string) {
+    this.items.delete(key);
+  }
 }
 
 /** Seconds since the epoch at which a token expires (its `exp`, read without verifying: the server verifies). */
@@ -120,7 +126,9 @@ export class AuthenticationClient {
       };
       // A resumed connection is still signed in on the server (and its refresh still armed here).
       if (socket.recovered) return reopen();
-      void this.reAuthenticate(true).catch(() => undefined).finally(reopen);
+      void this.reAuthenticate(true)
+        .catch(() => undefined)
+        .finally(reopen);
     });
   };
 
@@ -132,7 +140,8 @@ export class AuthenticationClient {
       .then(async (result: AuthenticationResult) => {
         this.result = result;
         await this.storage.setItem(this.storageKey, result.accessToken);
-        if (typeof result.refreshToken === 'string') await this.storage.setItem(this.refreshStorageKey, result.refreshToken);
+        if (typeof result.refreshToken === 'string')
+          await this.storage.setItem(this.refreshStorageKey, result.refreshToken);
         this.scheduleRefresh(result.accessToken);
         return result;
       })
@@ -176,7 +185,8 @@ export class AuthenticationClient {
   async refresh(): Promise<AuthenticationResult> {
     if (this.refreshing) return this.refreshing;
     const refreshToken = await this.storage.getItem(this.refreshStorageKey);
-    if (!refreshToken) throw Object.assign(new Error('No refreshToken found in storage'), { name: 'NotAuthenticated', code: 401 });
+    if (!refreshToken)
+      throw Object.assign(new Error('No refreshToken found in storage'), { name: 'NotAuthenticated', code: 401 });
     const attempt = this.authenticate({ strategy: 'refresh', refreshToken }).finally(() => {
       if (this.refreshing === attempt) this.refreshing = undefined;
     });
@@ -192,7 +202,9 @@ export class AuthenticationClient {
     await this.storage.removeItem(this.storageKey);
     await this.storage.removeItem(this.refreshStorageKey);
     if (!was) return null;
-    return this.service().remove(null, { headers: { Authorization: `Bearer ${was.accessToken}` } }).catch(() => null);
+    return this.service()
+      .remove(null, { headers: { Authorization: `Bearer ${was.accessToken}` } })
+      .catch(() => null);
   }
 
   private async beforeCall(context: HookContext): Promise<void> {
@@ -200,9 +212,17 @@ export class AuthenticationClient {
     if (this.socketBack) await this.socketBack;
     if (this.pending) await this.pending.catch(() => undefined);
     // A token past its time (a timer delayed by a sleeping device) is refreshed before the call.
-    if (this.result && this.expiresWithin(this.result.accessToken, 0) && (await this.storage.getItem(this.refreshStorageKey))) await this.refresh().catch(() => undefined);
+    if (
+      this.result &&
+      this.expiresWithin(this.result.accessToken, 0) &&
+      (await this.storage.getItem(this.refreshStorageKey))
+    )
+      await this.refresh().catch(() => undefined);
     const token = this.result?.accessToken;
-    if (token) context.params = copyWith(context.params, { headers: copyWith(context.params.headers ?? {}, { Authorization: `Bearer ${token}` }) });
+    if (token)
+      context.params = copyWith(context.params, {
+        headers: copyWith(context.params.headers ?? {}, { Authorization: `Bearer ${token}` }),
+      });
   }
 
   /** Arms the exchange of `accessToken` shortly before it expires, if there is a refresh token to exchange. */
@@ -231,7 +251,8 @@ export class AuthenticationClient {
   }
 
   private service(): any {
-    if (!this.app) throw new Error('Configure the authentication client on an app first: app.configure(auth.configure)');
+    if (!this.app)
+      throw new Error('Configure the authentication client on an app first: app.configure(auth.configure)');
     return this.app.service(this.path);
   }
 }

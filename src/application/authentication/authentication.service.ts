@@ -1,6 +1,10 @@
 import { NotAuthenticated, TooManyRequests } from '../../domain/errors';
 import type { NullableId } from '../../domain/id';
-import type { AuthenticationRequest, AuthenticationResult, AuthenticationStrategyPort } from '../../ports/authentication-strategy.port';
+import type {
+  AuthenticationRequest,
+  AuthenticationResult,
+  AuthenticationStrategyPort,
+} from '../../ports/authentication-strategy.port';
 import type { Params } from '../../ports/service-params';
 import type { TokenIssuerPort } from '../../ports/token-issuer.port';
 import { normalizeEmailAddress } from '../services/users/email-address';
@@ -40,7 +44,8 @@ export interface AuthenticationServiceOptions {
 export const REFRESH_STRATEGY = 'refresh';
 
 const NO_STRATEGY = 'Invalid authentication information (no `strategy` set)';
-const SERVICE_CREDENTIAL_NO_LOGIN = 'A service credential authenticates calls from another server; it cannot log in or out';
+const SERVICE_CREDENTIAL_NO_LOGIN =
+  'A service credential authenticates calls from another server; it cannot log in or out';
 
 /**
  * `POST /authentication` (`create`): authenticates with a named strategy and returns
@@ -58,12 +63,14 @@ export class AuthenticationService {
   constructor(private readonly options: AuthenticationServiceOptions) {
     for (const strategy of options.strategies) this.strategies.set(strategy.name, strategy);
     this.authStrategies = options.authStrategies ?? [...this.strategies.keys()];
-    if (options.rateLimit !== false) this.limiter = options.rateLimiter ?? new LoginRateLimiter(options.rateLimit ?? {}, options.now);
+    if (options.rateLimit !== false)
+      this.limiter = options.rateLimiter ?? new LoginRateLimiter(options.rateLimit ?? {}, options.now);
   }
 
   /** Authenticates `data` with one of `allowed` (all registered when empty); the user comes back without hidden fields. */
   async authenticate(data: unknown, params: Params = {}, ...allowed: string[]): Promise<AuthenticationResult> {
-    if (!isRecord(data) || typeof data.strategy !== 'string' || data.strategy === '') throw new NotAuthenticated(NO_STRATEGY);
+    if (!isRecord(data) || typeof data.strategy !== 'string' || data.strategy === '')
+      throw new NotAuthenticated(NO_STRATEGY);
     if (allowed.length > 0 && !allowed.includes(data.strategy)) {
       throw new NotAuthenticated('Invalid authentication information (strategy not allowed in authStrategies)');
     }
@@ -76,7 +83,8 @@ export class AuthenticationService {
   }
 
   async create(data: unknown, params: Params = {}): Promise<AuthenticationResult> {
-    if (this.options.sessions && isRecord(data) && data.strategy === REFRESH_STRATEGY) return this.refresh(this.options.sessions, data.refreshToken, params);
+    if (this.options.sessions && isRecord(data) && data.strategy === REFRESH_STRATEGY)
+      return this.refresh(this.options.sessions, data.refreshToken, params);
     const attempt = await this.reserveAttempt(data, params);
     let result: AuthenticationResult;
     try {
@@ -95,11 +103,22 @@ export class AuthenticationService {
     const subject = this.subjectOf(user);
     if (!this.options.sessions) {
       const accessToken = await this.options.tokenIssuer.sign(subject);
-      return { accessToken, authentication: copyWith(result.authentication, { payload: await this.options.tokenIssuer.verify(accessToken) }), user };
+      return {
+        accessToken,
+        authentication: copyWith(result.authentication, {
+          payload: await this.options.tokenIssuer.verify(accessToken),
+        }),
+        user,
+      };
     }
     const { sessionId, refreshToken } = await this.options.sessions.start(subject, params);
     const accessToken = await this.options.tokenIssuer.sign(subject, { sid: sessionId });
-    return { accessToken, refreshToken, authentication: copyWith(result.authentication, { payload: await this.options.tokenIssuer.verify(accessToken) }), user };
+    return {
+      accessToken,
+      refreshToken,
+      authentication: copyWith(result.authentication, { payload: await this.options.tokenIssuer.verify(accessToken) }),
+      user,
+    };
   }
 
   /**
@@ -108,7 +127,8 @@ export class AuthenticationService {
    */
   async remove(id: NullableId, params: Params = {}): Promise<AuthenticationResult> {
     const authentication = params.authentication;
-    if (!isRecord(authentication) || typeof authentication.accessToken !== 'string') throw new NotAuthenticated(NO_STRATEGY);
+    if (!isRecord(authentication) || typeof authentication.accessToken !== 'string')
+      throw new NotAuthenticated(NO_STRATEGY);
     const result = await this.authenticate(authentication, params, 'jwt');
     if (result.user === undefined) throw new NotAuthenticated(SERVICE_CREDENTIAL_NO_LOGIN);
     if (id != null && String(id) !== result.accessToken) throw new NotAuthenticated('Invalid access token');
@@ -123,12 +143,21 @@ export class AuthenticationService {
   }
 
   /** A new access token and the next refresh token of the session a refresh token belongs to. */
-  private async refresh(sessions: SessionRegistry, refreshToken: unknown, params: Params): Promise<AuthenticationResult> {
+  private async refresh(
+    sessions: SessionRegistry,
+    refreshToken: unknown,
+    params: Params,
+  ): Promise<AuthenticationResult> {
     const next = await sessions.refresh(refreshToken);
     const accessToken = await this.options.tokenIssuer.sign(next.userId, { sid: next.sessionId });
     // As any token is checked: the user must still exist (its answer is the user's view).
     const result = await this.authenticate({ strategy: 'jwt', accessToken }, params);
-    return { accessToken, refreshToken: next.refreshToken, authentication: { strategy: REFRESH_STRATEGY, payload: result.authentication.payload }, user: result.user };
+    return {
+      accessToken,
+      refreshToken: next.refreshToken,
+      authentication: { strategy: REFRESH_STRATEGY, payload: result.authentication.payload },
+      user: result.user,
+    };
   }
 
   /**
@@ -141,12 +170,15 @@ export class AuthenticationService {
     const reservation = await this.limiter.reserve(this.attemptKeys(data, params));
     if (reservation.granted) return reservation;
     // `data.retryAfter` (seconds) is what the HTTP adapter turns into a `Retry-After` header.
-    throw new TooManyRequests('Too many failed login attempts, try again later', { retryAfter: Math.ceil(reservation.retryAfterMs / 1000) });
+    throw new TooManyRequests('Too many failed login attempts, try again later', {
+      retryAfter: Math.ceil(reservation.retryAfterMs / 1000),
+    });
   }
 
   /** The account is keyed as the users service spells addresses, so look-alike spellings share one allowance. */
   private attemptKeys(data: unknown, params: Params): LoginAttemptKeys {
-    const email = isRecord(data) && typeof data.email === 'string' ? (normalizeEmailAddress(data.email) as string) : undefined;
+    const email =
+      isRecord(data) && typeof data.email === 'string' ? (normalizeEmailAddress(data.email) as string) : undefined;
     return { client: clientAddressOf(params), email: email || undefined };
   }
 

@@ -12,7 +12,8 @@ export const CURRENT_PASSWORD_FIELD = 'currentPassword';
 /** Where `takeCurrentPassword` keeps it for the server that checks it (it never reaches a store or another server). */
 const CURRENT_PASSWORD_PARAM = 'currentPassword';
 
-const invalid = (message: string) => new BadRequest('Invalid data', { errors: { [CURRENT_PASSWORD_FIELD]: [message] } });
+const invalid = (message: string) =>
+  new BadRequest('Invalid data', { errors: { [CURRENT_PASSWORD_FIELD]: [message] } });
 
 /**
  * Takes `currentPassword` out of the data (it is no field of the record) into the call's params,
@@ -20,7 +21,9 @@ const invalid = (message: string) => new BadRequest('Invalid data', { errors: { 
  */
 export function takeCurrentPassword(context: HookContext): void {
   const items: unknown[] = Array.isArray(context.data) ? context.data : [context.data];
-  const given = items.map((item) => (isRecord(item) ? item[CURRENT_PASSWORD_FIELD] : undefined)).find((value) => value !== undefined);
+  const given = items
+    .map((item) => (isRecord(item) ? item[CURRENT_PASSWORD_FIELD] : undefined))
+    .find((value) => value !== undefined);
   if (given === undefined) return;
   context.data = Array.isArray(context.data) ? items.map(withoutCurrentPassword) : withoutCurrentPassword(context.data);
   context.params = copyWith(context.params, { [CURRENT_PASSWORD_PARAM]: given });
@@ -33,7 +36,10 @@ export function takeCurrentPassword(context: HookContext): void {
  * administrator changing someone else's account confirms with their own password. Internal
  * writes (a password reset, a hash upgraded at login) need none.
  */
-export function requireCurrentPassword(hasher: PasswordHasherPort, identity: { path: string; loginField: string; passwordField: string }) {
+export function requireCurrentPassword(
+  hasher: PasswordHasherPort,
+  identity: { path: string; loginField: string; passwordField: string },
+) {
   const guarded = [identity.loginField, identity.passwordField];
   return async (context: HookContext): Promise<void> => {
     const { provider, user } = context.params;
@@ -41,12 +47,19 @@ export function requireCurrentPassword(hasher: PasswordHasherPort, identity: { p
     const items: unknown[] = Array.isArray(context.data) ? context.data : [context.data];
     if (!items.some((item) => isRecord(item) && guarded.some((field) => item[field] !== undefined))) return;
     const currentPassword: unknown = context.params[CURRENT_PASSWORD_PARAM];
-    if (typeof currentPassword !== 'string' || currentPassword === '') throw invalid(`${CURRENT_PASSWORD_FIELD} is required to change the ${identity.passwordField} or the ${identity.loginField}`);
+    if (typeof currentPassword !== 'string' || currentPassword === '')
+      throw invalid(
+        `${CURRENT_PASSWORD_FIELD} is required to change the ${identity.passwordField} or the ${identity.loginField}`,
+      );
     const users = (context.app as { service(path: string): Pick<ServicePort, 'get'> }).service(identity.path);
     // An internal call: the caller's own record, with its hash.
-    const stored = (await users.get!(recordIdOf(user) as string, internalCallParams(context.params))) as Record<string, unknown>;
+    const stored = (await users.get!(recordIdOf(user) as string, internalCallParams(context.params))) as Record<
+      string,
+      unknown
+    >;
     const hash = stored[identity.passwordField];
-    if (typeof hash !== 'string' || !(await hasher.compare(currentPassword, hash))) throw invalid(`${CURRENT_PASSWORD_FIELD} is not the current password`);
+    if (typeof hash !== 'string' || !(await hasher.compare(currentPassword, hash)))
+      throw invalid(`${CURRENT_PASSWORD_FIELD} is not the current password`);
   };
 }
 

@@ -24,8 +24,11 @@ export function hashPassword(hasher: PasswordHasherPort, field = 'password') {
   return async (context: HookContext): Promise<void> => {
     const replaced: unknown = context.params[REPLACED_HASH_PARAM];
     // A condition the server adds after the query's validation: the field is no client's to query.
-    if (typeof replaced === 'string' && context.method !== 'create') context.params = copyWith(context.params, { query: copyWith(context.params.query ?? {}, { [field]: replaced }) });
+    if (typeof replaced === 'string' && context.method !== 'create')
+      context.params = copyWith(context.params, { query: copyWith(context.params.query ?? {}, { [field]: replaced }) });
     if (context.data === undefined) return;
-    context.data = Array.isArray(context.data) ? await Promise.all(context.data.map(hashItem)) : await hashItem(context.data);
+    context.data = Array.isArray(context.data)
+      ? await Promise.all(context.data.map(hashItem))
+      : await hashItem(context.data);
   };
 }

@@ -18,10 +18,14 @@ export const SIGN_UP = 'sign-up';
 export function limitPerClient(action: string) {
   return async (context: HookContext): Promise<void> => {
     if (!context.params.provider) return;
-    const limiter = (context.app as { get?(name: string): unknown } | undefined)?.get?.(REQUEST_RATE_LIMITER) as RequestRateLimiterPort | undefined;
+    const limiter = (context.app as { get?(name: string): unknown } | undefined)?.get?.(REQUEST_RATE_LIMITER) as
+      RequestRateLimiterPort | undefined;
     if (!limiter) return;
     const waitMs = await limiter.consume(action, clientAddressOf(context.params) ?? 'unknown');
-    if (waitMs > 0) throw new TooManyRequests(`Too many ${action} requests from this address, try again later`, { retryAfter: Math.ceil(waitMs / 1000) });
+    if (waitMs > 0)
+      throw new TooManyRequests(`Too many ${action} requests from this address, try again later`, {
+        retryAfter: Math.ceil(waitMs / 1000),
+      });
   };
 }
 

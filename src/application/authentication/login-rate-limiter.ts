@@ -1,6 +1,19 @@
 import { copyWith } from '../../domain/plain-record';
-import type { GrantedLoginAttempt, LoginAttemptKeys, LoginRateLimiterPort, LoginReservation } from '../../ports/login-rate-limiter.port';
-import { accountKey, clientThrottleKey, DEFAULT_KNOWN_PAIR_MS, delayAfterFailures, knownPairKey, throttleKeys, type LoginThrottleOptions } from './login-throttle';
+import type {
+  GrantedLoginAttempt,
+  LoginAttemptKeys,
+  LoginRateLimiterPort,
+  LoginReservation,
+} from '../../ports/login-rate-limiter.port';
+import {
+  accountKey,
+  clientThrottleKey,
+  DEFAULT_KNOWN_PAIR_MS,
+  delayAfterFailures,
+  knownPairKey,
+  throttleKeys,
+  type LoginThrottleOptions,
+} from './login-throttle';
 
 /** Limits of failed logins (see login-throttle.ts), and how many keys this process keeps. */
 export interface LoginRateLimitOptions extends LoginThrottleOptions {
@@ -37,7 +50,10 @@ export class LoginRateLimiter implements LoginRateLimiterPort {
   private readonly knownPairs = new Map<string, number>();
   readonly options: Readonly<LoginRateLimitOptions>;
 
-  constructor(options: Partial<LoginRateLimitOptions> = {}, private readonly now: () => number = Date.now) {
+  constructor(
+    options: Partial<LoginRateLimitOptions> = {},
+    private readonly now: () => number = Date.now,
+  ) {
     this.options = copyWith(DEFAULT_LOGIN_RATE_LIMIT, options);
   }
 
@@ -48,7 +64,11 @@ export class LoginRateLimiter implements LoginRateLimiterPort {
     let wait = 0;
     for (const { key, allowance } of counted) {
       const recorded = this.current(key, time);
-      if (recorded) wait = Math.max(wait, recorded.lastAt + delayAfterFailures(recorded.count, allowance, this.options.windowMs) - time);
+      if (recorded)
+        wait = Math.max(
+          wait,
+          recorded.lastAt + delayAfterFailures(recorded.count, allowance, this.options.windowMs) - time,
+        );
     }
     if (wait > 0) return { granted: false, retryAfterMs: wait };
     for (const { key } of counted) {

@@ -45,7 +45,9 @@ export function throttleKeys(keys: LoginAttemptKeys, options: LoginThrottleOptio
 }
 
 export function clientThrottleKey(keys: LoginAttemptKeys, options: LoginThrottleOptions): ThrottleKey | undefined {
-  return keys.client === undefined ? undefined : { key: `client:${keys.client}`, allowance: options.maxFailuresPerClient };
+  return keys.client === undefined
+    ? undefined
+    : { key: `client:${keys.client}`, allowance: options.maxFailuresPerClient };
 }
 
 /** The key a successful login clears: its own account-and-client pair (never the client's count). */

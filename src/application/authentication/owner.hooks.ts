@@ -31,6 +31,8 @@ export function restrictToOwner(field = 'userId') {
     if (!provider || !user) return;
     const owner = { [field]: userIdOf(user) };
     const standard = (STANDARD_METHODS as readonly string[]).includes(context.method);
-    context.params = copyWith(context.params, { query: standard ? copyWith(context.params.query ?? {}, owner) : owner });
+    context.params = copyWith(context.params, {
+      query: standard ? copyWith(context.params.query ?? {}, owner) : owner,
+    });
   };
 }

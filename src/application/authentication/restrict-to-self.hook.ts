@@ -12,7 +12,13 @@ export function restrictToSelf(options: { idField?: string } = {}) {
     const user = context.params.user;
     if (!user) throw new NotAuthenticated('Not authenticated');
     const own = options.idField ? user[options.idField] : (user.id ?? user._id);
-    if (context.id === null || context.id === undefined || own === undefined || own === null || String(context.id) !== String(own)) {
+    if (
+      context.id === null ||
+      context.id === undefined ||
+      own === undefined ||
+      own === null ||
+      String(context.id) !== String(own)
+    ) {
       throw new Forbidden('You may only change your own account');
     }
   };

@@ -22,7 +22,10 @@ export interface AuthenticationEvents {
 export class AuthenticationTracking {
   private readonly timers = new Map<RealTimeConnection, ReturnType<typeof setTimeout>>();
 
-  constructor(private readonly events: AuthenticationEvents, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly events: AuthenticationEvents,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Open expiry timers (0 when every connection is anonymous or gone). */
   get pendingTimers(): number {
@@ -35,7 +38,11 @@ export class AuthenticationTracking {
     // handlers grant is exactly what the connection has.
     this.events.leaveAll(connection);
     const sessionId = result.authentication?.payload?.sid;
-    connection.authentication = { strategy: 'jwt', accessToken: result.accessToken, ...(typeof sessionId === 'string' ? { sessionId } : {}) };
+    connection.authentication = {
+      strategy: 'jwt',
+      accessToken: result.accessToken,
+      ...(typeof sessionId === 'string' ? { sessionId } : {}),
+    };
     connection.user = result.user;
     const exp = result.authentication?.payload?.exp;
     if (typeof exp === 'number') this.arm(connection, exp * 1000);
@@ -62,11 +69,14 @@ export class AuthenticationTracking {
 
   private arm(connection: RealTimeConnection, expiresAt: number): void {
     const delay = Math.max(0, expiresAt - this.now());
-    const timer = setTimeout(() => {
-      this.timers.delete(connection);
-      if (delay > MAX_TIMER_MS) return this.arm(connection, expiresAt);
-      if (connection.authentication) this.loggedOut(connection, null, 'expired');
-    }, Math.min(delay, MAX_TIMER_MS));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(connection);
+        if (delay > MAX_TIMER_MS) return this.arm(connection, expiresAt);
+        if (connection.authentication) this.loggedOut(connection, null, 'expired');
+      },
+      Math.min(delay, MAX_TIMER_MS),
+    );
     (timer as { unref?: () => void }).unref?.();
     this.timers.set(connection, timer);
   }

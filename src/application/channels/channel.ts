@@ -12,7 +12,10 @@ export class Channel {
   protected readonly members: Set<RealTimeConnection>;
   private list?: RealTimeConnection[];
 
-  constructor(connections: Iterable<RealTimeConnection> = [], readonly data: unknown = null) {
+  constructor(
+    connections: Iterable<RealTimeConnection> = [],
+    readonly data: unknown = null,
+  ) {
     this.members = new Set(connections);
   }
 
@@ -30,17 +33,19 @@ export class Channel {
   }
 
   join(...connections: ConnectionOrList[]): this {
-    for (const item of connections.flat()) if (item && !this.members.has(item)) {
-      this.members.add(item);
-      this.list = undefined;
-    }
+    for (const item of connections.flat())
+      if (item && !this.members.has(item)) {
+        this.members.add(item);
+        this.list = undefined;
+      }
     return this;
   }
 
   /** Removes the given connections, or every member a predicate selects. */
   leave(...connections: (ConnectionOrList | ConnectionPredicate)[]): this {
     const [first] = connections;
-    const leaving = typeof first === 'function' ? this.connections.filter(first) : (connections as ConnectionOrList[]).flat();
+    const leaving =
+      typeof first === 'function' ? this.connections.filter(first) : (connections as ConnectionOrList[]).flat();
     for (const item of leaving) if (this.members.delete(item)) this.list = undefined;
     if (this.members.size === 0) this.emptied();
     return this;
@@ -61,7 +66,10 @@ export class Channel {
 
 /** A channel the app keeps under a name (`app.channel('authenticated')`); forgotten once empty. */
 export class NamedChannel extends Channel {
-  constructor(readonly name: string, private readonly onEmpty: (channel: NamedChannel) => void) {
+  constructor(
+    readonly name: string,
+    private readonly onEmpty: (channel: NamedChannel) => void,
+  ) {
     super();
   }
 
@@ -72,8 +80,14 @@ export class NamedChannel extends Channel {
 
 /** Several named channels at once (`app.channel('a', 'b')`): members are the union; join and leave apply to each. */
 export class CombinedChannel extends Channel {
-  constructor(private readonly children: readonly Channel[], data: unknown = null) {
-    super(children.flatMap((child) => child.connections), data);
+  constructor(
+    private readonly children: readonly Channel[],
+    data: unknown = null,
+  ) {
+    super(
+      children.flatMap((child) => child.connections),
+      data,
+    );
   }
 
   override join(...connections: ConnectionOrList[]): this {

@@ -37,7 +37,10 @@ export function channels(options: RealTimeOptions = {}) {
     const hub = new RealTimeHub(app as Application & { emit(event: string, ...args: unknown[]): boolean }, options);
     Object.defineProperties(app, {
       realtime: { value: hub, configurable: true },
-      channel: { value: (...names: (string | readonly string[])[]) => hub.channels.channel(...names), configurable: true },
+      channel: {
+        value: (...names: (string | readonly string[])[]) => hub.channels.channel(...names),
+        configurable: true,
+      },
       channels: { get: () => hub.channels.names, configurable: true },
       publish: {
         value(this: Application, eventOrPublisher: string | Publisher, publisher?: Publisher) {
@@ -61,4 +64,3 @@ export function channels(options: RealTimeOptions = {}) {
     app.mixins.push((entry) => extend(entry));
   };
 }
-

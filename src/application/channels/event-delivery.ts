@@ -20,12 +20,22 @@ const EVERYONE: Delivery = {};
  * the service's `visibility`, each connection gets its own view of the payload (none when it may
  * not read the record), and connections with the same view share one payload.
  */
-export function deliverToChannels(eventName: string, data: unknown, returned: Returned, visibility?: RecordVisibility, delivery: Delivery = EVERYONE): void {
+export function deliverToChannels(
+  eventName: string,
+  data: unknown,
+  returned: Returned,
+  visibility?: RecordVisibility,
+  delivery: Delivery = EVERYONE,
+): void {
   if (!returned) return;
   const { only, position } = delivery;
   let channels = (Array.isArray(returned) ? returned : [returned]) as (Channel | null | undefined)[];
   // The first channel naming the connection decides its payload, as below.
-  if (only) channels = channels.filter((channel) => channel?.has(only)).slice(0, 1).map((channel) => channel!.filter((connection) => connection === only));
+  if (only)
+    channels = channels
+      .filter((channel) => channel?.has(only))
+      .slice(0, 1)
+      .map((channel) => channel!.filter((connection) => connection === only));
   if (channels.length === 1 && !visibility) {
     const single = channels[0];
     if (single && single.length > 0) sendGroup(eventName, single.data ?? data, single.connections, position);
@@ -50,11 +60,17 @@ export function deliverToChannels(eventName: string, data: unknown, returned: Re
       else views.set(seenAs.key, { view: seenAs.view, connections: [connection] });
     }
   }
-  for (const views of groups.values()) for (const { view, connections } of views.values()) sendGroup(eventName, view, connections, position);
+  for (const views of groups.values())
+    for (const { view, connections } of views.values()) sendGroup(eventName, view, connections, position);
 }
 
 /** Sends one payload to `connections`, through each one's transport (encoded once per transport). */
-export function sendGroup(eventName: string, payload: unknown, connections: readonly RealTimeConnection[], position?: string): void {
+export function sendGroup(
+  eventName: string,
+  payload: unknown,
+  connections: readonly RealTimeConnection[],
+  position?: string,
+): void {
   let single: ConnectionTransport | undefined;
   let mixed: Map<ConnectionTransport, RealTimeConnection[]> | undefined;
   for (const connection of connections) {

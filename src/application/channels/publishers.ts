@@ -32,6 +32,11 @@ export class PublisherSet {
 }
 
 /** `publish(fn)` or `publish(event, fn)`. */
-export function publisherArguments(eventOrPublisher: string | Publisher, publisher?: Publisher): [string | undefined, Publisher] {
-  return typeof eventOrPublisher === 'function' ? [undefined, eventOrPublisher] : [eventOrPublisher, publisher as Publisher];
+export function publisherArguments(
+  eventOrPublisher: string | Publisher,
+  publisher?: Publisher,
+): [string | undefined, Publisher] {
+  return typeof eventOrPublisher === 'function'
+    ? [undefined, eventOrPublisher]
+    : [eventOrPublisher, publisher as Publisher];
 }

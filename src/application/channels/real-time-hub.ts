@@ -48,12 +48,16 @@ export class RealTimeHub {
   /** This instance's events delivered at once while the log was unreachable (they come back from it later, to skip). */
   private deliveredAtOnce = 0;
 
-  constructor(private readonly app: EmittingApp, private readonly options: RealTimeOptions = {}) {
+  constructor(
+    private readonly app: EmittingApp,
+    private readonly options: RealTimeOptions = {},
+  ) {
     this.authenticationPath = options.authenticationPath ?? 'authentication';
     this.authentication = new AuthenticationTracking({
       leaveAll: (connection) => this.channels.leaveAll(connection),
       login: (connection, result) => app.emit('login', result, { provider: connection.provider, connection }),
-      logout: (connection, result, reason) => app.emit('logout', result, { provider: connection.provider, connection, reason }),
+      logout: (connection, result, reason) =>
+        app.emit('logout', result, { provider: connection.provider, connection, reason }),
     });
   }
 
@@ -97,7 +101,10 @@ export class RealTimeHub {
   republish(path: string, event: string, data: unknown, identity?: string): void {
     // With a log, one instance appends it (each hears it) and all deliver it from the log, where clients resume from.
     if (identity !== undefined && this.log?.reachable) {
-      return this.log.append({ event, path, data, routing: { origin: this.instanceId, service: path } }, { once: identity });
+      return this.log.append(
+        { event, path, data, routing: { origin: this.instanceId, service: path } },
+        { once: identity },
+      );
     }
     this.publishFromElsewhere(path, event, data, {});
   }
@@ -115,9 +122,11 @@ export class RealTimeHub {
     if (context.path !== this.authenticationPath) return;
     const connection = context.params.connection as RealTimeConnection | undefined;
     if (!connection || !this.connections.has(connection)) return;
-    if (context.method === 'create' && typeof context.result?.accessToken === 'string') this.authentication.loggedIn(connection, context.result);
+    if (context.method === 'create' && typeof context.result?.accessToken === 'string')
+      this.authentication.loggedIn(connection, context.result);
     // A logout that ended the connection's session has made it anonymous already (`endSessions`).
-    else if (context.method === 'remove' && connection.authentication) this.authentication.loggedOut(connection, context.dispatch ?? context.result ?? null);
+    else if (context.method === 'remove' && connection.authentication)
+      this.authentication.loggedOut(connection, context.dispatch ?? context.result ?? null);
   }
 
   /** A login the transport made for the connection itself (a token in the handshake). */
@@ -137,7 +146,9 @@ export class RealTimeHub {
   /** Listens to a service's events; its own publishers are set with `service.publish(...)`. */
   attachService(entry: RegisteredService): void {
     for (const event of new Set([...STANDARD_EVENTS, ...entry.events])) {
-      entry.wrapper.on(event, (item: unknown, context?: HookContext) => this.onServiceEvent(entry, event, item, context));
+      entry.wrapper.on(event, (item: unknown, context?: HookContext) =>
+        this.onServiceEvent(entry, event, item, context),
+      );
     }
   }
 
@@ -166,11 +177,24 @@ export class RealTimeHub {
    * policies as if it had been connected, to it alone. Skipped: what its former instance
    * (`from`) had delivered at once, up to its count then, while the log was unreachable.
    */
-  replay(connection: RealTimeConnection, events: readonly LoggedEvent[], from?: { instanceId: string; deliveredAtOnce: number }): void {
+  replay(
+    connection: RealTimeConnection,
+    events: readonly LoggedEvent[],
+    from?: { instanceId: string; deliveredAtOnce: number },
+  ): void {
     for (const { position, envelope } of events) {
       const { routing } = envelope;
-      if (from && routing.atOnce !== undefined && routing.origin === from.instanceId && routing.atOnce <= from.deliveredAtOnce) continue;
-      this.publishFromElsewhere(routing.service, envelope.event, envelope.data, routing.route ?? {}, routing.method, { position, only: connection });
+      if (
+        from &&
+        routing.atOnce !== undefined &&
+        routing.origin === from.instanceId &&
+        routing.atOnce <= from.deliveredAtOnce
+      )
+        continue;
+      this.publishFromElsewhere(routing.service, envelope.event, envelope.data, routing.route ?? {}, routing.method, {
+        position,
+        only: connection,
+      });
     }
   }
 
@@ -188,17 +212,32 @@ export class RealTimeHub {
       const route = context?.params?.route;
       const path = concretePath(entry.path, route);
       const envelope: EventEnvelope = {
-        event, path, data,
-        routing: { origin: this.instanceId, service: entry.path, method: context?.method, ...(route && Object.keys(route).length > 0 ? { route } : {}) },
+        event,
+        path,
+        data,
+        routing: {
+          origin: this.instanceId,
+          service: entry.path,
+          method: context?.method,
+          ...(route && Object.keys(route).length > 0 ? { route } : {}),
+        },
       };
       const traceParent = context?.params?.[TRACE_PARENT];
       // With a log, this instance's connections get the event from it, in the log's order.
       if (this.log?.reachable) return this.log.append(envelope, { traceParent });
-      const publishContext: PublishContext = context ?? { app: this.app, service: entry.wrapper, path: entry.path, event };
+      const publishContext: PublishContext = context ?? {
+        app: this.app,
+        service: entry.wrapper,
+        path: entry.path,
+        event,
+      };
       if (this.log) {
         this.deliveredAtOnce += 1;
         this.runPublishers(entry, event, path, data, publishContext, { position: this.log.position });
-        return this.log.append(copyWith(envelope, { routing: copyWith(envelope.routing, { atOnce: this.deliveredAtOnce }) }), { traceParent });
+        return this.log.append(
+          copyWith(envelope, { routing: copyWith(envelope.routing, { atOnce: this.deliveredAtOnce }) }),
+          { traceParent },
+        );
       }
       this.runPublishers(entry, event, path, data, publishContext);
       this.bus?.publish(envelope, traceParent);
@@ -217,16 +256,32 @@ export class RealTimeHub {
     const { routing } = envelope;
     // Delivered here at once while the log was unreachable.
     if (routing.origin === this.instanceId && routing.atOnce !== undefined) return;
-    this.publishFromElsewhere(routing.service, envelope.event, envelope.data, routing.route ?? {}, routing.method, { position });
+    this.publishFromElsewhere(routing.service, envelope.event, envelope.data, routing.route ?? {}, routing.method, {
+      position,
+    });
   }
 
   /** An event that happened elsewhere (another instance, the storing server, the log), through this instance's publishers. */
-  private publishFromElsewhere(service: string, event: string, data: unknown, route: Record<string, string>, method?: string, delivery?: Delivery): void {
+  private publishFromElsewhere(
+    service: string,
+    event: string,
+    data: unknown,
+    route: Record<string, string>,
+    method?: string,
+    delivery?: Delivery,
+  ): void {
     const entry = this.app.lookup(service);
     if (!entry || !publishes(entry)) return;
     const context: PublishContext = {
-      app: this.app, service: entry.wrapper, path: entry.path, method, event,
-      params: { route }, result: data, dispatch: data, remote: true,
+      app: this.app,
+      service: entry.wrapper,
+      path: entry.path,
+      method,
+      event,
+      params: { route },
+      result: data,
+      dispatch: data,
+      remote: true,
     };
     try {
       this.runPublishers(entry, event, concretePath(entry.path, route), data, context, delivery);
@@ -239,17 +294,32 @@ export class RealTimeHub {
    * Subscribed servers first (they get every event), then the publisher. Precedence: the
    * service's publisher for the event, its catch-all, the app's for the event, the app's catch-all.
    */
-  private runPublishers(entry: RegisteredService, event: string, path: string, data: unknown, context: PublishContext, delivery?: Delivery): void {
+  private runPublishers(
+    entry: RegisteredService,
+    event: string,
+    path: string,
+    data: unknown,
+    context: PublishContext,
+    delivery?: Delivery,
+  ): void {
     const eventName = `${path} ${event}`;
     const subscribed = this.subscribers.get(entry.path);
     const only = delivery?.only;
-    if (subscribed && subscribed.size > 0 && (!only || subscribed.has(only))) sendGroup(eventName, data, only ? [only] : [...subscribed], delivery?.position);
+    if (subscribed && subscribed.size > 0 && (!only || subscribed.has(only)))
+      sendGroup(eventName, data, only ? [only] : [...subscribed], delivery?.position);
     const publisher = this.servicePublishers.get(entry.path)?.for(event) ?? this.appPublishers.for(event);
     if (!publisher) return;
     const returned = publisher(data, context);
     if (isPromise(returned)) {
       returned.then(
-        (channels) => deliverToChannels(eventName, data, channels as Channel | Channel[] | null, entry.options.visibility, delivery),
+        (channels) =>
+          deliverToChannels(
+            eventName,
+            data,
+            channels as Channel | Channel[] | null,
+            entry.options.visibility,
+            delivery,
+          ),
         (error: unknown) => this.reportFailure(error, entry.path, event),
       );
     } else {

@@ -30,8 +30,10 @@ export class ConcurrencyLimit {
 
   constructor(private readonly options: ConcurrencyLimitOptions) {
     const { size, maxWaiting } = options;
-    if (!Number.isInteger(size) || size < 1) throw new Error(`The concurrency of a limit must be a positive integer, got ${size}`);
-    if (maxWaiting !== undefined && (!Number.isInteger(maxWaiting) || maxWaiting < 0)) throw new Error(`The queue limit must be a non-negative integer, got ${maxWaiting}`);
+    if (!Number.isInteger(size) || size < 1)
+      throw new Error(`The concurrency of a limit must be a positive integer, got ${size}`);
+    if (maxWaiting !== undefined && (!Number.isInteger(maxWaiting) || maxWaiting < 0))
+      throw new Error(`The queue limit must be a non-negative integer, got ${maxWaiting}`);
   }
 
   /** Holders and waiters now (for tests and diagnostics). */
@@ -56,7 +58,8 @@ export class ConcurrencyLimit {
       this.running++;
       return Promise.resolve(this.releaser());
     }
-    if (this.waiting >= (this.options.maxWaiting ?? Infinity)) return Promise.reject(this.options.refusal('queue-full'));
+    if (this.waiting >= (this.options.maxWaiting ?? Infinity))
+      return Promise.reject(this.options.refusal('queue-full'));
     this.waiting++;
     return new Promise((resolve, reject) => {
       const settle = () => {
@@ -77,10 +80,13 @@ export class ConcurrencyLimit {
         },
       };
       const { waitTimeoutMs } = this.options;
-      const timer = waitTimeoutMs === undefined ? undefined : setTimeout(() => {
-        settle();
-        reject(this.options.refusal('timed-out'));
-      }, waitTimeoutMs);
+      const timer =
+        waitTimeoutMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              settle();
+              reject(this.options.refusal('timed-out'));
+            }, waitTimeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(waiter);
     });

@@ -34,10 +34,21 @@ export interface HookContext<A = any, S = any> {
   [key: string]: any;
 }
 
-export const DEFAULT_EVENTS: Readonly<Record<string, string>> = { create: 'created', update: 'updated', patch: 'patched', remove: 'removed' };
+export const DEFAULT_EVENTS: Readonly<Record<string, string>> = {
+  create: 'created',
+  update: 'updated',
+  patch: 'patched',
+  remove: 'removed',
+};
 
 /** The context of one call, made from the call itself: its `params` object is the call's own. */
-export function createContext(app: unknown, service: unknown, path: string, method: string, call: ServiceCall): HookContext {
+export function createContext(
+  app: unknown,
+  service: unknown,
+  path: string,
+  method: string,
+  call: ServiceCall,
+): HookContext {
   const context = new CallContext(app, service, path, method, call.params);
   context.id = call.id;
   context.data = call.data;

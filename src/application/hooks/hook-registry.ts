@@ -42,7 +42,8 @@ export class HookRegistry {
 
   private add(kind: Kind, method: string, hooks: unknown): void {
     const list = (Array.isArray(hooks) ? hooks : [hooks]) as never[];
-    for (const hook of list) if (typeof hook !== 'function') throw new Error(`A ${kind} hook for '${method}' must be a function`);
+    for (const hook of list)
+      if (typeof hook !== 'function') throw new Error(`A ${kind} hook for '${method}' must be a function`);
     const map = this.store[kind] as Map<string, unknown[]>;
     map.set(method, [...(map.get(method) ?? []), ...list]);
   }

@@ -16,7 +16,12 @@ type ByMethod<T> = { all?: OneOrMany<T>; [method: string]: OneOrMany<T> | undefi
  */
 export type HookMap =
   | OneOrMany<AroundHook>
-  | { around?: ByMethod<AroundHook>; before?: ByMethod<RegularHook>; after?: ByMethod<RegularHook>; error?: ByMethod<RegularHook> }
+  | {
+      around?: ByMethod<AroundHook>;
+      before?: ByMethod<RegularHook>;
+      after?: ByMethod<RegularHook>;
+      error?: ByMethod<RegularHook>;
+    }
   | Record<string, OneOrMany<AroundHook>>;
 
 export const HOOK_TYPES = ['around', 'before', 'after', 'error'] as const;

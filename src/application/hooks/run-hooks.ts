@@ -25,7 +25,12 @@ export function composeAround(hooks: readonly AroundHook[], last: (context: Hook
  * Runs the hooks in order; a hook that returns a promise is waited for before the next. Returns a
  * promise only once one did: synchronous hooks (most are) then cost no microtask turn each.
  */
-function runRegular(hooks: readonly RegularHook[], context: HookContext, type: HookContext['type'], from = 0): Promise<void> | undefined {
+function runRegular(
+  hooks: readonly RegularHook[],
+  context: HookContext,
+  type: HookContext['type'],
+  from = 0,
+): Promise<void> | undefined {
   for (let index = from; index < hooks.length; index += 1) {
     context.type = type;
     const returned = hooks[index](context);
@@ -35,7 +40,13 @@ function runRegular(hooks: readonly RegularHook[], context: HookContext, type: H
   return undefined;
 }
 
-async function finishAfter(pending: PromiseLike<unknown>, hooks: readonly RegularHook[], context: HookContext, type: HookContext['type'], next: number): Promise<void> {
+async function finishAfter(
+  pending: PromiseLike<unknown>,
+  hooks: readonly RegularHook[],
+  context: HookContext,
+  type: HookContext['type'],
+  next: number,
+): Promise<void> {
   const returned = await pending;
   if (returned && returned !== context) Object.assign(context, returned);
   const rest = runRegular(hooks, context, type, next);
@@ -43,7 +54,10 @@ async function finishAfter(pending: PromiseLike<unknown>, hooks: readonly Regula
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value instanceof Promise || (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function');
+  return (
+    value instanceof Promise ||
+    (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function')
+  );
 }
 
 /**

@@ -56,7 +56,13 @@ export class IdempotencyRecords {
   async claim(scope: string, fingerprint: string, attempts = 3): Promise<Claim> {
     await this.sweep();
     const now = this.now();
-    const fresh: IdempotencyRecord = { _id: scope, fingerprint, state: 'running', leaseUntil: now + LEASE_MS, expiresAt: new Date(now + this.ttlMs) };
+    const fresh: IdempotencyRecord = {
+      _id: scope,
+      fingerprint,
+      state: 'running',
+      leaseUntil: now + LEASE_MS,
+      expiresAt: new Date(now + this.ttlMs),
+    };
     try {
       await this.store.create!(fresh, {});
       return { state: 'claimed' };
@@ -70,12 +76,18 @@ export class IdempotencyRecords {
     const abandoned = known.state === 'running' && known.leaseUntil <= now;
     if (expired || abandoned) return (await this.takeOver(fresh, known)) ? { state: 'claimed' } : { state: 'running' };
     if (known.fingerprint !== fingerprint) return { state: 'mismatch' };
-    return known.state === 'done' ? { state: 'done', answer: JSON.parse(known.answer ?? 'null') } : { state: 'running' };
+    return known.state === 'done'
+      ? { state: 'done', answer: JSON.parse(known.answer ?? 'null') }
+      : { state: 'running' };
   }
 
   /** The call ran: its answer is what every repetition of the request gets, until the key expires. */
   async complete(scope: string, answer: unknown): Promise<void> {
-    await this.store.patch!(scope, { state: 'done', answer: JSON.stringify(answer ?? null), expiresAt: new Date(this.now() + this.ttlMs) }, {});
+    await this.store.patch!(
+      scope,
+      { state: 'done', answer: JSON.stringify(answer ?? null), expiresAt: new Date(this.now() + this.ttlMs) },
+      {},
+    );
   }
 
   /** The call failed: the key is free again, so that the request can be tried once more. */
@@ -99,7 +111,9 @@ export class IdempotencyRecords {
   private async takeOver(fresh: IdempotencyRecord, known: IdempotencyRecord): Promise<boolean> {
     const { _id, ...claim } = fresh;
     try {
-      await this.store.patch!(_id, copyWith(claim, { answer: null }), { query: { state: known.state, leaseUntil: known.leaseUntil } });
+      await this.store.patch!(_id, copyWith(claim, { answer: null }), {
+        query: { state: known.state, leaseUntil: known.leaseUntil },
+      });
       return true;
     } catch (error) {
       if (error instanceof NotFound) return false;

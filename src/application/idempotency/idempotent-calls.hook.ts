@@ -26,13 +26,25 @@ export function idempotentCalls(records: IdempotencyRecords) {
   return async (context: HookContext, next: NextFunction): Promise<void> => {
     const key = keyOf(context);
     if (key === undefined || READING_METHODS.has(context.method) || !context.params.provider) return next();
-    const fingerprint = records.fingerprintOf({ method: context.method, path: context.path, id: context.id, data: context.data, query: context.params.query });
+    const fingerprint = records.fingerprintOf({
+      method: context.method,
+      path: context.path,
+      id: context.id,
+      data: context.data,
+      query: context.params.query,
+    });
     const user = context.params.user ? recordIdOf(context.params.user) : undefined;
     // Anonymous calls (a sign-up) share no scope: only the very same request finds its answer.
     const scope = `${context.path}\u0000${user === undefined || user === null ? `anonymous\u0000${fingerprint}` : `user\u0000${String(user)}`}\u0000${key}`;
     const claim = await claimOrWait(records, scope, fingerprint);
-    if (claim.state === 'mismatch') throw new Unprocessable('This Idempotency-Key was used with another request', { reason: 'idempotency-key-reused' });
-    if (claim.state === 'running') throw new Conflict('A request with this Idempotency-Key is still being processed; try again later', { reason: 'idempotency-key-in-use' });
+    if (claim.state === 'mismatch')
+      throw new Unprocessable('This Idempotency-Key was used with another request', {
+        reason: 'idempotency-key-reused',
+      });
+    if (claim.state === 'running')
+      throw new Conflict('A request with this Idempotency-Key is still being processed; try again later', {
+        reason: 'idempotency-key-in-use',
+      });
     if (claim.state === 'done') {
       context.result = claim.answer;
       context.dispatch = claim.answer;

@@ -20,7 +20,9 @@ function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
     const record = value as Record<string, unknown>;
-    const keys = Object.keys(record).sort().filter((key) => record[key] !== undefined);
+    const keys = Object.keys(record)
+      .sort()
+      .filter((key) => record[key] !== undefined);
     return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';

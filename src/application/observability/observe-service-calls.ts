@@ -18,7 +18,10 @@ export type CallObserver = (context: HookContext, chain: CallChain) => Promise<v
  * it records the real user as `enduser.id` and, for a call made by another server on a user's
  * behalf, that server's credential name as `hexa.acting_service`. Never a token, a body or an e-mail.
  */
-export function observeServiceCalls(tracer: TracerPort | undefined, metrics: MetricsPort | undefined): CallObserver | undefined {
+export function observeServiceCalls(
+  tracer: TracerPort | undefined,
+  metrics: MetricsPort | undefined,
+): CallObserver | undefined {
   if (!tracer && !metrics) return undefined;
   const measured: CallObserver = metrics
     ? async (context, chain) => {
@@ -36,14 +39,24 @@ export function observeServiceCalls(tracer: TracerPort | undefined, metrics: Met
     : (context, chain) => chain(context);
   if (!tracer) return measured;
   return (context, chain) => {
-    const attributes = () => ({ 'hexa.service.path': context.path, 'hexa.service.method': context.method, 'hexa.call.provider': context.params.provider ?? 'internal' });
-    return tracer.inSpan(`${context.path}.${context.method}`, { role: 'internal', attributes }, context.params[TRACE_PARENT], (span, parent) => {
-      // The call's own params (not the caller's object, which an internal call may share): what it calls is a child of its span.
-      // (Under a caller left out by sampling, the call goes on in the caller's context: the same object, nothing copied.)
-      if (parent !== context.params[TRACE_PARENT]) context.params = copyWith(context.params, { [TRACE_PARENT]: parent });
-      if (!span.recording) return measured(context, chain);
-      return measured(context, chain).finally(() => recordCaller(span, context));
+    const attributes = () => ({
+      'hexa.service.path': context.path,
+      'hexa.service.method': context.method,
+      'hexa.call.provider': context.params.provider ?? 'internal',
     });
+    return tracer.inSpan(
+      `${context.path}.${context.method}`,
+      { role: 'internal', attributes },
+      context.params[TRACE_PARENT],
+      (span, parent) => {
+        // The call's own params (not the caller's object, which an internal call may share): what it calls is a child of its span.
+        // (Under a caller left out by sampling, the call goes on in the caller's context: the same object, nothing copied.)
+        if (parent !== context.params[TRACE_PARENT])
+          context.params = copyWith(context.params, { [TRACE_PARENT]: parent });
+        if (!span.recording) return measured(context, chain);
+        return measured(context, chain).finally(() => recordCaller(span, context));
+      },
+    );
   };
 }
 

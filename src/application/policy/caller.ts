@@ -13,7 +13,11 @@ export interface Caller {
   readonly anonymous: boolean;
 }
 
-export const ANONYMOUS: Caller = Object.freeze({ id: undefined, roles: Object.freeze([]) as readonly string[], anonymous: true });
+export const ANONYMOUS: Caller = Object.freeze({
+  id: undefined,
+  roles: Object.freeze([]) as readonly string[],
+  anonymous: true,
+});
 
 /** The caller of a call: `params.user`, its id and its roles (strings only; anything else is ignored). */
 export function callerOf(params: Params, rolesField: string): Caller {

@@ -37,14 +37,20 @@ export class CompiledPolicy {
   ) {
     const { AbilityBuilder, createMongoAbility } = caslAbility();
     const builder = new AbilityBuilder<Ability>(createMongoAbility);
-    const add = (inverted: boolean) => (action: PolicyAction | PolicyAction[], fields?: readonly string[] | RecordConditions, conditions?: RecordConditions) => {
-      const fieldList = Array.isArray(fields) ? [...(fields as readonly string[])] : undefined;
-      const where = Array.isArray(fields) ? conditions : ((fields as RecordConditions | undefined) ?? conditions);
-      const rule: RawRuleOf<Ability> = { action: action as string | string[], subject, inverted };
-      if (fieldList) rule.fields = fieldList;
-      if (where) rule.conditions = where;
-      builder.rules.push(rule);
-    };
+    const add =
+      (inverted: boolean) =>
+      (
+        action: PolicyAction | PolicyAction[],
+        fields?: readonly string[] | RecordConditions,
+        conditions?: RecordConditions,
+      ) => {
+        const fieldList = Array.isArray(fields) ? [...(fields as readonly string[])] : undefined;
+        const where = Array.isArray(fields) ? conditions : ((fields as RecordConditions | undefined) ?? conditions);
+        const rule: RawRuleOf<Ability> = { action: action as string | string[], subject, inverted };
+        if (fieldList) rule.fields = fieldList;
+        if (where) rule.conditions = where;
+        builder.rules.push(rule);
+      };
     policy(caller, { can: add(false), cannot: add(true) });
     this.ability = builder.build({ detectSubjectType: () => subject });
     const reads = this.ability.rulesFor('read', subject);
@@ -117,7 +123,10 @@ export class CompiledPolicy {
     let kept = this.visibleByMatches.get(matches);
     if (kept === undefined || (kept.names !== undefined && !hasNames(record, kept.names))) {
       // Worked out by CASL once per combination (and field names): every such record shows the same fields.
-      kept = { names: this.readsAllFields ? Object.keys(record) : undefined, shown: shownFieldsOf(this.visibleFieldsOf(record), true) };
+      kept = {
+        names: this.readsAllFields ? Object.keys(record) : undefined,
+        shown: shownFieldsOf(this.visibleFieldsOf(record), true),
+      };
       this.visibleByMatches.set(matches, kept);
     }
     return kept.shown;
@@ -126,7 +135,9 @@ export class CompiledPolicy {
   private visibleFieldsOf(record: Record<string, unknown>): string[] | undefined {
     if (!this.ability.can('read', record as never)) return undefined;
     const all = Object.keys(record);
-    return caslExtra().permittedFieldsOf(this.ability, 'read', record as never, { fieldsFrom: (rule) => rule.fields ?? all });
+    return caslExtra().permittedFieldsOf(this.ability, 'read', record as never, {
+      fieldsFrom: (rule) => rule.fields ?? all,
+    });
   }
 }
 
@@ -149,7 +160,11 @@ export interface ShownFields {
 /** A list worked out afresh for one record (too many conditional rules to keep) is not worth a set. */
 function shownFieldsOf(fields: string[] | undefined, kept: boolean): ShownFields | undefined {
   if (fields === undefined) return undefined;
-  return { fields: kept ? Object.freeze(fields) : fields, key: fields.join('\u0000'), set: kept ? new Set(fields) : undefined };
+  return {
+    fields: kept ? Object.freeze(fields) : fields,
+    key: fields.join('\u0000'),
+    set: kept ? new Set(fields) : undefined,
+  };
 }
 
 /** Whether the record's own enumerable field names are exactly `names`, in order (records of one shape list them alike). */
@@ -174,7 +189,8 @@ const MAX_KEPT_SCOPES = 64;
  */
 function matcherOf(rule: CompiledRule): (record: Record<string, unknown>) => boolean {
   const conditions = Object.entries(rule.conditions as Record<string, unknown>);
-  if (!conditions.every(([field, value]) => !field.startsWith('$') && !field.includes('.') && plain(value))) return (record) => rule.matchesConditions(record);
+  if (!conditions.every(([field, value]) => !field.startsWith('$') && !field.includes('.') && plain(value)))
+    return (record) => rule.matchesConditions(record);
   return (record) => {
     for (const [field, wanted] of conditions) {
       const value = record[field];

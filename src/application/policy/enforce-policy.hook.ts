@@ -34,13 +34,19 @@ export function enforcePolicy(views: PolicyViews, methods: readonly string[]): H
   const scope = (context: HookContext): void => {
     if (!context.params.provider) return;
     const compiled = views.compiledFor(context.params);
-    if (context.method === 'create') (context as CreateContext)[SENT_FIELDS] = assertCreatable(compiled, context.data, context.path);
+    if (context.method === 'create')
+      (context as CreateContext)[SENT_FIELDS] = assertCreatable(compiled, context.data, context.path);
     else scopeQuery(context, compiled, actionOf(context.method));
   };
   const answer = (context: HookContext): void => {
     if (!context.params.provider) return;
     const select = context.params.query?.$select;
-    context.dispatch = views.answer(context.params, context.dispatch ?? context.result, (context as CreateContext)[SENT_FIELDS], Array.isArray(select) ? select : undefined);
+    context.dispatch = views.answer(
+      context.params,
+      context.dispatch ?? context.result,
+      (context as CreateContext)[SENT_FIELDS],
+      Array.isArray(select) ? select : undefined,
+    );
   };
   return { before: byMethod(methods, scope), after: byMethod(methods, answer) };
 }
@@ -54,8 +60,15 @@ export function answerPolicyErrors(views: PolicyViews, methods: readonly string[
   const onError = async (context: HookContext): Promise<void> => {
     if (!context.params.provider) return;
     // A recovered call skips the after hooks: its answer is viewed here.
-    if (context.result !== undefined) context.dispatch = views.answer(context.params, context.dispatch ?? context.result);
-    else context.error = await refusalOfWrite(context, views.compiledFor(context.params), actionOf(context.method), context.error);
+    if (context.result !== undefined)
+      context.dispatch = views.answer(context.params, context.dispatch ?? context.result);
+    else
+      context.error = await refusalOfWrite(
+        context,
+        views.compiledFor(context.params),
+        actionOf(context.method),
+        context.error,
+      );
   };
   return { error: byMethod(methods, onError) };
 }
@@ -78,7 +91,10 @@ function assertCreatableRecord(compiled: CompiledPolicy, item: unknown, path: st
   if (compiled.allowsNew('create', record, fields)) return fields;
   const scope = compiled.scope('create', fields);
   if (!compiled.allows('create')) throw refusal(compiled, 'create', path);
-  throw new Forbidden(scope.allowed ? `You may not create this record in ${path}` : `You may not write ${scope.refusedFields.join(', ')}`, scope.allowed ? undefined : { fields: scope.refusedFields });
+  throw new Forbidden(
+    scope.allowed ? `You may not create this record in ${path}` : `You may not write ${scope.refusedFields.join(', ')}`,
+    scope.allowed ? undefined : { fields: scope.refusedFields },
+  );
 }
 
 /**
@@ -87,7 +103,12 @@ function assertCreatableRecord(compiled: CompiledPolicy, item: unknown, path: st
  */
 function scopeQuery(context: HookContext, compiled: CompiledPolicy, action: PolicyAction): void {
   const standard = (STANDARD_METHODS as readonly string[]).includes(context.method);
-  const touched = action === 'read' ? queriedFields(context.params.query) : standard && context.method !== 'remove' ? writtenFields(context.data) : [];
+  const touched =
+    action === 'read'
+      ? queriedFields(context.params.query)
+      : standard && context.method !== 'remove'
+        ? writtenFields(context.data)
+        : [];
   const scope = compiled.scope(action, touched);
   if (!scope.allowed) {
     if (!compiled.allows(action)) throw refusal(compiled, action, context.path);
@@ -103,12 +124,26 @@ function scopeQuery(context: HookContext, compiled: CompiledPolicy, action: Poli
  * A write to one record that found nothing: a 403 when the caller may read that record (it
  * exists, they just may not change it), else the 404 as it was.
  */
-async function refusalOfWrite(context: HookContext, compiled: CompiledPolicy, action: PolicyAction, error: unknown): Promise<unknown> {
-  if (!(error instanceof NotFound) || action === 'read' || context.method === 'create' || context.id === null || context.id === undefined) return error;
+async function refusalOfWrite(
+  context: HookContext,
+  compiled: CompiledPolicy,
+  action: PolicyAction,
+  error: unknown,
+): Promise<unknown> {
+  if (
+    !(error instanceof NotFound) ||
+    action === 'read' ||
+    context.method === 'create' ||
+    context.id === null ||
+    context.id === undefined
+  )
+    return error;
   const readable = compiled.readCondition();
   if (readable === null) return error;
   try {
-    await (context.service as { get(id: unknown, params: object): Promise<unknown> }).get(context.id, { query: readable });
+    await (context.service as { get(id: unknown, params: object): Promise<unknown> }).get(context.id, {
+      query: readable,
+    });
   } catch {
     return error;
   }
@@ -116,7 +151,9 @@ async function refusalOfWrite(context: HookContext, compiled: CompiledPolicy, ac
 }
 
 function refusal(compiled: CompiledPolicy, action: PolicyAction, path: string): Error {
-  return compiled.caller.anonymous ? new NotAuthenticated('Not authenticated') : new Forbidden(`You may not ${action} ${path}`);
+  return compiled.caller.anonymous
+    ? new NotAuthenticated('Not authenticated')
+    : new Forbidden(`You may not ${action} ${path}`);
 }
 
 function withCondition(query: Query | undefined, condition: Query): Query | undefined {

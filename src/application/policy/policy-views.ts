@@ -9,7 +9,9 @@ import { PolicyCache } from './policy-cache';
 import type { ServicePolicy } from './service-policy';
 
 /** Fields computed for each caller (e.g. `liked`: did I like it), added to every view of a readable record. */
-export type ComputedFields = Readonly<Record<string, (record: Readonly<Record<string, unknown>>, caller: Caller) => unknown>>;
+export type ComputedFields = Readonly<
+  Record<string, (record: Readonly<Record<string, unknown>>, caller: Caller) => unknown>
+>;
 
 type ComputedEntries = readonly (readonly [string, ComputedFields[string]])[];
 
@@ -125,7 +127,10 @@ export class PolicyViews implements RecordVisibility {
       const data = this.list(viewer, answer.data, computed);
       return data === answer.data ? answer : copyWith(answer, { data });
     }
-    if (Array.isArray(answer)) return sent.length > 0 ? answer.map((record) => this.withSent(viewer, record, sent, computed)) : this.list(viewer, answer, computed);
+    if (Array.isArray(answer))
+      return sent.length > 0
+        ? answer.map((record) => this.withSent(viewer, record, sent, computed))
+        : this.list(viewer, answer, computed);
     return this.withSent(viewer, answer, sent, computed);
   }
 
@@ -151,7 +156,8 @@ export class PolicyViews implements RecordVisibility {
       shapes.set(shown.key, (shape = { fields, key: fields.join('\u0000'), views: new Map() }));
     }
     // Nothing made per viewer: everyone with these fields shares one view, under the fields' key.
-    if (this.computed.length === 0 && this.relations.length === 0) return (shape.alike ??= { key: shape.key, view: this.assemble(record, shape.fields, NO_EXTRAS) });
+    if (this.computed.length === 0 && this.relations.length === 0)
+      return (shape.alike ??= { key: shape.key, view: this.assemble(record, shape.fields, NO_EXTRAS) });
     const extras = this.extrasOf({ compiled, user }, record, shape.fields, this.computed);
     const computedPart = extras.computed.length === 0 ? '' : JSON.stringify(extras.computed.map(([, value]) => value));
     const key = `${shape.key}\u0001${computedPart}\u0001${extras.related.map(([, view]) => view?.key ?? '').join('\u0001')}`;
@@ -170,7 +176,11 @@ export class PolicyViews implements RecordVisibility {
   }
 
   /** One record as the caller sees it; undefined when they may not read it. */
-  private recordView(viewer: Viewer, record: Record<string, unknown>, computed: ComputedEntries): Record<string, unknown> | undefined {
+  private recordView(
+    viewer: Viewer,
+    record: Record<string, unknown>,
+    computed: ComputedEntries,
+  ): Record<string, unknown> | undefined {
     const shown = viewer.compiled.shownFields(record);
     if (!shown) return undefined;
     // Nothing to leave out and nothing to add: the answer's record is its own view (no copy, as without a policy).
@@ -193,7 +203,9 @@ export class PolicyViews implements RecordVisibility {
     const view = this.recordView(viewer, record, computed) ?? { [idField]: record[idField] };
     // The record itself: whatever the caller sent is in it already.
     if (view === record) return view;
-    for (const field of sent) if (!this.hidden.has(field) && Object.hasOwn(record, field) && !Object.hasOwn(view, field)) view[field] = record[field];
+    for (const field of sent)
+      if (!this.hidden.has(field) && Object.hasOwn(record, field) && !Object.hasOwn(view, field))
+        view[field] = record[field];
     return view;
   }
 
@@ -226,22 +238,44 @@ export class PolicyViews implements RecordVisibility {
    * service shows it to the viewer (null when they may not read it): only where the viewer may
    * read the field naming it, so a relation never tells what its field would not.
    */
-  private viewOf(viewer: Viewer, record: Record<string, unknown>, fields: readonly string[], computed: ComputedEntries): Record<string, unknown> {
+  private viewOf(
+    viewer: Viewer,
+    record: Record<string, unknown>,
+    fields: readonly string[],
+    computed: ComputedEntries,
+  ): Record<string, unknown> {
     return this.assemble(record, fields, this.extrasOf(viewer, record, fields, computed));
   }
 
   /** The computed fields' values for the viewer, and the related records as their services show them to the viewer. */
-  private extrasOf(viewer: Viewer, record: Record<string, unknown>, fields: readonly string[], computed: ComputedEntries): Extras {
+  private extrasOf(
+    viewer: Viewer,
+    record: Record<string, unknown>,
+    fields: readonly string[],
+    computed: ComputedEntries,
+  ): Extras {
     return {
       computed: computed.map(([name, compute]) => [name, compute(record, viewer.compiled.caller)] as const),
-      related: this.relations.length === 0 ? NO_RELATED : this.relations
-        .filter(([name, relation]) => Object.hasOwn(record, name) && fields.includes(relation.field) && Object.hasOwn(record, relation.field))
-        .map(([name, relation]) => [name, this.relatedView(relation, record[name], viewer.user)] as const),
+      related:
+        this.relations.length === 0
+          ? NO_RELATED
+          : this.relations
+              .filter(
+                ([name, relation]) =>
+                  Object.hasOwn(record, name) &&
+                  fields.includes(relation.field) &&
+                  Object.hasOwn(record, relation.field),
+              )
+              .map(([name, relation]) => [name, this.relatedView(relation, record[name], viewer.user)] as const),
     };
   }
 
   /** The view itself: the record's fields it has, then the computed fields, then each related record (null where not shown). */
-  private assemble(record: Record<string, unknown>, fields: readonly string[], { computed, related }: Extras): Record<string, unknown> {
+  private assemble(
+    record: Record<string, unknown>,
+    fields: readonly string[],
+    { computed, related }: Extras,
+  ): Record<string, unknown> {
     const view: Record<string, unknown> = {};
     for (const field of fields) if (Object.hasOwn(record, field)) view[field] = record[field];
     for (const [name, value] of computed) view[name] = value;
@@ -249,13 +283,20 @@ export class PolicyViews implements RecordVisibility {
     return view;
   }
 
-  private relatedView(relation: Relation, related: unknown, user: Record<string, any> | undefined): RecordView | undefined {
+  private relatedView(
+    relation: Relation,
+    related: unknown,
+    user: Record<string, any> | undefined,
+  ): RecordView | undefined {
     if (!isRecord(related)) return undefined;
     const target = this.settings.visibilityOf?.(relation.service);
     if (!target) return { key: JSON.stringify(related), view: related };
     const seen = target.viewFor(user, related);
     if (!seen || !relation.select) return seen;
     const carried = new Set([relation.targetField ?? '_id', ...relation.select]);
-    return { key: seen.key, view: Object.fromEntries(Object.entries(seen.view).filter(([field]) => carried.has(field))) };
+    return {
+      key: seen.key,
+      view: Object.fromEntries(Object.entries(seen.view).filter(([field]) => carried.has(field))),
+    };
   }
 }

@@ -16,9 +16,13 @@ function addQueriedFields(conditions: Record<string, unknown>, fields: Set<strin
   for (const key of Object.keys(conditions)) {
     const value = conditions[key];
     if (QUERY_COMBINATORS.has(key)) {
-      if (Array.isArray(value)) for (const branch of value) if (typeof branch === 'object' && branch !== null) addQueriedFields(branch as Record<string, unknown>, fields);
+      if (Array.isArray(value))
+        for (const branch of value)
+          if (typeof branch === 'object' && branch !== null)
+            addQueriedFields(branch as Record<string, unknown>, fields);
     } else if (key === '$sort') {
-      if (typeof value === 'object' && value !== null) for (const field of Object.keys(value)) fields.add(topLevelField(field));
+      if (typeof value === 'object' && value !== null)
+        for (const field of Object.keys(value)) fields.add(topLevelField(field));
     } else if (!key.startsWith('$')) {
       fields.add(topLevelField(key));
     }

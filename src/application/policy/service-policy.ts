@@ -15,8 +15,16 @@ export type RecordConditions = Record<string, unknown>;
  * operators count the fields they change). `conditions` limits it to the records that match.
  */
 export interface PolicyRules {
-  can(action: PolicyAction | PolicyAction[], fields?: readonly string[] | RecordConditions, conditions?: RecordConditions): void;
-  cannot(action: PolicyAction | PolicyAction[], fields?: readonly string[] | RecordConditions, conditions?: RecordConditions): void;
+  can(
+    action: PolicyAction | PolicyAction[],
+    fields?: readonly string[] | RecordConditions,
+    conditions?: RecordConditions,
+  ): void;
+  cannot(
+    action: PolicyAction | PolicyAction[],
+    fields?: readonly string[] | RecordConditions,
+    conditions?: RecordConditions,
+  ): void;
 }
 
 /**

@@ -19,7 +19,8 @@ function addWrittenFields(item: unknown, fields: Set<string>): void {
     if (!key.startsWith('$')) fields.add(topLevelField(key));
     else {
       const value = (item as Record<string, unknown>)[key];
-      if (typeof value === 'object' && value !== null) for (const path of Object.keys(value)) fields.add(topLevelField(path));
+      if (typeof value === 'object' && value !== null)
+        for (const path of Object.keys(value)) fields.add(topLevelField(path));
     }
   }
 }

@@ -28,7 +28,8 @@ export interface FilteredQuery {
  * result is a fresh copy; the input is never changed.
  */
 export function filterQuery(input: unknown, options: FilterQueryOptions = {}): FilteredQuery {
-  if (input !== undefined && input !== null && (!isObject(input) || Array.isArray(input))) throw new BadRequest('The query must be an object');
+  if (input !== undefined && input !== null && (!isObject(input) || Array.isArray(input)))
+    throw new BadRequest('The query must be an object');
   const operators = operatorSet(options.operators);
   const filters: QueryFilters = {};
   const conditions: Query = {};
@@ -39,10 +40,18 @@ export function filterQuery(input: unknown, options: FilterQueryOptions = {}): F
     if (FORBIDDEN_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${echo(key)}`);
     if (value === undefined) continue;
     switch (key) {
-      case '$limit': filters.$limit = parseCount('$limit', value); break;
-      case '$skip': filters.$skip = parseCount('$skip', value); break;
-      case '$sort': filters.$sort = parseSort(value); break;
-      case '$select': filters.$select = parseSelect(value); break;
+      case '$limit':
+        filters.$limit = parseCount('$limit', value);
+        break;
+      case '$skip':
+        filters.$skip = parseCount('$skip', value);
+        break;
+      case '$sort':
+        filters.$sort = parseSort(value);
+        break;
+      case '$select':
+        filters.$select = parseSelect(value);
+        break;
       default:
         if (options.filters && Object.hasOwn(options.filters, key)) {
           const setting = options.filters[key];
@@ -65,12 +74,15 @@ function validateConditions(conditions: Query, operators: ReadonlySet<string>): 
   return mapConditions(conditions, {
     // `$or` and `$and` always; `$nor` only where the service lists it.
     combinator(key) {
-      if (!(LOGICAL_OPERATORS as readonly string[]).includes(key) && !allowedAtTopLevel(key, operators)) throw new BadRequest(`Invalid filter value ${echo(key)}`);
+      if (!(LOGICAL_OPERATORS as readonly string[]).includes(key) && !allowedAtTopLevel(key, operators))
+        throw new BadRequest(`Invalid filter value ${echo(key)}`);
     },
     field(key, value, depth) {
       if (FORBIDDEN_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${echo(key)}`);
       if (key.startsWith('$') && !allowedAtTopLevel(key, operators)) {
-        throw depth === 1 ? new BadRequest(`Invalid filter value ${echo(key)}`) : new BadRequest(`Invalid query parameter ${echo(key)}`, { [echo(key)]: echoValue(value) });
+        throw depth === 1
+          ? new BadRequest(`Invalid filter value ${echo(key)}`)
+          : new BadRequest(`Invalid query parameter ${echo(key)}`, { [echo(key)]: echoValue(value) });
       }
       return copyConditionValue(value, operators, depth);
     },

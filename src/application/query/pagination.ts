@@ -4,7 +4,10 @@ import type { PaginationOptions } from '../../ports/service-params';
  * The effective `$limit`: the requested one, else `paginate.default`, else `paginate.max`,
  * capped at `paginate.max`. Without pagination the request is used as it is.
  */
-export function resolveLimit(requested: number | undefined, paginate: PaginationOptions | false | undefined): number | undefined {
+export function resolveLimit(
+  requested: number | undefined,
+  paginate: PaginationOptions | false | undefined,
+): number | undefined {
   if (!paginate) return requested;
   const fallback = paginate.default ?? paginate.max;
   const limit = requested ?? fallback;

@@ -14,12 +14,14 @@ export function parseCount(name: string, value: unknown): number {
 
 /** `$sort`: an object of field names to 1 or -1 (or '1' / '-1' from URLs). */
 export function parseSort(value: unknown): Record<string, SortDirection> {
-  if (!isObject(value) || Array.isArray(value)) throw new BadRequest('$sort must be an object of field names to 1 or -1');
+  if (!isObject(value) || Array.isArray(value))
+    throw new BadRequest('$sort must be an object of field names to 1 or -1');
   const sort: Record<string, SortDirection> = {};
   for (const [field, direction] of Object.entries(value)) {
     assertFieldName('$sort', field);
     const parsed = direction === 1 || direction === '1' ? 1 : direction === -1 || direction === '-1' ? -1 : undefined;
-    if (parsed === undefined) throw new BadRequest(`$sort values must be 1 or -1`, { $sort: { [echo(field)]: echoValue(direction) } });
+    if (parsed === undefined)
+      throw new BadRequest(`$sort values must be 1 or -1`, { $sort: { [echo(field)]: echoValue(direction) } });
     sort[field] = parsed;
   }
   return sort;
@@ -36,7 +38,12 @@ export function parseSelect(value: unknown): string[] {
 }
 
 export function assertFieldName(filter: string, field: string): void {
-  if (field === '' || field.startsWith('$') || FORBIDDEN_KEYS.has(field) || field.split('.').some((part) => FORBIDDEN_KEYS.has(part))) {
+  if (
+    field === '' ||
+    field.startsWith('$') ||
+    FORBIDDEN_KEYS.has(field) ||
+    field.split('.').some((part) => FORBIDDEN_KEYS.has(part))
+  ) {
     throw new BadRequest(`Invalid field name '${echo(field)}' in ${filter}`);
   }
 }

@@ -19,18 +19,20 @@ export const QUERY_STRING_LIMITS = Object.freeze({
  * sends). Every limit throws instead of silently reshaping the query; `plainObjects` keeps keys
  * such as `constructor` visible so the adapter can refuse them (qs would drop them quietly).
  */
-export const QUERY_PARSE_OPTIONS: Readonly<IParseOptions> = Object.freeze(copyWith(QUERY_STRING_LIMITS, {
-  strictDepth: true,
-  throwOnLimitExceeded: true,
-  allowPrototypes: false,
-  plainObjects: true,
-  allowDots: false,
-  comma: false,
-  parseArrays: true,
-  duplicates: 'combine',
-  ignoreQueryPrefix: false,
-  charset: 'utf-8',
-} satisfies IParseOptions));
+export const QUERY_PARSE_OPTIONS: Readonly<IParseOptions> = Object.freeze(
+  copyWith(QUERY_STRING_LIMITS, {
+    strictDepth: true,
+    throwOnLimitExceeded: true,
+    allowPrototypes: false,
+    plainObjects: true,
+    allowDots: false,
+    comma: false,
+    parseArrays: true,
+    duplicates: 'combine',
+    ignoreQueryPrefix: false,
+    charset: 'utf-8',
+  } satisfies IParseOptions),
+);
 
 /** The `qs.stringify` options of the REST client: indices keep arrays and `$or` branches unambiguous. */
 export const QUERY_STRINGIFY_OPTIONS: Readonly<IStringifyOptions> = Object.freeze({

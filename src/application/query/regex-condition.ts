@@ -21,7 +21,10 @@ export function checkRegexCondition(condition: Record<string, unknown>): void {
   if (pattern === undefined) throw new BadRequest('$options needs $regex beside it');
   if (typeof pattern !== 'string') throw new BadRequest('$regex must be a string');
   if (pattern.length > MAX_REGEX_LENGTH) throw new BadRequest(`$regex must be at most ${MAX_REGEX_LENGTH} characters`);
-  if (flags !== undefined && (typeof flags !== 'string' || !REGEX_FLAGS.test(flags) || new Set(flags).size !== flags.length)) {
+  if (
+    flags !== undefined &&
+    (typeof flags !== 'string' || !REGEX_FLAGS.test(flags) || new Set(flags).size !== flags.length)
+  ) {
     throw new BadRequest('$options may only hold the flags i, m, s and x');
   }
   try {
@@ -31,6 +34,9 @@ export function checkRegexCondition(condition: Record<string, unknown>): void {
     throw new BadRequest('$regex is not a valid regular expression', { $regex: pattern });
   }
   if (!safeRegex(pattern)) {
-    throw new BadRequest('$regex repeats a repetition (such as (a+)+) or has too many repetitions; such patterns can take exponential time', { $regex: pattern });
+    throw new BadRequest(
+      '$regex repeats a repetition (such as (a+)+) or has too many repetitions; such patterns can take exponential time',
+      { $regex: pattern },
+    );
   }
 }

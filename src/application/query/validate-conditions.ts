@@ -20,8 +20,10 @@ export function copyConditionValue(value: unknown, operators: ReadonlySet<string
   for (const [key, inner] of entries) {
     if (FORBIDDEN_KEYS.has(key)) throw new BadRequest(`Invalid query parameter ${echo(key)}`);
     if (key.startsWith('$')) {
-      if (!operators.has(key) || NEVER_ALLOWED_OPERATORS.has(key)) throw new BadRequest(`Invalid query parameter ${echo(key)}`, { [echo(key)]: echoValue(inner) });
-      if (LIST_OPERATORS.has(key) && !Array.isArray(inner)) throw new BadRequest(`${echo(key)} needs an array`, { [echo(key)]: echoValue(inner) });
+      if (!operators.has(key) || NEVER_ALLOWED_OPERATORS.has(key))
+        throw new BadRequest(`Invalid query parameter ${echo(key)}`, { [echo(key)]: echoValue(inner) });
+      if (LIST_OPERATORS.has(key) && !Array.isArray(inner))
+        throw new BadRequest(`${echo(key)} needs an array`, { [echo(key)]: echoValue(inner) });
     }
     copy[key] = copyConditionValue(inner, operators, depth + 1);
   }
@@ -43,7 +45,9 @@ function assertNotMixed(entries: Array<[string, unknown]>): void {
     else if (!QUERY_COMBINATORS.has(key)) operator ??= key;
   }
   if (operator !== undefined && field !== undefined) {
-    throw new BadRequest(`Operators and field names cannot be mixed in one condition (${echo(operator)} beside '${echo(field)}')`);
+    throw new BadRequest(
+      `Operators and field names cannot be mixed in one condition (${echo(operator)} beside '${echo(field)}')`,
+    );
   }
 }
 

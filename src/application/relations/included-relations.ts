@@ -14,7 +14,10 @@ export function includedRelations(relations: Relations, value: unknown): string[
     if (name === '') continue;
     if (typeof name !== 'string' || !Object.hasOwn(relations, name)) {
       const declared = Object.keys(relations).join(', ');
-      throw new BadRequest(`'${echo(name)}' is not a relation of this service (${INCLUDE_KEY} takes: ${declared || 'none'})`, { [INCLUDE_KEY]: echo(name) });
+      throw new BadRequest(
+        `'${echo(name)}' is not a relation of this service (${INCLUDE_KEY} takes: ${declared || 'none'})`,
+        { [INCLUDE_KEY]: echo(name) },
+      );
     }
     if (!included.includes(name)) included.push(name);
   }

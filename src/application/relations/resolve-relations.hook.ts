@@ -40,7 +40,11 @@ export function resolveRelations(relations: Relations, methods: readonly string[
     if (records.length === 0) return;
     const resolved = new Map<string, Map<string, StoredRecord>>();
     try {
-      for (const name of needed) resolved.set(name, await findRelated(context.app as Application, name, relations[name], records, context.params));
+      for (const name of needed)
+        resolved.set(
+          name,
+          await findRelated(context.app as Application, name, relations[name], records, context.params),
+        );
     } catch (error) {
       if (!context.event) throw error;
       return;
@@ -53,7 +57,8 @@ export function resolveRelations(relations: Relations, methods: readonly string[
     };
     const answered = context.dispatch ?? context.result;
     context.result = mapRecords(context.result, (record) => withRelations(record, needed));
-    if (context.dispatch !== undefined || included.length < needed.length) context.dispatch = mapRecords(answered, (record) => withRelations(record, included));
+    if (context.dispatch !== undefined || included.length < needed.length)
+      context.dispatch = mapRecords(answered, (record) => withRelations(record, included));
   };
   return { before: byMethod(methods, takeIncludes), after: byMethod(methods, attach) };
 }
@@ -64,9 +69,16 @@ export function resolveRelations(relations: Relations, methods: readonly string[
  * a local target answers every field it does not hide, and the policy views show the caller
  * theirs; with the caller as `user`, so a remote target's server answers as that caller.
  */
-async function findRelated(app: Application, name: string, relation: Relation, records: readonly StoredRecord[], params: Params): Promise<Map<string, StoredRecord>> {
+async function findRelated(
+  app: Application,
+  name: string,
+  relation: Relation,
+  records: readonly StoredRecord[],
+  params: Params,
+): Promise<Map<string, StoredRecord>> {
   // The target's policy is what shows a related record to a caller: without one, nothing would.
-  if (!app.lookup(relation.service)?.options.visibility) throw new Error(`Relation '${name}' targets '${relation.service}', which is not registered with a policy`);
+  if (!app.lookup(relation.service)?.options.visibility)
+    throw new Error(`Relation '${name}' targets '${relation.service}', which is not registered with a policy`);
   const ids = new Map<string, unknown>();
   for (const record of records) {
     const id = record[relation.field];
@@ -78,8 +90,15 @@ async function findRelated(app: Application, name: string, relation: Relation, r
   const select = relation.select ? { $select: [...new Set([targetField, ...relation.select])] } : {};
   let skip = 0;
   for (let calls = 0; calls < ids.size; calls += 1) {
-    const query = { [targetField]: { $in: [...ids.values()] }, $limit: ids.size, ...select, ...(skip > 0 ? { $skip: skip } : {}) };
-    const context = await app.execute(relation.service, 'find', { params: internalCallParams(params, { query, paginate: false, user: params.user }) });
+    const query = {
+      [targetField]: { $in: [...ids.values()] },
+      $limit: ids.size,
+      ...select,
+      ...(skip > 0 ? { $skip: skip } : {}),
+    };
+    const context = await app.execute(relation.service, 'find', {
+      params: internalCallParams(params, { query, paginate: false, user: params.user }),
+    });
     const answer: unknown = context.dispatch ?? context.result;
     const page = isPaginated(answer) ? answer.data : Array.isArray(answer) ? answer : [];
     for (const related of page) if (isRecord(related)) byId.set(idKey(related[targetField]), related);

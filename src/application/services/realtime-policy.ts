@@ -6,7 +6,6 @@ import type { ServiceDefinition } from './service-definition';
 /** The channel of one user's own connections. */
 export const userChannel = (id: unknown): string => `users/${String(id)}`;
 
-
 /**
  * Which connection is in which channel: one that has not signed in is in `anonymous` (no
  * definition publishes there); a signed-in one is in `authenticated` and in its user's channel
@@ -30,6 +29,7 @@ export function configureSkeletonChannels(app: Application, definitions: readonl
     if (connection) app.channel('anonymous').join(connection);
   });
   for (const definition of definitions) {
-    if (definition.publish && app.lookup(definition.path)) app.service(definition.path).publish(definition.publish(app));
+    if (definition.publish && app.lookup(definition.path))
+      app.service(definition.path).publish(definition.publish(app));
   }
 }

@@ -24,20 +24,32 @@ const QUERYING_METHODS = ['find', 'get', 'update', 'patch', 'remove'] as const;
  * (the server a remote store forwards to runs its own). The policy's views also decide what each
  * real-time connection receives of the service's events, on every binding.
  */
-export function registerService(app: Application, definition: ServiceDefinition, store: ServiceMethods, { storesLocally, idempotency, eventsFromStoringServer, ...dependencies }: ServiceDependencies): void {
+export function registerService(
+  app: Application,
+  definition: ServiceDefinition,
+  store: ServiceMethods,
+  { storesLocally, idempotency, eventsFromStoringServer, ...dependencies }: ServiceDependencies,
+): void {
   const service = storesLocally ? withCustomMethods(store, definition) : store;
   const views = policyViewsOf(app, definition);
-  app.use(definition.path, service, { methods: [...definition.methods], events: definition.events ? [...definition.events] : undefined, visibility: views });
+  app.use(definition.path, service, {
+    methods: [...definition.methods],
+    events: definition.events ? [...definition.events] : undefined,
+    visibility: views,
+  });
   app.service(definition.path).hooks(definitionHooks(definition));
   const { always, storedHere } = definition.hooks ?? {};
   if (always) app.service(definition.path).hooks(always(dependencies));
-  if (!storesLocally && eventsFromStoringServer) app.service(definition.path).hooks({ after: byMethod(definition.methods, heardFromStoringServer) });
+  if (!storesLocally && eventsFromStoringServer)
+    app.service(definition.path).hooks({ after: byMethod(definition.methods, heardFromStoringServer) });
   // Where the records are stored, once the caller is known (an around hook per method, so after
   // `always`'s authentication): a write with an Idempotency-Key happens once.
-  if (idempotency && storesLocally) app.service(definition.path).hooks({ around: byMethod(definition.methods, idempotentCalls(idempotency)) });
+  if (idempotency && storesLocally)
+    app.service(definition.path).hooks({ around: byMethod(definition.methods, idempotentCalls(idempotency)) });
   // Where the records are stored: related records (which the policy's views then show), the
   // policy, then the hooks that stamp what the server owns.
-  if (definition.relations && storesLocally) app.service(definition.path).hooks(resolveRelations(definition.relations, definition.methods));
+  if (definition.relations && storesLocally)
+    app.service(definition.path).hooks(resolveRelations(definition.relations, definition.methods));
   if (views && storesLocally) app.service(definition.path).hooks(enforcePolicy(views, definition.methods));
   if (storedHere && storesLocally) app.service(definition.path).hooks(storedHere(dependencies));
   if (views && storesLocally) app.service(definition.path).hooks(answerPolicyErrors(views, definition.methods));
@@ -64,7 +76,10 @@ export function definitionHooks(definition: ServiceDefinition): HookMap {
  */
 function policyViewsOf(app: Application, definition: ServiceDefinition): PolicyViews | undefined {
   if (!definition.policy) {
-    if (definition.relations) throw new Error(`Service '${definition.path}' declares relations but no policy: the policy decides who sees them`);
+    if (definition.relations)
+      throw new Error(
+        `Service '${definition.path}' declares relations but no policy: the policy decides who sees them`,
+      );
     return undefined;
   }
   return new PolicyViews({
@@ -86,7 +101,8 @@ function policyViewsOf(app: Application, definition: ServiceDefinition): PolicyV
 function withCustomMethods(store: ServiceMethods, definition: ServiceDefinition): ServiceMethods {
   const custom = definition.customMethods ?? {};
   const missing = definition.methods.filter((method) => !(method in store) && !(method in custom));
-  if (missing.length > 0) throw new Error(`Service '${definition.path}' lists ${missing.join(', ')} in methods but implements none of them`);
+  if (missing.length > 0)
+    throw new Error(`Service '${definition.path}' lists ${missing.join(', ')} in methods but implements none of them`);
   if (Object.keys(custom).length === 0) return store;
   const service = Object.create(store) as ServiceMethods & Record<string, unknown>;
   for (const [name, implementation] of Object.entries(custom)) {

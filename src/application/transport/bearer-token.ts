@@ -7,7 +7,9 @@ export function bearerToken(header: string | string[] | undefined): string | und
 }
 
 /** A bearer token as the credentials the jwt strategy reads from `params.authentication`. */
-export function bearerAuthentication(header: string | string[] | undefined): { strategy: 'jwt'; accessToken: string } | undefined {
+export function bearerAuthentication(
+  header: string | string[] | undefined,
+): { strategy: 'jwt'; accessToken: string } | undefined {
   const accessToken = bearerToken(header);
   return accessToken === undefined ? undefined : { strategy: 'jwt', accessToken };
 }

@@ -48,7 +48,12 @@ export class RouteTable {
     while (start < end && pathname.charCodeAt(start) === 0x2f) start++;
     while (end > start && pathname.charCodeAt(end - 1) === 0x2f) end--;
     const values: string[] = [];
-    const found = start === end ? (this.root.entry ? { entry: this.root.entry } : undefined) : search(this.root, pathname, start, end, values);
+    const found =
+      start === end
+        ? this.root.entry
+          ? { entry: this.root.entry }
+          : undefined
+        : search(this.root, pathname, start, end, values);
     if (!found) return undefined;
     const route: Record<string, string> = {};
     const { placeholders } = found.entry;
@@ -98,7 +103,13 @@ export function splitServicePath(path: string): string[] {
  * past `last`, the path is used up. Depth is bounded by the tree's height (plus one id
  * segment), not by the URL.
  */
-function search(node: RouteNode, path: string, start: number, last: number, values: string[]): { entry: RouteEntry; id?: string } | undefined {
+function search(
+  node: RouteNode,
+  path: string,
+  start: number,
+  last: number,
+  values: string[],
+): { entry: RouteEntry; id?: string } | undefined {
   if (start > last) return node.entry ? { entry: node.entry } : undefined;
   let end = path.indexOf('/', start);
   if (end === -1 || end > last) end = last;

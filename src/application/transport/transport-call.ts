@@ -35,8 +35,20 @@ export interface DecodedCall {
  * once, and becomes the hook context's own (no argument array in between). The transport has
  * checked that `method` is one the service lists for transports.
  */
-export function callThroughTransport(app: Application, match: Pick<RouteMatch, 'entry' | 'route'>, method: string, decoded: DecodedCall, origin: CallOrigin): Promise<HookContext> {
-  const params: Params = { provider: origin.provider, query: decoded.query, route: match.route, headers: origin.headers, ip: origin.ip };
+export function callThroughTransport(
+  app: Application,
+  match: Pick<RouteMatch, 'entry' | 'route'>,
+  method: string,
+  decoded: DecodedCall,
+  origin: CallOrigin,
+): Promise<HookContext> {
+  const params: Params = {
+    provider: origin.provider,
+    query: decoded.query,
+    route: match.route,
+    headers: origin.headers,
+    ip: origin.ip,
+  };
   if (origin.connection) params.connection = origin.connection;
   if (origin.authentication) params.authentication = origin.authentication;
   if (origin.traceParent) params[TRACE_PARENT] = origin.traceParent;

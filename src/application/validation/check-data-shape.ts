@@ -36,7 +36,12 @@ interface Visit {
  * spent. A `__proto__` / `constructor` / `prototype` key at any depth is refused at once
  * (class-transformer would skip it silently, so the whitelist would never see it).
  */
-export function checkDataShape(item: object, dto: ClassConstructor<object>, errors: FieldErrors, budget: { values: number }): void {
+export function checkDataShape(
+  item: object,
+  dto: ClassConstructor<object>,
+  errors: FieldErrors,
+  budget: { values: number },
+): void {
   const stack: Visit[] = [{ value: item, dto, path: '' }];
   while (stack.length > 0) {
     const { value, dto: expected, path } = stack.pop()!;
@@ -46,8 +51,11 @@ export function checkDataShape(item: object, dto: ClassConstructor<object>, erro
     }
     if (typeof value !== 'object' || value === null) continue;
     if (Array.isArray(value)) {
-      if (value.length > DATA_LIMITS.arrayLength) errors.add(path, [`must have at most ${DATA_LIMITS.arrayLength} elements`]);
-      else for (let index = value.length - 1; index >= 0; index--) stack.push({ value: value[index], dto: expected, path: join(path, String(index)) });
+      if (value.length > DATA_LIMITS.arrayLength)
+        errors.add(path, [`must have at most ${DATA_LIMITS.arrayLength} elements`]);
+      else
+        for (let index = value.length - 1; index >= 0; index--)
+          stack.push({ value: value[index], dto: expected, path: join(path, String(index)) });
     } else if (isPlainObject(value)) {
       // Class instances (dates, ids from internal callers) are values, not structure.
       if (expected === undefined) visitFreeObject(value, path, stack, errors);
@@ -58,7 +66,13 @@ export function checkDataShape(item: object, dto: ClassConstructor<object>, erro
 }
 
 /** Only declared keys; nested DTO fields are checked against their own DTO. */
-function visitDtoObject(value: object, dto: ClassConstructor<object>, path: string, stack: Visit[], errors: FieldErrors): void {
+function visitDtoObject(
+  value: object,
+  dto: ClassConstructor<object>,
+  path: string,
+  stack: Visit[],
+  errors: FieldErrors,
+): void {
   const shape = shapeOf(dto);
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;

@@ -34,7 +34,8 @@ export function convertQueryValue(field: string, type: FieldType, value: unknown
       if (value === 'false') return false;
       throw new BadRequest(`'${echo(field)}' must be true or false`, { [echo(field)]: echoValue(value) });
     case 'date':
-      if (!Number.isNaN(Date.parse(value)) || /^\d+$/.test(value)) return new Date(/^\d+$/.test(value) ? Number(value) : value);
+      if (!Number.isNaN(Date.parse(value)) || /^\d+$/.test(value))
+        return new Date(/^\d+$/.test(value) ? Number(value) : value);
       throw new BadRequest(`'${echo(field)}' must be a date`, { [echo(field)]: echoValue(value) });
     default:
       return value;

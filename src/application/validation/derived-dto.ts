@@ -16,21 +16,36 @@ import { classTransformer, classTransformerStorage, classValidator } from './val
  */
 
 /** Every field of `source`, each optional, with the same validators. */
-export function partialOf<T extends object>(source: ClassConstructor<T>, name = `Partial${source.name}`): ClassConstructor<Partial<T>> {
+export function partialOf<T extends object>(
+  source: ClassConstructor<T>,
+  name = `Partial${source.name}`,
+): ClassConstructor<Partial<T>> {
   return derive(source, [...shapeOf(source).fields], { optional: true, name });
 }
 
 /** Only `fields` of `source`, with the same validators (required ones stay required). */
-export function pickOf<T extends object, K extends keyof T & string>(source: ClassConstructor<T>, fields: readonly K[], name = `Picked${source.name}`): ClassConstructor<Pick<T, K>> {
+export function pickOf<T extends object, K extends keyof T & string>(
+  source: ClassConstructor<T>,
+  fields: readonly K[],
+  name = `Picked${source.name}`,
+): ClassConstructor<Pick<T, K>> {
   return derive(source, fields, { optional: false, name });
 }
 
 /** The queryable fields `fields` of `source`: the same validators, each field optional. */
-export function queryOf<T extends object, K extends keyof T & string>(source: ClassConstructor<T>, fields: readonly K[], name = `${source.name}Query`): ClassConstructor<Partial<Pick<T, K>>> {
+export function queryOf<T extends object, K extends keyof T & string>(
+  source: ClassConstructor<T>,
+  fields: readonly K[],
+  name = `${source.name}Query`,
+): ClassConstructor<Partial<Pick<T, K>>> {
   return derive(source, fields, { optional: true, name });
 }
 
-function derive(source: ClassConstructor<object>, fields: readonly string[], { optional, name }: { optional: boolean; name: string }): ClassConstructor<any> {
+function derive(
+  source: ClassConstructor<object>,
+  fields: readonly string[],
+  { optional, name }: { optional: boolean; name: string },
+): ClassConstructor<any> {
   const known = shapeOf(source).fields;
   const unknown = fields.filter((field) => !known.has(field));
   if (unknown.length > 0) throw new Error(`${source.name} has no validated field named ${unknown.join(', ')}`);
@@ -39,7 +54,10 @@ function derive(source: ClassConstructor<object>, fields: readonly string[], { o
   const chosen = new Set(fields);
   const storage = classValidator().getMetadataStorage();
   for (const metadata of storage.getTargetValidationMetadatas(source, '', false, false, undefined)) {
-    if (chosen.has(metadata.propertyName)) storage.addValidationMetadata(Object.assign(Object.create(Object.getPrototypeOf(metadata)), metadata, { target: derived }));
+    if (chosen.has(metadata.propertyName))
+      storage.addValidationMetadata(
+        Object.assign(Object.create(Object.getPrototypeOf(metadata)), metadata, { target: derived }),
+      );
   }
   for (const field of fields) {
     copyTransformerMetadata(source, derived, field);
@@ -49,7 +67,11 @@ function derive(source: ClassConstructor<object>, fields: readonly string[], { o
   return derived;
 }
 
-function copyTransformerMetadata(source: ClassConstructor<object>, derived: ClassConstructor<object>, field: string): void {
+function copyTransformerMetadata(
+  source: ClassConstructor<object>,
+  derived: ClassConstructor<object>,
+  field: string,
+): void {
   const storage = classTransformerStorage();
   const type = storage.findTypeMetadata(source, field);
   if (type) storage.addTypeMetadata(copyWith(type, { target: derived }));
@@ -59,7 +81,11 @@ function copyTransformerMetadata(source: ClassConstructor<object>, derived: Clas
   if (exclude) storage.addExcludeMetadata(copyWith(exclude, { target: derived }));
   // Each transformation direction finds the transforms that apply to it; a transform for all directions is found by each.
   const { PLAIN_TO_CLASS, CLASS_TO_PLAIN, CLASS_TO_CLASS } = classTransformer().TransformationType;
-  const transforms = new Set([PLAIN_TO_CLASS, CLASS_TO_PLAIN, CLASS_TO_CLASS].flatMap((direction) => storage.findTransformMetadatas(source, field, direction)));
+  const transforms = new Set(
+    [PLAIN_TO_CLASS, CLASS_TO_PLAIN, CLASS_TO_CLASS].flatMap((direction) =>
+      storage.findTransformMetadatas(source, field, direction),
+    ),
+  );
   for (const transform of transforms) storage.addTransformMetadata(copyWith(transform, { target: derived }));
 }
 

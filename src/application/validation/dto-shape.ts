@@ -23,7 +23,9 @@ export function shapeOf(dto: ClassConstructor<object>): DtoShape {
 
 function readShape(dto: ClassConstructor<object>): DtoShape {
   // The same metadata (no groups, inherited fields included) class-validator's whitelist reads.
-  const metadatas = classValidator().getMetadataStorage().getTargetValidationMetadatas(dto, '', false, false, undefined);
+  const metadatas = classValidator()
+    .getMetadataStorage()
+    .getTargetValidationMetadatas(dto, '', false, false, undefined);
   const fields = new Set(metadatas.map((metadata) => metadata.propertyName));
   const nested = new Map<string, ClassConstructor<object>>();
   for (const metadata of metadatas) {
@@ -53,5 +55,7 @@ function nestedClass(dto: ClassConstructor<object>, field: string): ClassConstru
 }
 
 function shapeHasFields(type: ClassConstructor<object>): boolean {
-  return classValidator().getMetadataStorage().getTargetValidationMetadatas(type, '', false, false, undefined).length > 0;
+  return (
+    classValidator().getMetadataStorage().getTargetValidationMetadatas(type, '', false, false, undefined).length > 0
+  );
 }

@@ -6,7 +6,12 @@ import { FieldErrors, toBadRequest } from './validation-errors';
 import { classTransformer, classValidator } from './validation-libraries';
 import { copyWith, isRecord, withoutFields } from '../../domain/plain-record';
 
-const OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, validationError: Object.freeze({ target: false, value: false }) };
+const OPTIONS = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: true,
+  validationError: Object.freeze({ target: false, value: false }),
+};
 // Made once, one per value of skipMissingProperties: class-validator reads several options on every validate(), fast only from an object of a shared shape.
 const WHOLE_DATA_OPTIONS = Object.freeze(copyWith(OPTIONS, { skipMissingProperties: false }));
 const PARTIAL_DATA_OPTIONS = Object.freeze(copyWith(OPTIONS, { skipMissingProperties: true }));
@@ -20,14 +25,18 @@ const PARTIAL_DATA_OPTIONS = Object.freeze(copyWith(OPTIONS, { skipMissingProper
  * are in no DTO: a client's value is dropped (the service's hooks set the server's), an internal
  * caller's is kept as it is.
  */
-export function validateData<T extends object>(dto: ClassConstructor<T>, options: { partial?: boolean; setByServer?: readonly string[] } = {}) {
+export function validateData<T extends object>(
+  dto: ClassConstructor<T>,
+  options: { partial?: boolean; setByServer?: readonly string[] } = {},
+) {
   const { plainToInstance } = classTransformer();
   const { validate } = classValidator();
   const setByServer = options.setByServer ?? [];
   const validatorOptions = options.partial === true ? PARTIAL_DATA_OPTIONS : WHOLE_DATA_OPTIONS;
   return async (context: HookContext): Promise<void> => {
     const sent: unknown[] = Array.isArray(context.data) ? context.data : [context.data];
-    if (sent.length > DATA_LIMITS.items) throw new BadRequest(`At most ${DATA_LIMITS.items} items can be sent in one call`);
+    if (sent.length > DATA_LIMITS.items)
+      throw new BadRequest(`At most ${DATA_LIMITS.items} items can be sent in one call`);
     const items = sent.map((item) => dataWithout(item, setByServer));
     const errors = new FieldErrors();
     const budget = { values: DATA_LIMITS.values };
@@ -57,5 +66,9 @@ function dataWithout(item: unknown, fields: readonly string[]): object {
 }
 
 function onlyFields(item: object, fields: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(fields.filter((field) => Object.hasOwn(item, field)).map((field) => [field, (item as Record<string, unknown>)[field]]));
+  return Object.fromEntries(
+    fields
+      .filter((field) => Object.hasOwn(item, field))
+      .map((field) => [field, (item as Record<string, unknown>)[field]]),
+  );
 }

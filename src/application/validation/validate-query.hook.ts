@@ -22,7 +22,8 @@ export function validateQuery<T extends object>(dto: ClassConstructor<T>, option
   return async (context: HookContext): Promise<void> => {
     const query = context.params.query;
     if (query === undefined) return;
-    if (typeof query !== 'object' || query === null || Array.isArray(query)) throw new BadRequest('The query must be an object');
+    if (typeof query !== 'object' || query === null || Array.isArray(query))
+      throw new BadRequest('The query must be an object');
     // The id field is always queryable; the adapter converts and validates ids itself. The
     // definition names it: a service bound to another server has no store here to ask.
     const idField = options.idField ?? (context.service as { id?: string })?.id ?? 'id';
@@ -33,7 +34,8 @@ export function validateQuery<T extends object>(dto: ClassConstructor<T>, option
       field(key, value) {
         // Filters and operators such as `$text` are the adapter's to validate.
         if (key.startsWith('$') || key === idField) return value;
-        if (!known.has(key)) throw new BadRequest(`'${echo(key)}' is not a queryable field`, { [echo(key)]: echoValue(value) });
+        if (!known.has(key))
+          throw new BadRequest(`'${echo(key)}' is not a queryable field`, { [echo(key)]: echoValue(value) });
         return convertField(dto, key, value, checks);
       },
     });
@@ -47,11 +49,13 @@ export function validateQuery<T extends object>(dto: ClassConstructor<T>, option
 function assertFieldsNamed(query: Record<string, unknown>, isField: (name: string) => boolean): void {
   const sort = query.$sort;
   if (typeof sort === 'object' && sort !== null && !Array.isArray(sort)) {
-    for (const name of Object.keys(sort)) if (!isField(name)) throw new BadRequest(`'${echo(name)}' is not a sortable field`, { $sort: echo(name) });
+    for (const name of Object.keys(sort))
+      if (!isField(name)) throw new BadRequest(`'${echo(name)}' is not a sortable field`, { $sort: echo(name) });
   }
   const select = query.$select;
   for (const name of Array.isArray(select) ? select : []) {
-    if (typeof name === 'string' && !isField(name)) throw new BadRequest(`'${echo(name)}' is not a selectable field`, { $select: echo(name) });
+    if (typeof name === 'string' && !isField(name))
+      throw new BadRequest(`'${echo(name)}' is not a selectable field`, { $select: echo(name) });
   }
 }
 
@@ -73,8 +77,10 @@ function convertField(dto: ClassConstructor<object>, field: string, value: unkno
 
 async function checkValue(dto: ClassConstructor<object>, field: string, value: unknown): Promise<void> {
   if (value === null) return;
-  const failures = await classValidator().validate(classTransformer().plainToInstance(dto, { [field]: value }), { skipMissingProperties: true, validationError: { target: false, value: false } });
+  const failures = await classValidator().validate(classTransformer().plainToInstance(dto, { [field]: value }), {
+    skipMissingProperties: true,
+    validationError: { target: false, value: false },
+  });
   const relevant = failures.filter((failure) => failure.property === field);
   if (relevant.length > 0) throw toBadRequest('Invalid query', relevant);
 }
-

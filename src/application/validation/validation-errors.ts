@@ -35,7 +35,12 @@ export class FieldErrors {
       return;
     }
     // defineProperty: a field named `__proto__` must stay an ordinary key of the answer.
-    Object.defineProperty(this.errors, name, { value: messages.map(echo), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(this.errors, name, {
+      value: messages.map(echo),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
     this.count++;
   }
 
@@ -45,7 +50,9 @@ export class FieldErrors {
   }
 
   toBadRequest(message: string): BadRequest {
-    const error = new BadRequest(this.cut ? `${message} (the first ${MAX_FIELD_ERRORS} problems are listed; more were cut)` : message);
+    const error = new BadRequest(
+      this.cut ? `${message} (the first ${MAX_FIELD_ERRORS} problems are listed; more were cut)` : message,
+    );
     error.errors = this.errors;
     return error;
   }

@@ -21,5 +21,6 @@ export function classTransformer(): typeof ClassTransformer {
 
 /** Where class-transformer keeps `@Type`, `@Transform`, `@Expose` and `@Exclude` (the module its docs point readers of that metadata to). */
 export function classTransformerStorage(): typeof ClassTransformerStorage.defaultMetadataStorage {
-  return (transformerStorage ??= (require('class-transformer/cjs/storage') as typeof ClassTransformerStorage).defaultMetadataStorage);
+  return (transformerStorage ??= (require('class-transformer/cjs/storage') as typeof ClassTransformerStorage)
+    .defaultMetadataStorage);
 }

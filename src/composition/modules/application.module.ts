@@ -17,11 +17,24 @@ export function applicationModule(): ContainerModule {
             const plan = plans.of(definition.path);
             const remote = plan.store === 'remote' ? plan.remote : undefined;
             // A binding with a credential hears the storing server's events (wireRealtime subscribes).
-            registerService(app, definition, storeFor(definition), { passwordHasher, idempotency, storesLocally: !remote, eventsFromStoringServer: remote?.token !== undefined });
+            registerService(app, definition, storeFor(definition), {
+              passwordHasher,
+              idempotency,
+              storesLocally: !remote,
+              eventsFromStoringServer: remote?.token !== undefined,
+            });
           }
           return app;
         },
-        [Tokens.services.definitions, Tokens.services.storePlans, Tokens.services.storeFor, Tokens.auth.passwordHasher, Tokens.auth.configure, Tokens.services.idempotencyRecords, Tokens.infrastructure.telemetry],
+        [
+          Tokens.services.definitions,
+          Tokens.services.storePlans,
+          Tokens.services.storeFor,
+          Tokens.auth.passwordHasher,
+          Tokens.auth.configure,
+          Tokens.services.idempotencyRecords,
+          Tokens.infrastructure.telemetry,
+        ],
       )
       .inSingletonScope()
       .onDeactivation(async (app) => {

@@ -15,11 +15,20 @@ import { REQUEST_RATE_LIMITER, SIGN_UP } from '../../application/authentication/
 import { MemoryRequestRateLimiter } from '../../application/authentication/request-rate-limiter';
 import { USER_IDENTITY } from '../../application/services/users/user-identity';
 import { sessionsService } from '../../application/authentication/sessions/sessions.definition';
-import { announceEndedSessions, SESSION_REGISTRY, SessionRegistry } from '../../application/authentication/sessions/session-registry';
+import {
+  announceEndedSessions,
+  SESSION_REGISTRY,
+  SessionRegistry,
+} from '../../application/authentication/sessions/session-registry';
 import { endSessionsOnAccountChanges } from '../../application/authentication/sessions/account-changes.hook';
 import { registerService } from '../../application/services/register-service';
 import { passwordResetTokensStore } from '../../application/authentication/password-reset/password-reset-record';
-import { PASSWORD_RESET_PER_ADDRESS, PASSWORD_RESET_PER_CLIENT, PASSWORD_RESETS_PATH, PasswordResetService } from '../../application/authentication/password-reset/password-reset.service';
+import {
+  PASSWORD_RESET_PER_ADDRESS,
+  PASSWORD_RESET_PER_CLIENT,
+  PASSWORD_RESETS_PATH,
+  PasswordResetService,
+} from '../../application/authentication/password-reset/password-reset.service';
 import { copyWith } from '../../domain/plain-record';
 import { createMailer } from '../mailer';
 import type { LoginRateLimiterPort } from '../../ports/login-rate-limiter.port';
@@ -60,10 +69,14 @@ export interface AuthenticationOptions {
 }
 
 /** The request limits in force (sign-up, password reset requests), or undefined when all are off. */
-export function requestLimits(config: AppConfig, options: AuthenticationOptions = {}): Record<string, RequestLimit> | undefined {
+export function requestLimits(
+  config: AppConfig,
+  options: AuthenticationOptions = {},
+): Record<string, RequestLimit> | undefined {
   const limits: Record<string, RequestLimit> = {};
   const signUp = options.signUpRateLimit ?? (options.rateLimit === false ? false : {});
-  if (signUp !== false) limits[SIGN_UP] = { max: config.auth.maxSignUpsPerClient, windowMs: config.auth.signUpWindowMs, ...signUp };
+  if (signUp !== false)
+    limits[SIGN_UP] = { max: config.auth.maxSignUpsPerClient, windowMs: config.auth.signUpWindowMs, ...signUp };
   const reset = options.passwordResetRateLimit ?? (options.rateLimit === false ? false : {});
   if (reset !== false) {
     limits[PASSWORD_RESET_PER_CLIENT] = { max: 10, windowMs: 15 * 60_000, ...reset.perClient };
@@ -76,8 +89,14 @@ export function requestLimits(config: AppConfig, options: AuthenticationOptions 
 const REQUEST_ACTIONS: readonly string[] = [SIGN_UP, PASSWORD_RESET_PER_CLIENT, PASSWORD_RESET_PER_ADDRESS];
 
 /** The limiter, letting through the requests whose limit is turned off (any other action without a limit still throws). */
-function withLimitsTurnedOff(limiter: RequestRateLimiterPort, limits: Readonly<Record<string, RequestLimit>>): RequestRateLimiterPort {
-  return { consume: (action, client) => (REQUEST_ACTIONS.includes(action) && !Object.hasOwn(limits, action) ? 0 : limiter.consume(action, client)) };
+function withLimitsTurnedOff(
+  limiter: RequestRateLimiterPort,
+  limits: Readonly<Record<string, RequestLimit>>,
+): RequestRateLimiterPort {
+  return {
+    consume: (action, client) =>
+      REQUEST_ACTIONS.includes(action) && !Object.hasOwn(limits, action) ? 0 : limiter.consume(action, client),
+  };
 }
 
 /**
@@ -100,7 +119,13 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
       .toResolvedValue(async () => {
         const keys = options.keyPair ?? { secret: await resolveAuthSecret(config) };
         const algorithm = options.jwtOptions?.algorithm ?? (options.keyPair ? 'RS256' : undefined);
-        return createJwtSettings(keys, { expiresIn: config.auth.jwtExpiresIn, audience: config.auth.jwtAudience, issuer: config.auth.jwtIssuer, ...options.jwtOptions, algorithm });
+        return createJwtSettings(keys, {
+          expiresIn: config.auth.jwtExpiresIn,
+          audience: config.auth.jwtAudience,
+          issuer: config.auth.jwtIssuer,
+          ...options.jwtOptions,
+          algorithm,
+        });
       })
       .inSingletonScope();
     const scryptHasher = new ScryptPasswordHasher({
@@ -118,69 +143,115 @@ export function authenticationModule(config: AppConfig, options: AuthenticationO
         const plans = context.get(Tokens.services.storePlans);
         const database = plans.usesDatabase ? await context.getAsync(Tokens.infrastructure.database) : undefined;
         const store = database ? 'mongo' : 'memory';
-        return { sessions: createStore(sessionsService, store, database?.db), passwordResetTokens: createStore(passwordResetTokensStore, store, database?.db) };
+        return {
+          sessions: createStore(sessionsService, store, database?.db),
+          passwordResetTokens: createStore(passwordResetTokensStore, store, database?.db),
+        };
       })
       .inSingletonScope();
     bind(Tokens.auth.configure)
       .toResolvedValue(
-        (settings, tokenIssuer, passwordHasher, definitions, logger, plans, rateLimiters, stores, { tracer }) => (app: Application) => {
-          const users = () => app.service(USER_IDENTITY.path);
-          const usersDefinition = definitions.find((definition) => definition.path === USER_IDENTITY.path);
-          const credentialChecks = serviceCredentialChecks(config, logger);
-          const usersElsewhere = usersDefinition !== undefined && plans.of(USER_IDENTITY.path).store === 'remote';
-          registerService(app, sessionsService, stores.sessions, { passwordHasher, storesLocally: true });
-          const sessions = new SessionRegistry({ sessions: () => app.service(sessionsService.path), refreshTokenTtlMs: config.auth.refreshTokenTtlMs });
-          app.service(sessionsService.path).hooks({ after: { remove: [announceEndedSessions(sessions)] } });
-          app.hooks(endSessionsOnAccountChanges(sessions, USER_IDENTITY));
-          app.set(SESSION_REGISTRY, sessions);
-          const service = new AuthenticationService({
-            refusesLogin: (user) => user[USER_IDENTITY.disabledField] === true,
-            strategies: [
-              new LocalAuthenticationStrategy({ users, passwordHasher, logger, tracer, usernameField: USER_IDENTITY.loginField, passwordField: USER_IDENTITY.passwordField }),
-              new JwtAuthenticationStrategy({
-                settings,
-                users: usersElsewhere ? tokenOwnersThrough(users) : users,
-                serviceCredentials: credentialChecks,
-                // Users bound to another server log in there, so their sessions live there: a token is
-                // refused here once its session is known to have ended (a logout here, or the bus).
-                sessions: usersElsewhere ? { isActive: (sessionId) => !sessions.hasEnded(sessionId) } : sessions,
+        (settings, tokenIssuer, passwordHasher, definitions, logger, plans, rateLimiters, stores, { tracer }) =>
+          (app: Application) => {
+            const users = () => app.service(USER_IDENTITY.path);
+            const usersDefinition = definitions.find((definition) => definition.path === USER_IDENTITY.path);
+            const credentialChecks = serviceCredentialChecks(config, logger);
+            const usersElsewhere = usersDefinition !== undefined && plans.of(USER_IDENTITY.path).store === 'remote';
+            registerService(app, sessionsService, stores.sessions, { passwordHasher, storesLocally: true });
+            const sessions = new SessionRegistry({
+              sessions: () => app.service(sessionsService.path),
+              refreshTokenTtlMs: config.auth.refreshTokenTtlMs,
+            });
+            app.service(sessionsService.path).hooks({ after: { remove: [announceEndedSessions(sessions)] } });
+            app.hooks(endSessionsOnAccountChanges(sessions, USER_IDENTITY));
+            app.set(SESSION_REGISTRY, sessions);
+            const service = new AuthenticationService({
+              refusesLogin: (user) => user[USER_IDENTITY.disabledField] === true,
+              strategies: [
+                new LocalAuthenticationStrategy({
+                  users,
+                  passwordHasher,
+                  logger,
+                  tracer,
+                  usernameField: USER_IDENTITY.loginField,
+                  passwordField: USER_IDENTITY.passwordField,
+                }),
+                new JwtAuthenticationStrategy({
+                  settings,
+                  users: usersElsewhere ? tokenOwnersThrough(users) : users,
+                  serviceCredentials: credentialChecks,
+                  // Users bound to another server log in there, so their sessions live there: a token is
+                  // refused here once its session is known to have ended (a logout here, or the bus).
+                  sessions: usersElsewhere ? { isActive: (sessionId) => !sessions.hasEnded(sessionId) } : sessions,
+                }),
+              ],
+              sessions,
+              tokenIssuer,
+              authStrategies: options.authStrategies ?? ['local', 'jwt'],
+              // The login answer carries the user as the users service would answer it.
+              hiddenFields: usersDefinition?.hiddenFields ?? [],
+              rateLimiter: rateLimiters.login,
+              rateLimit:
+                options.rateLimit === false
+                  ? false
+                  : {
+                      maxFailuresPerEmail: config.auth.maxLoginFailuresPerEmail,
+                      maxFailuresPerClient: config.auth.maxLoginFailuresPerClient,
+                      windowMs: config.auth.loginWindowMs,
+                      ...options.rateLimit,
+                    },
+            });
+            app.use('authentication', service, { methods: [...AUTHENTICATION_METHODS] });
+            const limits = requestLimits(config, options);
+            if (limits)
+              app.set(
+                REQUEST_RATE_LIMITER,
+                withLimitsTurnedOff(rateLimiters.requests ?? new MemoryRequestRateLimiter(limits), limits),
+              );
+            app.service('authentication').hooks(authenticationHooks());
+            registerService(app, passwordResetTokensStore, stores.passwordResetTokens, {
+              passwordHasher,
+              storesLocally: true,
+            });
+            const mailer = createMailer(config, logger);
+            app.use(
+              PASSWORD_RESETS_PATH,
+              new PasswordResetService({
+                tokens: () => app.service(passwordResetTokensStore.path),
+                users,
+                sessions,
+                mailer,
+                limiter: () => app.get<RequestRateLimiterPort | undefined>(REQUEST_RATE_LIMITER),
+                resetUrl: config.passwordResetUrl,
+                identity: USER_IDENTITY,
+                logger,
+                tracer,
               }),
-            ],
-            sessions,
-            tokenIssuer,
-            authStrategies: options.authStrategies ?? ['local', 'jwt'],
-            // The login answer carries the user as the users service would answer it.
-            hiddenFields: usersDefinition?.hiddenFields ?? [],
-            rateLimiter: rateLimiters.login,
-            rateLimit: options.rateLimit === false ? false : {
-              maxFailuresPerEmail: config.auth.maxLoginFailuresPerEmail,
-              maxFailuresPerClient: config.auth.maxLoginFailuresPerClient,
-              windowMs: config.auth.loginWindowMs,
-              ...options.rateLimit,
-            },
-          });
-          app.use('authentication', service, { methods: [...AUTHENTICATION_METHODS] });
-          const limits = requestLimits(config, options);
-          if (limits) app.set(REQUEST_RATE_LIMITER, withLimitsTurnedOff(rateLimiters.requests ?? new MemoryRequestRateLimiter(limits), limits));
-          app.service('authentication').hooks(authenticationHooks());
-          registerService(app, passwordResetTokensStore, stores.passwordResetTokens, { passwordHasher, storesLocally: true });
-          const mailer = createMailer(config, logger);
-          app.use(PASSWORD_RESETS_PATH, new PasswordResetService({
-            tokens: () => app.service(passwordResetTokensStore.path),
-            users,
-            sessions,
-            mailer,
-            limiter: () => app.get<RequestRateLimiterPort | undefined>(REQUEST_RATE_LIMITER),
-            resetUrl: config.passwordResetUrl,
-            identity: USER_IDENTITY,
-            logger,
-            tracer,
-          }), { methods: ['create'] });
-          app.service(PASSWORD_RESETS_PATH).hooks(authenticationHooks());
-          // Legacy bcrypt hashes are verified in worker threads: they end with the app.
-          app.hooks({ teardown: [async (_app: Application, next: () => Promise<void>) => { await next(); await scryptHasher.close(); await mailer.close?.(); }] });
-        },
-        [Tokens.auth.jwtSettings, Tokens.auth.tokenIssuer, Tokens.auth.passwordHasher, Tokens.services.definitions, Tokens.infrastructure.logger, Tokens.services.storePlans, Tokens.auth.rateLimiters, Tokens.auth.stores, Tokens.infrastructure.telemetry],
+              { methods: ['create'] },
+            );
+            app.service(PASSWORD_RESETS_PATH).hooks(authenticationHooks());
+            // Legacy bcrypt hashes are verified in worker threads: they end with the app.
+            app.hooks({
+              teardown: [
+                async (_app: Application, next: () => Promise<void>) => {
+                  await next();
+                  await scryptHasher.close();
+                  await mailer.close?.();
+                },
+              ],
+            });
+          },
+        [
+          Tokens.auth.jwtSettings,
+          Tokens.auth.tokenIssuer,
+          Tokens.auth.passwordHasher,
+          Tokens.services.definitions,
+          Tokens.infrastructure.logger,
+          Tokens.services.storePlans,
+          Tokens.auth.rateLimiters,
+          Tokens.auth.stores,
+          Tokens.infrastructure.telemetry,
+        ],
       )
       .inSingletonScope();
   });

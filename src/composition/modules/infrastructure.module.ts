@@ -8,7 +8,11 @@ import { Tokens } from '../tokens';
 /**
  * Tracing and metrics, logging and (when a service stores in MongoDB) the database connection.
  */
-export function infrastructureModule(config: AppConfig, version: string, logger?: LoggerPort & { child(bindings: object): LoggerPort }): ContainerModule {
+export function infrastructureModule(
+  config: AppConfig,
+  version: string,
+  logger?: LoggerPort & { child(bindings: object): LoggerPort },
+): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(Tokens.infrastructure.telemetry)
       .toResolvedValue(() => createTelemetry(config, version))
@@ -21,10 +25,13 @@ export function infrastructureModule(config: AppConfig, version: string, logger?
     // application on STORE=memory or on remote services never loads them. Unbinding closes a
     // connection that was opened (Inversify deactivates only resolved singletons: never opens one).
     bind(Tokens.infrastructure.database)
-      .toResolvedValue((logger) => {
-        const { connectDatabase } = require('../database-connection') as typeof import('../database-connection');
-        return connectDatabase(config, logger);
-      }, [Tokens.infrastructure.logger])
+      .toResolvedValue(
+        (logger) => {
+          const { connectDatabase } = require('../database-connection') as typeof import('../database-connection');
+          return connectDatabase(config, logger);
+        },
+        [Tokens.infrastructure.logger],
+      )
       .inSingletonScope()
       .onDeactivation((database) => database.close());
   });

@@ -22,14 +22,24 @@ export function servicesModule(config: AppConfig, definitions: readonly ServiceD
     bind(Tokens.services.definitions).toConstantValue(definitions);
     bind(Tokens.services.storePlans).toConstantValue(plans);
     bind(Tokens.services.remoteBindings)
-      .toResolvedValue((logger, { tracer, metrics }) => {
-        const bindings = new Map<string, RemoteBinding>();
-        for (const definition of definitions) {
-          const plan = plans.of(definition.path);
-          if (plan.store === 'remote') bindings.set(definition.path, bindRemote(definition, plan.remote, logger, createRemoteConnectionPool(config.remotePool), { tracer, metrics }));
-        }
-        return bindings as ReadonlyMap<string, RemoteBinding>;
-      }, [Tokens.infrastructure.logger, Tokens.infrastructure.telemetry])
+      .toResolvedValue(
+        (logger, { tracer, metrics }) => {
+          const bindings = new Map<string, RemoteBinding>();
+          for (const definition of definitions) {
+            const plan = plans.of(definition.path);
+            if (plan.store === 'remote')
+              bindings.set(
+                definition.path,
+                bindRemote(definition, plan.remote, logger, createRemoteConnectionPool(config.remotePool), {
+                  tracer,
+                  metrics,
+                }),
+              );
+          }
+          return bindings as ReadonlyMap<string, RemoteBinding>;
+        },
+        [Tokens.infrastructure.logger, Tokens.infrastructure.telemetry],
+      )
       .inSingletonScope()
       .onDeactivation(async (bindings) => {
         await Promise.all([...bindings.values()].map((binding) => binding.close()));
@@ -41,7 +51,9 @@ export function servicesModule(config: AppConfig, definitions: readonly ServiceD
         const { tracer, metrics } = context.get(Tokens.infrastructure.telemetry);
         return (definition: ServiceDefinition) => {
           const plan = plans.of(definition.path);
-          return plan.store === 'remote' ? remotes.get(definition.path)!.store : createStore(definition, plan.store, database?.db, { tracer, metrics });
+          return plan.store === 'remote'
+            ? remotes.get(definition.path)!.store
+            : createStore(definition, plan.store, database?.db, { tracer, metrics });
         };
       })
       .inSingletonScope();
@@ -50,7 +62,11 @@ export function servicesModule(config: AppConfig, definitions: readonly ServiceD
         if (definitions.every((definition) => plans.of(definition.path).store === 'remote')) return undefined;
         const database = config.store === 'mongo' ? await context.getAsync(Tokens.infrastructure.database) : undefined;
         const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
-        return new IdempotencyRecords(createStore(IDEMPOTENCY_KEYS, config.store, database?.db), config.idempotencyTtlMs, sha256);
+        return new IdempotencyRecords(
+          createStore(IDEMPOTENCY_KEYS, config.store, database?.db),
+          config.idempotencyTtlMs,
+          sha256,
+        );
       })
       .inSingletonScope();
   });

@@ -16,13 +16,25 @@ import { Tokens } from '../tokens';
 export function transportsModule(config: AppConfig, api: { title: string; version: string }): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(Tokens.realtime)
-      .toResolvedValue((app, logger, definitions, plans, telemetry) => wireRealtime(app, config, logger, definitions, plans, telemetry), [Tokens.app, Tokens.infrastructure.logger, Tokens.services.definitions, Tokens.services.storePlans, Tokens.infrastructure.telemetry])
+      .toResolvedValue(
+        (app, logger, definitions, plans, telemetry) =>
+          wireRealtime(app, config, logger, definitions, plans, telemetry),
+        [
+          Tokens.app,
+          Tokens.infrastructure.logger,
+          Tokens.services.definitions,
+          Tokens.services.storePlans,
+          Tokens.infrastructure.telemetry,
+        ],
+      )
       .inSingletonScope()
       .onDeactivation((realtime) => realtime.close());
     // The database is asked for only when the plans opened it: /ready never opens one.
     bind(Tokens.http.readiness)
       .toDynamicValue(async (context) => {
-        const database = context.get(Tokens.services.storePlans).usesDatabase ? await context.getAsync(Tokens.infrastructure.database) : undefined;
+        const database = context.get(Tokens.services.storePlans).usesDatabase
+          ? await context.getAsync(Tokens.infrastructure.database)
+          : undefined;
         return readinessCheck(database, [...context.get(Tokens.services.remoteBindings).values()]);
       })
       .inSingletonScope();
@@ -31,7 +43,12 @@ export function transportsModule(config: AppConfig, api: { title: string; versio
         (app, logger, definitions, readiness, { tracer, metrics }) => {
           // Built once, here: class-validator-jsonschema and the page's files load only when docs are on.
           // The sessions service comes with authentication, not from the application's list.
-          const apiDocs = config.docs ? { document: buildOpenApiDocument({ app, definitions: [...definitions, sessionsService], ...api }), page: true } : undefined;
+          const apiDocs = config.docs
+            ? {
+                document: buildOpenApiDocument({ app, definitions: [...definitions, sessionsService], ...api }),
+                page: true,
+              }
+            : undefined;
           const http = createHttpAdapter(app, {
             logger,
             trustProxy: config.trustProxy,
@@ -46,7 +63,13 @@ export function transportsModule(config: AppConfig, api: { title: string; versio
           if (config.chatPage) http.express.use(chatPage({ logger }));
           return http;
         },
-        [Tokens.app, Tokens.infrastructure.logger, Tokens.services.definitions, Tokens.http.readiness, Tokens.infrastructure.telemetry],
+        [
+          Tokens.app,
+          Tokens.infrastructure.logger,
+          Tokens.services.definitions,
+          Tokens.http.readiness,
+          Tokens.infrastructure.telemetry,
+        ],
       )
       .inSingletonScope();
   });

@@ -9,7 +9,8 @@ export function convert(json: unknown): ServiceError | Error {
   if (json instanceof Error) return json;
   if (typeof json !== 'object' || json === null) return new Error(typeof json === 'string' ? json : 'Error');
   const record = json as Record<string, unknown>;
-  const byName = typeof record.name === 'string' && Object.hasOwn(errorClasses, record.name) ? errorClasses[record.name] : undefined;
+  const byName =
+    typeof record.name === 'string' && Object.hasOwn(errorClasses, record.name) ? errorClasses[record.name] : undefined;
   const code = typeof record.code === 'number' ? record.code : undefined;
   const cls = byName ?? (code !== undefined ? errorClassForCode(code) : undefined);
   if (!cls) {
@@ -23,5 +24,8 @@ export function convert(json: unknown): ServiceError | Error {
 
 /** True for errors of this framework (they carry a wire-safe `toJSON`). */
 export function isServiceError(error: unknown): error is ServiceError {
-  return error instanceof ServiceError || (typeof error === 'object' && error !== null && (error as { type?: unknown }).type === 'ServiceError');
+  return (
+    error instanceof ServiceError ||
+    (typeof error === 'object' && error !== null && (error as { type?: unknown }).type === 'ServiceError')
+  );
 }

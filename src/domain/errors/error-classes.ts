@@ -134,12 +134,29 @@ export class Unavailable extends ServiceError {
 
 /** Every class, by name; `convert()` and the HTTP adapter read this table. */
 export const errorClasses: Readonly<Record<string, ErrorClass>> = Object.freeze({
-  BadRequest, NotAuthenticated, PaymentError, Forbidden, NotFound, MethodNotAllowed, NotAcceptable, Timeout,
-  Conflict, Gone, LengthRequired, PayloadTooLarge, Unprocessable, TooManyRequests, GeneralError, NotImplemented,
-  BadGateway, Unavailable,
+  BadRequest,
+  NotAuthenticated,
+  PaymentError,
+  Forbidden,
+  NotFound,
+  MethodNotAllowed,
+  NotAcceptable,
+  Timeout,
+  Conflict,
+  Gone,
+  LengthRequired,
+  PayloadTooLarge,
+  Unprocessable,
+  TooManyRequests,
+  GeneralError,
+  NotImplemented,
+  BadGateway,
+  Unavailable,
 });
 
-const classesByCode: ReadonlyMap<number, ErrorClass> = new Map(Object.values(errorClasses).map((cls) => [new cls().code, cls]));
+const classesByCode: ReadonlyMap<number, ErrorClass> = new Map(
+  Object.values(errorClasses).map((cls) => [new cls().code, cls]),
+);
 
 /** The class for a status code, when there is one. */
 export function errorClassForCode(code: number): ErrorClass | undefined {

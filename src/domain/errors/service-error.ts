@@ -31,7 +31,12 @@ export class ServiceError extends Error {
   }
 
   toJSON(): ServiceErrorJSON {
-    const json: ServiceErrorJSON = { name: this.name, message: this.message, code: this.code, className: this.className };
+    const json: ServiceErrorJSON = {
+      name: this.name,
+      message: this.message,
+      code: this.code,
+      className: this.className,
+    };
     if (this.data !== undefined) json.data = this.data;
     if (this.errors !== undefined) json.errors = this.errors;
     return json;

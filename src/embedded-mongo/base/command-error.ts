@@ -85,11 +85,16 @@ export class CommandError extends Error {
 export function toCommandError(error: unknown): CommandError {
   if (error instanceof CommandError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof SyntaxError && message.startsWith('Invalid regular expression')) return new CommandError('Location51091', `Regular expression is invalid: ${message}`);
-  if (error instanceof SyntaxError && message.startsWith('Invalid flags')) return new CommandError('Location51108', `invalid flag in regex options: ${message}`);
+  if (error instanceof SyntaxError && message.startsWith('Invalid regular expression'))
+    return new CommandError('Location51091', `Regular expression is invalid: ${message}`);
+  if (error instanceof SyntaxError && message.startsWith('Invalid flags'))
+    return new CommandError('Location51108', `invalid flag in regex options: ${message}`);
   const unknownOperator = /^unknown query operator (\S+)$/.exec(message);
   if (unknownOperator) return new CommandError('BadValue', `unknown operator: ${unknownOperator[1]}`);
-  return new CommandError(error instanceof Error && error.constructor.name === 'MingoError' ? 'BadValue' : 'InternalError', message);
+  return new CommandError(
+    error instanceof Error && error.constructor.name === 'MingoError' ? 'BadValue' : 'InternalError',
+    message,
+  );
 }
 
 export function errorReply(error: CommandError): Document {

@@ -61,7 +61,11 @@ export function renderInvalidate(record: ChangeRecord): Document {
   };
 }
 
-function fullDocumentOf(record: ChangeRecord, spec: ChangeStreamSpec, lookup: DocumentLookup): Document | null | undefined {
+function fullDocumentOf(
+  record: ChangeRecord,
+  spec: ChangeStreamSpec,
+  lookup: DocumentLookup,
+): Document | null | undefined {
   if (record.operationType === 'insert' || record.operationType === 'replace') return record.fullDocument;
   if (record.operationType !== 'update') return undefined;
   switch (spec.fullDocument) {
@@ -79,9 +83,11 @@ function fullDocumentOf(record: ChangeRecord, spec: ChangeStreamSpec, lookup: Do
 
 function beforeChangeOf(record: ChangeRecord, spec: ChangeStreamSpec): Document | null | undefined {
   if (spec.fullDocumentBeforeChange === 'off') return undefined;
-  if (record.operationType !== 'update' && record.operationType !== 'replace' && record.operationType !== 'delete') return undefined;
+  if (record.operationType !== 'update' && record.operationType !== 'replace' && record.operationType !== 'delete')
+    return undefined;
   if (record.preImage) return record.preImage;
-  if (spec.fullDocumentBeforeChange === 'required') throw missingImage('pre-image', 'update, delete and replace', record);
+  if (spec.fullDocumentBeforeChange === 'required')
+    throw missingImage('pre-image', 'update, delete and replace', record);
   return null;
 }
 

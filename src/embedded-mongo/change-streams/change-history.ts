@@ -71,7 +71,10 @@ export class ChangeHistory {
    */
   readAfter(position: StreamPosition, max: number): ChangeRecord[] {
     if (comparePositions(position, this.horizonPosition) < 0) {
-      throw new CommandError('ChangeStreamHistoryLost', 'Resume of change stream was not possible, as the resume point may no longer be in the oplog.');
+      throw new CommandError(
+        'ChangeStreamHistoryLost',
+        'Resume of change stream was not possible, as the resume point may no longer be in the oplog.',
+      );
     }
     const start = this.firstAfter(position);
     return this.records.slice(start, Math.min(this.records.length, start + max));

@@ -50,7 +50,9 @@ export class ChangeRecorder {
 
   /** The changes of the command that just ran, each with its place in the history. */
   take(context: CommitContext = {}): ChangeRecord[] {
-    const events = context.rename ? this.pending.filter((event) => isDropOfOther(event, context.rename!.from)) : this.pending;
+    const events = context.rename
+      ? this.pending.filter((event) => isDropOfOther(event, context.rename!.from))
+      : this.pending;
     this.pending = [];
     const wallTime = new Date();
     const transaction = context.transaction;
@@ -59,7 +61,13 @@ export class ChangeRecorder {
     // Each change of a plain command has its own time; a transaction's share one and count up.
     const stamp = (): Stamp =>
       transaction
-        ? { clusterTime: transactionTime!, txnOpIndex: records.length, wallTime, lsid: transaction.lsid, txnNumber: transaction.txnNumber }
+        ? {
+            clusterTime: transactionTime!,
+            txnOpIndex: records.length,
+            wallTime,
+            lsid: transaction.lsid,
+            txnNumber: transaction.txnNumber,
+          }
         : { clusterTime: this.clock.tick(), txnOpIndex: 0, wallTime };
     for (const event of events) {
       const record = this.record(event, stamp);
@@ -89,13 +97,29 @@ export class ChangeRecorder {
         const imagesEnabled = this.keepsImages(db, coll);
         const preImage = imagesEnabled ? event.previous : undefined;
         const documentKey = { _id: event.doc._id };
-        if (event.replacement || !event.previous) return change(stamp(), 'replace', db, coll, { documentKey, fullDocument: event.doc, preImage, imagesEnabled });
+        if (event.replacement || !event.previous)
+          return change(stamp(), 'replace', db, coll, {
+            documentKey,
+            fullDocument: event.doc,
+            preImage,
+            imagesEnabled,
+          });
         const updateDescription = describeUpdate(event.previous, event.doc);
-        return change(stamp(), 'update', db, coll, { documentKey, updateDescription, fullDocument: imagesEnabled ? event.doc : undefined, preImage, imagesEnabled });
+        return change(stamp(), 'update', db, coll, {
+          documentKey,
+          updateDescription,
+          fullDocument: imagesEnabled ? event.doc : undefined,
+          preImage,
+          imagesEnabled,
+        });
       }
       case 'delete': {
         const imagesEnabled = this.keepsImages(db, coll);
-        return change(stamp(), 'delete', db, coll, { documentKey: { _id: event.id }, preImage: imagesEnabled ? event.previous : undefined, imagesEnabled });
+        return change(stamp(), 'delete', db, coll, {
+          documentKey: { _id: event.id },
+          preImage: imagesEnabled ? event.previous : undefined,
+          imagesEnabled,
+        });
       }
       case 'dropCollection':
         return change(stamp(), 'drop', db, coll, {});
@@ -115,13 +139,22 @@ function isDropOfOther(event: WriteEvent, source: Namespace): boolean {
   return event.type === 'dropCollection' && !(event.db === source.db && event.collection === source.coll);
 }
 
-type ChangeBody = Pick<ChangeRecord, 'documentKey' | 'fullDocument' | 'updateDescription' | 'preImage' | 'imagesEnabled' | 'to'>;
+type ChangeBody = Pick<
+  ChangeRecord,
+  'documentKey' | 'fullDocument' | 'updateDescription' | 'preImage' | 'imagesEnabled' | 'to'
+>;
 
 /**
  * Every record is built by this one literal: one object shape for all of them (V8 keeps the
  * history's reads monomorphic), and no object spread, which costs microseconds per write here.
  */
-function change(stamp: Stamp, operationType: ChangeOperation, db: string, coll: string | undefined, body: ChangeBody): ChangeRecord {
+function change(
+  stamp: Stamp,
+  operationType: ChangeOperation,
+  db: string,
+  coll: string | undefined,
+  body: ChangeBody,
+): ChangeRecord {
   return {
     clusterTime: stamp.clusterTime,
     txnOpIndex: stamp.txnOpIndex,
@@ -137,6 +170,8 @@ function change(stamp: Stamp, operationType: ChangeOperation, db: string, coll: 
     preImage: body.preImage,
     imagesEnabled: body.imagesEnabled,
     to: body.to,
-    bytes: recordBytes(db, coll, [body.fullDocument, body.preImage]) + (body.updateDescription ? updateDescriptionBytes(body.updateDescription) : 0),
+    bytes:
+      recordBytes(db, coll, [body.fullDocument, body.preImage]) +
+      (body.updateDescription ? updateDescriptionBytes(body.updateDescription) : 0),
   };
 }

@@ -38,7 +38,10 @@ export class ChangeStreamCursor {
     this.position = this.startPosition();
     this.history.readAfter(this.position, 0); // fails now when the start is no longer in the history
     const start = spec.start;
-    this.resumeToken = start.kind === 'resumeAfter' || start.kind === 'startAfter' ? encodeResumeToken(start.point.position, start.point.kind) : encodeResumeToken(this.position, 'highWaterMark');
+    this.resumeToken =
+      start.kind === 'resumeAfter' || start.kind === 'startAfter'
+        ? encodeResumeToken(start.point.position, start.point.kind)
+        : encodeResumeToken(this.position, 'highWaterMark');
   }
 
   get exhausted(): boolean {
@@ -123,7 +126,8 @@ export class ChangeStreamCursor {
         if (!record && comparePositions(position, this.history.horizon) > 0) {
           throw new CommandError('ChangeStreamFatalError', 'cannot resume stream; the resume token was not found.');
         }
-        if (record && kind === 'event' && isVisible(record, this.spec.scope) && invalidates(record, this.spec.scope)) this.owedInvalidate = record;
+        if (record && kind === 'event' && isVisible(record, this.spec.scope) && invalidates(record, this.spec.scope))
+          this.owedInvalidate = record;
         return position;
       }
     }
@@ -144,6 +148,9 @@ export class ChangeStreamCursor {
 
 /** The position right before every change at `time` (changes carry increments of 1 and up). */
 function justBefore(time: Timestamp): StreamPosition {
-  const clusterTime = time.i > 0 ? new Timestamp({ t: time.t, i: time.i - 1 }) : new Timestamp({ t: Math.max(time.t - 1, 0), i: MAX_OP_INDEX });
+  const clusterTime =
+    time.i > 0
+      ? new Timestamp({ t: time.t, i: time.i - 1 })
+      : new Timestamp({ t: Math.max(time.t - 1, 0), i: MAX_OP_INDEX });
   return { clusterTime, txnOpIndex: MAX_OP_INDEX };
 }

@@ -36,7 +36,8 @@ export class ChangeStreamHub {
   /** Loads the window the engine kept, then records every change the catalog reports. */
   static async open(catalog: Catalog, engine: StorageEngine, settings: HubSettings): Promise<ChangeStreamHub> {
     const clock = new ClusterClock();
-    const legacy = engine.keepHistory && settings.dataDir ? await readLegacyHistory(settings.dataDir, settings.logger) : undefined;
+    const legacy =
+      engine.keepHistory && settings.dataDir ? await readLegacyHistory(settings.dataDir, settings.logger) : undefined;
     // From here to the history's creation nothing waits: a snapshot, which asks for the window, cannot come in between.
     const recovered = engine.keepHistory?.(() => windowOf(history));
     const migrating = recovered?.length === 0 && legacy !== undefined;
@@ -45,7 +46,10 @@ export class ChangeStreamHub {
     if (loaded.horizon) clock.advancePast(loaded.horizon.clusterTime);
     if (latest) clock.advancePast(latest);
     // Without saved history, nothing before this start can be resumed from.
-    const history = new ChangeHistory(settings.limits ?? {}, loaded.horizon ?? { clusterTime: clock.current(), txnOpIndex: MAX_OP_INDEX });
+    const history = new ChangeHistory(
+      settings.limits ?? {},
+      loaded.horizon ?? { clusterTime: clock.current(), txnOpIndex: MAX_OP_INDEX },
+    );
     history.append(loaded.records);
     // A new window (or one taken over from an earlier version's folder) is on disk before any write.
     if (recovered && (!loaded.horizon || migrating)) await engine.commit(windowOf(history));
@@ -77,7 +81,9 @@ export class ChangeStreamHub {
   }
 
   openStream(spec: ChangeStreamSpec): ChangeStreamCursor {
-    return new ChangeStreamCursor(this.history, this.clock, spec, (db, coll, id) => this.catalog.getCollection(db, coll)?.getById(id));
+    return new ChangeStreamCursor(this.history, this.clock, spec, (db, coll, id) =>
+      this.catalog.getCollection(db, coll)?.getById(id),
+    );
   }
 
   /** Resolves on the next published change or after `timeoutMs`. */

@@ -14,7 +14,10 @@ import { typedResult } from '../query/typed-stages';
 export function compileFollowingStages(stages: readonly Document[]): (events: Document[]) => Document[] {
   if (stages.length === 0) return (events) => events;
   const prepared = withOrderedProjects(typedPipeline([...stages]).stages);
-  const aggregator = new Aggregator(matchView(prepared), { ...mingoOptions({}, prepared), processingMode: ProcessingMode.CLONE_INPUT });
+  const aggregator = new Aggregator(matchView(prepared), {
+    ...mingoOptions({}, prepared),
+    processingMode: ProcessingMode.CLONE_INPUT,
+  });
   return (events) =>
     aggregator
       .run<Document>(events.map((event) => matchView(event)))

@@ -25,7 +25,8 @@ export async function readLegacyHistory(dataDir: string, logger: EmbeddedMongoLo
   for (const journal of journals) {
     const scan = scanRecords(await fs.readFile(journal.file));
     for (const payload of scan.payloads) entries.push(...decodeStoredSequence(payload));
-    if (scan.damage) logger.warn('change-stream history tail is torn; cut off', { file: journal.file, reason: scan.damage });
+    if (scan.damage)
+      logger.warn('change-stream history tail is torn; cut off', { file: journal.file, reason: scan.damage });
   }
   return entries;
 }

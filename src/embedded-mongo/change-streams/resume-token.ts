@@ -22,13 +22,19 @@ const TOKEN_PATTERN = /^82([0-9a-f]{8})([0-9a-f]{8})([0-9a-f]{8})(0[0-2])$/;
  */
 export function encodeResumeToken(position: StreamPosition, kind: TokenKind): Document {
   const hex = (value: number): string => value.toString(16).padStart(8, '0');
-  return { _data: `82${hex(position.clusterTime.t)}${hex(position.clusterTime.i)}${hex(position.txnOpIndex)}${KIND_CODES[kind]}` };
+  return {
+    _data: `82${hex(position.clusterTime.t)}${hex(position.clusterTime.i)}${hex(position.txnOpIndex)}${KIND_CODES[kind]}`,
+  };
 }
 
 export function decodeResumeToken(token: unknown): ResumePoint {
   const data = token !== null && typeof token === 'object' ? (token as Document)._data : undefined;
   const match = typeof data === 'string' ? TOKEN_PATTERN.exec(data) : null;
-  if (!match) throw new CommandError('InvalidResumeToken', 'Failed to decode resume token: the token is not one this server issued');
+  if (!match)
+    throw new CommandError(
+      'InvalidResumeToken',
+      'Failed to decode resume token: the token is not one this server issued',
+    );
   const clusterTime = new Timestamp({ t: parseInt(match[1], 16), i: parseInt(match[2], 16) });
   const kind = (Object.keys(KIND_CODES) as TokenKind[]).find((name) => KIND_CODES[name] === match[4])!;
   return { position: { clusterTime, txnOpIndex: parseInt(match[3], 16) }, kind };

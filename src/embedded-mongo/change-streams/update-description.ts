@@ -24,7 +24,8 @@ const TRUNCATION_FRAME = DOCUMENT_FRAME + ELEMENT_FRAME * 2 + 'field'.length + '
  * empty after most updates, are counted here, which took a third of the time in a loop.
  */
 export function updateDescriptionBytes(description: UpdateDescription): number {
-  let bytes = DOCUMENT_FRAME + ELEMENT_FRAME * 3 + 'updatedFields'.length + 'removedFields'.length + 'truncatedArrays'.length;
+  let bytes =
+    DOCUMENT_FRAME + ELEMENT_FRAME * 3 + 'updatedFields'.length + 'removedFields'.length + 'truncatedArrays'.length;
   bytes += BSON.calculateObjectSize(description.updatedFields) + DOCUMENT_FRAME * 2;
   description.removedFields.forEach((field, index) => {
     bytes += ELEMENT_FRAME + String(index).length + 4 + Buffer.byteLength(field) + 1;
@@ -63,7 +64,11 @@ function diffValues(before: unknown, after: unknown, path: string, out: UpdateDe
 }
 
 function isPlainObject(value: unknown): value is Document {
-  return value !== null && typeof value === 'object' && (value.constructor === Object || Object.getPrototypeOf(value) === null);
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    (value.constructor === Object || Object.getPrototypeOf(value) === null)
+  );
 }
 
 /** Equal as stored: same BSON type and bytes (so 1 and 1.0 differ, as they do in mongod's oplog). */
@@ -73,9 +78,13 @@ function sameValue(a: unknown, b: unknown): boolean {
   if (isPlainObject(a) && isPlainObject(b)) {
     const keys = Object.keys(a);
     const otherKeys = Object.keys(b);
-    return keys.length === otherKeys.length && keys.every((key, index) => otherKeys[index] === key && sameValue(a[key], b[key]));
+    return (
+      keys.length === otherKeys.length &&
+      keys.every((key, index) => otherKeys[index] === key && sameValue(a[key], b[key]))
+    );
   }
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((element, index) => sameValue(element, b[index]));
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((element, index) => sameValue(element, b[index]));
   if (Array.isArray(a) || Array.isArray(b) || isPlainObject(a) || isPlainObject(b)) return false;
   // The two types every update meets (`_id`, timestamps) compare without encoding them.
   if (a instanceof ObjectId) return b instanceof ObjectId && a.equals(b);

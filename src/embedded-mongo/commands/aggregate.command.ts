@@ -18,7 +18,10 @@ export const aggregateCommand: CommandHandler = (command, context) => {
   if (isChangeStreamPipeline(command.pipeline)) return openChangeStream(command, context, collection);
   const cursorOptions = optionalDocument(command, 'cursor');
   if (!cursorOptions && command.explain !== true) {
-    throw new CommandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
+    throw new CommandError(
+      'FailedToParse',
+      "The 'cursor' option is required, except for aggregate with the explain argument",
+    );
   }
   const results = streamPipeline({
     catalog: context.catalog,
@@ -31,6 +34,8 @@ export const aggregateCommand: CommandHandler = (command, context) => {
     hint: command.hint,
   });
   const namespace = `${context.db}.${collection ?? '$cmd.aggregate'}`;
-  const { id, batch } = context.cursors.open(namespace, results, { batchSize: optionalCount(cursorOptions ?? {}, 'batchSize') });
+  const { id, batch } = context.cursors.open(namespace, results, {
+    batchSize: optionalCount(cursorOptions ?? {}, 'batchSize'),
+  });
   return cursorReply(id, namespace, batch, 'firstBatch');
 };

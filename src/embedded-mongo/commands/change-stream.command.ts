@@ -10,12 +10,19 @@ import { cursorReply } from './cursor-reply';
  * the client): opens a change-stream cursor. A standalone refuses it as mongod does.
  */
 export function openChangeStream(command: Document, context: CommandContext, collection: string | undefined): Document {
-  if (!context.changeStreams) throw new CommandError('Location40573', 'The $changeStream stage is only supported on replica sets');
+  if (!context.changeStreams)
+    throw new CommandError('Location40573', 'The $changeStream stage is only supported on replica sets');
   if (command.autocommit === false) {
-    throw new CommandError('OperationNotSupportedInTransaction', 'Operation not permitted in transaction: $changeStream cannot run in a multi-document transaction');
+    throw new CommandError(
+      'OperationNotSupportedInTransaction',
+      'Operation not permitted in transaction: $changeStream cannot run in a multi-document transaction',
+    );
   }
   if (collection !== undefined && context.catalog.getCollection(context.db, collection)?.options.viewOn !== undefined) {
-    throw new CommandError('CommandNotSupportedOnView', `Namespace ${context.db}.${collection} is a view, not a collection`);
+    throw new CommandError(
+      'CommandNotSupportedOnView',
+      `Namespace ${context.db}.${collection} is a view, not a collection`,
+    );
   }
   const spec = parseChangeStream(command.pipeline as Document[], context.db, collection);
   const stream = context.changeStreams.openStream(spec);

@@ -9,7 +9,12 @@ const UNSIGNED = { hash: new Binary(Buffer.alloc(20), 0), keyId: Long.fromNumber
  * but the two timestamps. A Timestamp is 8 bytes little-endian, increment first, then seconds.
  */
 const TEMPLATE = (() => {
-  const encoded = Buffer.from(BSON.serialize({ $clusterTime: { clusterTime: new Timestamp({ t: 0, i: 0 }), signature: UNSIGNED }, operationTime: new Timestamp({ t: 0, i: 0 }) }));
+  const encoded = Buffer.from(
+    BSON.serialize({
+      $clusterTime: { clusterTime: new Timestamp({ t: 0, i: 0 }), signature: UNSIGNED },
+      operationTime: new Timestamp({ t: 0, i: 0 }),
+    }),
+  );
   return encoded.subarray(4, encoded.length - 1);
 })();
 /** Type byte, `$clusterTime\0`, the sub-document's length, type byte, `clusterTime\0`. */

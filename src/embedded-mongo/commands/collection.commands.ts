@@ -7,7 +7,19 @@ import { CommandError } from '../base/command-error';
 import { cursorReply } from './cursor-reply';
 
 /** Options `create` may carry besides the name and generic command fields. */
-const GENERIC_FIELDS = new Set(['create', '$db', 'lsid', 'txnNumber', '$clusterTime', 'writeConcern', 'comment', '$readPreference', 'apiVersion', 'apiStrict', 'apiDeprecationErrors']);
+const GENERIC_FIELDS = new Set([
+  'create',
+  '$db',
+  'lsid',
+  'txnNumber',
+  '$clusterTime',
+  'writeConcern',
+  'comment',
+  '$readPreference',
+  'apiVersion',
+  'apiStrict',
+  'apiDeprecationErrors',
+]);
 
 export const createCommand: CommandHandler = (command, context) => {
   const name = collectionName(command, 'create');
@@ -35,7 +47,13 @@ export const listCollectionsCommand: CommandHandler = (command, context) => {
     const type = store.options.timeseries !== undefined ? 'timeseries' : 'collection';
     const entry: Document = nameOnly
       ? { name, type }
-      : { name, type, options: store.options, info: { readOnly: false }, ...(type === 'collection' ? { idIndex: { v: 2, key: { _id: 1 }, name: '_id_' } } : {}) };
+      : {
+          name,
+          type,
+          options: store.options,
+          info: { readOnly: false },
+          ...(type === 'collection' ? { idIndex: { v: 2, key: { _id: 1 }, name: '_id_' } } : {}),
+        };
     if (matches(entry)) entries.push(entry);
   }
   const namespace = `${context.db}.$cmd.listCollections`;

@@ -14,7 +14,10 @@ export function optionalDocument(command: Document, field: string): Document | u
   const value = command[field];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'object' || Array.isArray(value)) {
-    throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type '${typeOfValue(value)}', expected type 'object'`);
+    throw new CommandError(
+      'TypeMismatch',
+      `BSON field '${field}' is the wrong type '${typeOfValue(value)}', expected type 'object'`,
+    );
   }
   return value as Document;
 }
@@ -23,7 +26,10 @@ export function optionalArray(command: Document, field: string): unknown[] | und
   const value = command[field];
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) {
-    throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type '${typeOfValue(value)}', expected type 'array'`);
+    throw new CommandError(
+      'TypeMismatch',
+      `BSON field '${field}' is the wrong type '${typeOfValue(value)}', expected type 'array'`,
+    );
   }
   return value;
 }
@@ -34,9 +40,13 @@ export function optionalCount(command: Document, field: string, allowNegative = 
   if (value === undefined || value === null) return undefined;
   const number = value instanceof Long ? value.toNumber() : value;
   if (typeof number !== 'number' || !Number.isFinite(number)) {
-    throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type '${typeOfValue(value)}', expected a number`);
+    throw new CommandError(
+      'TypeMismatch',
+      `BSON field '${field}' is the wrong type '${typeOfValue(value)}', expected a number`,
+    );
   }
-  if (number < 0 && !allowNegative) throw new CommandError('BadValue', `${field} must be non-negative, but received: ${number}`);
+  if (number < 0 && !allowNegative)
+    throw new CommandError('BadValue', `${field} must be non-negative, but received: ${number}`);
   return Math.trunc(number);
 }
 

@@ -14,6 +14,12 @@ export const countCommand: CommandHandler = (command, context) => {
     const available = Math.max((store?.size ?? 0) - skip, 0);
     return { n: limit > 0 ? Math.min(limit, available) : available, ok: 1 };
   }
-  const n = countMatches(store, { filter: query, skip, limit, collation: commandCollation(command.collation, context, collectionName(command, 'count')), hint: command.hint });
+  const n = countMatches(store, {
+    filter: query,
+    skip,
+    limit,
+    collation: commandCollation(command.collation, context, collectionName(command, 'count')),
+    hint: command.hint,
+  });
   return { n, ok: 1 };
 };

@@ -10,14 +10,17 @@ export const listDatabasesCommand: CommandHandler = (command, context) => {
   for (const name of context.catalog.databaseNames()) {
     let sizeOnDisk = 0;
     for (const collection of context.catalog.collectionNames(name)) {
-      for (const doc of context.catalog.getCollection(name, collection)!.documents()) sizeOnDisk += BSON.calculateObjectSize(doc);
+      for (const doc of context.catalog.getCollection(name, collection)!.documents())
+        sizeOnDisk += BSON.calculateObjectSize(doc);
     }
     const entry = command.nameOnly === true ? { name } : { name, sizeOnDisk, empty: sizeOnDisk === 0 };
     if (!matches(entry)) continue;
     totalSize += sizeOnDisk;
     databases.push(entry);
   }
-  return command.nameOnly === true ? { databases, ok: 1 } : { databases, totalSize, totalSizeMb: Math.floor(totalSize / 1048576), ok: 1 };
+  return command.nameOnly === true
+    ? { databases, ok: 1 }
+    : { databases, totalSize, totalSizeMb: Math.floor(totalSize / 1048576), ok: 1 };
 };
 
 export const dropDatabaseCommand: CommandHandler = (_command, context) => {

@@ -28,7 +28,11 @@ export const serverStatusCommand: CommandHandler = (_command, context) => {
     uptime: Math.floor(uptimeMillis / 1000),
     uptimeMillis,
     localTime: new Date(),
-    connections: { current: context.server.currentConnections(), available: 1000, totalCreated: context.server.totalConnections() },
+    connections: {
+      current: context.server.currentConnections(),
+      available: 1000,
+      totalCreated: context.server.totalConnections(),
+    },
     metrics: { cursor: { open: { total: context.cursors.openCount } } },
     storageEngine: { name: 'embedded', persistent: false },
     maxWireVersion: MAX_WIRE_VERSION,

@@ -13,10 +13,13 @@ import { CommandError } from '../base/command-error';
 /** `distinct`: array fields contribute their elements; under a folding collation 'A' and 'a' are one value. */
 export const distinctCommand: CommandHandler = (command, context) => {
   const store = readSource(context.catalog, context.db, collectionName(command, 'distinct'));
-  if (typeof command.key !== 'string') throw new CommandError('TypeMismatch', "BSON field 'distinct.key' must be a string");
+  if (typeof command.key !== 'string')
+    throw new CommandError('TypeMismatch', "BSON field 'distinct.key' must be a string");
   const collation = commandCollation(command.collation, context, collectionName(command, 'distinct'));
   // Read piece by piece: only the distinct values are kept, never the matching documents.
-  const docs = documentsOf(findStream(store, { filter: optionalDocument(command, 'query'), collation, hint: command.hint }));
+  const docs = documentsOf(
+    findStream(store, { filter: optionalDocument(command, 'query'), collation, hint: command.hint }),
+  );
   const fold = stringFoldFor(collation);
   const seen = new Set<string>();
   const values: unknown[] = [];

@@ -22,7 +22,11 @@ const EXPLAINABLE = new Set(['find', 'aggregate', 'count', 'distinct', 'update',
 export const explainCommand: CommandHandler = (command, context) => {
   const inner = command.explain as Document | undefined;
   const name = inner && typeof inner === 'object' ? Object.keys(inner)[0] : undefined;
-  if (!inner || !name || !EXPLAINABLE.has(name)) throw new CommandError('BadValue', 'explain requires a find, aggregate, count, distinct, update, delete or findAndModify command');
+  if (!inner || !name || !EXPLAINABLE.has(name))
+    throw new CommandError(
+      'BadValue',
+      'explain requires a find, aggregate, count, distinct, update, delete or findAndModify command',
+    );
   const verbosity = typeof command.verbosity === 'string' ? command.verbosity : 'allPlansExecution';
   const read = readOf(name, inner);
   const stats: ExecutionStats = { keysExamined: 0, docsExamined: 0, nReturned: 0 };
@@ -33,7 +37,13 @@ export const explainCommand: CommandHandler = (command, context) => {
   const winningPlan = stats.plan ? describePlan(stats.plan, filter) : { stage: 'EOF' };
   return {
     explainVersion: '1',
-    queryPlanner: { namespace: `${context.db}.${String(inner[name])}`, indexFilterSet: false, parsedQuery: filter, winningPlan, rejectedPlans: [] },
+    queryPlanner: {
+      namespace: `${context.db}.${String(inner[name])}`,
+      indexFilterSet: false,
+      parsedQuery: filter,
+      winningPlan,
+      rejectedPlans: [],
+    },
     ...(verbosity === 'queryPlanner'
       ? {}
       : {
@@ -43,7 +53,12 @@ export const explainCommand: CommandHandler = (command, context) => {
             executionTimeMillis: millis,
             totalKeysExamined: stats.keysExamined,
             totalDocsExamined: stats.docsExamined,
-            executionStages: { ...winningPlan, nReturned: stats.nReturned, keysExamined: stats.keysExamined, docsExamined: stats.docsExamined },
+            executionStages: {
+              ...winningPlan,
+              nReturned: stats.nReturned,
+              keysExamined: stats.keysExamined,
+              docsExamined: stats.docsExamined,
+            },
           },
         }),
     command: inner,
@@ -57,21 +72,40 @@ function readOf(name: string, inner: Document): FindSpec {
   const common = { collation: parseCollation(inner.collation), variables: evaluateLet(inner.let), hint: inner.hint };
   switch (name) {
     case 'find':
-      return { ...common, filter: inner.filter, sort: parseSort(inner.sort), skip: optionalCount(inner, 'skip'), limit: Math.abs(optionalCount(inner, 'limit', true) ?? 0) };
+      return {
+        ...common,
+        filter: inner.filter,
+        sort: parseSort(inner.sort),
+        skip: optionalCount(inner, 'skip'),
+        limit: Math.abs(optionalCount(inner, 'limit', true) ?? 0),
+      };
     case 'count':
-      return { ...common, filter: inner.query, skip: optionalCount(inner, 'skip'), limit: Math.abs(optionalCount(inner, 'limit', true) ?? 0) };
+      return {
+        ...common,
+        filter: inner.query,
+        skip: optionalCount(inner, 'skip'),
+        limit: Math.abs(optionalCount(inner, 'limit', true) ?? 0),
+      };
     case 'distinct':
       return { ...common, filter: inner.query };
     case 'findAndModify':
       return { ...common, filter: inner.query, sort: parseSort(inner.sort), limit: 1 };
     case 'aggregate': {
       // The find that `runPipeline` folds the pipeline's head into.
-      const head = Array.isArray(inner.pipeline) ? foldPipelineHead(inner.pipeline as Document[], inner.hint !== undefined) : { length: 0 };
+      const head = Array.isArray(inner.pipeline)
+        ? foldPipelineHead(inner.pipeline as Document[], inner.hint !== undefined)
+        : { length: 0 };
       return { ...common, filter: head.filter ?? {}, sort: head.sort, skip: head.skip, limit: head.limit };
     }
     default: {
       const statement = ((name === 'update' ? inner.updates : inner.deletes) as Document[] | undefined)?.[0] ?? {};
-      return { ...common, filter: statement.q, collation: parseCollation(statement.collation), hint: statement.hint, limit: statement.multi === true || statement.limit === 0 ? 0 : 1 };
+      return {
+        ...common,
+        filter: statement.q,
+        collation: parseCollation(statement.collation),
+        hint: statement.hint,
+        limit: statement.multi === true || statement.limit === 0 ? 0 : 1,
+      };
     }
   }
 }

@@ -20,9 +20,12 @@ import { writeCheckSettings } from './write-check-settings';
 export const findAndModifyCommand: CommandHandler = (command, context) => {
   const name = collectionName(command, command.findAndModify !== undefined ? 'findAndModify' : 'findandmodify');
   const remove = command.remove === true;
-  if (remove && command.update !== undefined) throw new CommandError('FailedToParse', 'Cannot specify both an update and remove=true');
-  if (!remove && command.update === undefined) throw new CommandError('FailedToParse', 'Either an update or remove=true must be specified');
-  if (remove && command.upsert === true) throw new CommandError('FailedToParse', 'Cannot specify both upsert=true and remove=true');
+  if (remove && command.update !== undefined)
+    throw new CommandError('FailedToParse', 'Cannot specify both an update and remove=true');
+  if (!remove && command.update === undefined)
+    throw new CommandError('FailedToParse', 'Either an update or remove=true must be specified');
+  if (remove && command.upsert === true)
+    throw new CommandError('FailedToParse', 'Cannot specify both upsert=true and remove=true');
   const filter = asFilter(command.query);
   const collation = commandCollation(command.collation, context, name);
   const settings = writeCheckSettings(command, context);

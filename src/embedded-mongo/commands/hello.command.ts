@@ -1,7 +1,12 @@
 import { Long, type Document } from 'bson';
 import { MAX_BSON_OBJECT_SIZE, MAX_MESSAGE_SIZE, MAX_WRITE_BATCH_SIZE } from '../wire/wire-constants';
 import type { CommandContext, CommandHandler } from './command-context';
-import { LOGICAL_SESSION_TIMEOUT_MINUTES, MAX_WIRE_VERSION, MIN_WIRE_VERSION, REPLICA_SET_VERSION } from '../base/server-identity';
+import {
+  LOGICAL_SESSION_TIMEOUT_MINUTES,
+  MAX_WIRE_VERSION,
+  MIN_WIRE_VERSION,
+  REPLICA_SET_VERSION,
+} from '../base/server-identity';
 
 /**
  * `hello` / `isMaster` / `ismaster`. By default the primary of a one-member replica set (so the

@@ -10,7 +10,9 @@ export const createIndexesCommand: CommandHandler = (command, context) => {
   const name = collectionName(command, 'createIndexes');
   const requested = optionalArray(command, 'indexes') ?? [];
   const defaultCollation = context.catalog.getCollection(context.db, name)?.options.collation;
-  const specs = requested.map((raw) => normalizeTextSpec(normalizeIndexSpec(withDefaultCollation(raw, defaultCollation))));
+  const specs = requested.map((raw) =>
+    normalizeTextSpec(normalizeIndexSpec(withDefaultCollation(raw, defaultCollation))),
+  );
   if (specs.length === 0) throw new CommandError('BadValue', 'Must specify at least one index to create');
   const { store, created } = context.catalog.ensureCollection(context.db, name);
   const numIndexesBefore = store.indexes().length;
@@ -27,7 +29,8 @@ export const createIndexesCommand: CommandHandler = (command, context) => {
 
 /** An index without a collation of its own takes the collection's default, as in mongod. */
 function withDefaultCollation(raw: unknown, collation: unknown): unknown {
-  if (collation === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw) || 'collation' in raw) return raw;
+  if (collation === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw) || 'collation' in raw)
+    return raw;
   return { ...raw, collation };
 }
 
@@ -36,7 +39,10 @@ export const listIndexesCommand: CommandHandler = (command, context) => {
   const store = context.catalog.getCollection(context.db, name);
   if (!store) throw new CommandError('NamespaceNotFound', `ns does not exist: ${context.db}.${name}`);
   const namespace = `${context.db}.$cmd.listIndexes.${name}`;
-  const { id, batch } = context.cursors.open(namespace, store.indexes().map((spec) => ({ ...spec })));
+  const { id, batch } = context.cursors.open(
+    namespace,
+    store.indexes().map((spec) => ({ ...spec })),
+  );
   return cursorReply(id, namespace, batch, 'firstBatch');
 };
 
@@ -48,12 +54,17 @@ export const dropIndexesCommand: CommandHandler = (command, context) => {
   const nIndexesWas = store.indexes().length;
   const target = command.index;
   let names: string[];
-  if (target === '*') names = store.indexes().filter((spec) => spec.name !== '_id_').map((spec) => spec.name);
+  if (target === '*')
+    names = store
+      .indexes()
+      .filter((spec) => spec.name !== '_id_')
+      .map((spec) => spec.name);
   else if (typeof target === 'string') names = [target];
   else if (Array.isArray(target)) names = target.map(String);
   else if (target && typeof target === 'object') {
     const match = store.indexes().find((spec) => sameKey(spec.key, target as Document));
-    if (!match) throw new CommandError('IndexNotFound', `can't find index with key: ${defaultIndexName(target as Document)}`);
+    if (!match)
+      throw new CommandError('IndexNotFound', `can't find index with key: ${defaultIndexName(target as Document)}`);
     names = [match.name];
   } else throw new CommandError('TypeMismatch', "'index' must be a string, an array of strings or a key pattern");
   for (const indexName of names) store.dropIndex(indexName);

@@ -10,7 +10,8 @@ import { writeCheckSettings } from './write-check-settings';
 export const insertCommand: CommandHandler = (command, context) => {
   const name = collectionName(command, 'insert');
   const documents = optionalArray(command, 'documents');
-  if (!documents) throw new CommandError('Location40414', "BSON field 'insert.documents' is missing but a required field");
+  if (!documents)
+    throw new CommandError('Location40414', "BSON field 'insert.documents' is missing but a required field");
   const { store } = context.catalog.ensureCollection(context.db, name);
   const settings = writeCheckSettings(command, context);
   let n = 0;

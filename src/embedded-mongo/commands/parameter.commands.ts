@@ -2,12 +2,25 @@ import type { Document } from 'bson';
 import { CommandError } from '../base/command-error';
 import type { CommandHandler } from './command-context';
 
-const COMMAND_FIELDS = new Set(['getParameter', 'setParameter', '$db', 'lsid', '$clusterTime', '$readPreference', 'comment', 'apiVersion', 'apiStrict', 'apiDeprecationErrors']);
+const COMMAND_FIELDS = new Set([
+  'getParameter',
+  'setParameter',
+  '$db',
+  'lsid',
+  '$clusterTime',
+  '$readPreference',
+  'comment',
+  'apiVersion',
+  'apiStrict',
+  'apiDeprecationErrors',
+]);
 
 /** `getParameter`: `'*'` (or `{ allParameters: true }`) returns all; otherwise the fields named. */
 export const getParameterCommand: CommandHandler = (command, context) => {
   const selector = command.getParameter;
-  const all = selector === '*' || (typeof selector === 'object' && selector !== null && (selector as Document).allParameters === true);
+  const all =
+    selector === '*' ||
+    (typeof selector === 'object' && selector !== null && (selector as Document).allParameters === true);
   if (all) return { ...context.server.parameters.all(), ok: 1 };
   const reply: Document = {};
   for (const key of Object.keys(command)) {
@@ -22,7 +35,8 @@ export const getParameterCommand: CommandHandler = (command, context) => {
 /** `setParameter: 1, <name>: <value>`: answers with the previous value as `was`, as mongod does. */
 export const setParameterCommand: CommandHandler = (command, context) => {
   const names = Object.keys(command).filter((key) => !COMMAND_FIELDS.has(key));
-  if (names.length === 0) throw new CommandError('InvalidOptions', 'no option found to set, use help:true to see options ');
+  if (names.length === 0)
+    throw new CommandError('InvalidOptions', 'no option found to set, use help:true to see options ');
   let was: unknown;
   for (const name of names) was = context.server.parameters.set(name, command[name]);
   return { was, ok: 1 };

@@ -27,7 +27,14 @@ function contextOf(name: string | undefined, command: Document, reply: Document)
     case 'commitTransaction':
       return { transaction: { lsid: command.lsid as Document, txnNumber: command.txnNumber } };
     case 'renameCollection':
-      return reply.ok === 1 ? { rename: { from: parseNamespace(command.renameCollection, 'renameCollection'), to: parseNamespace(command.to, 'to') } } : {};
+      return reply.ok === 1
+        ? {
+            rename: {
+              from: parseNamespace(command.renameCollection, 'renameCollection'),
+              to: parseNamespace(command.to, 'to'),
+            },
+          }
+        : {};
     case 'dropDatabase':
       return { droppedDatabase: command.$db as string };
     default:

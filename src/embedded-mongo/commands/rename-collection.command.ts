@@ -7,13 +7,16 @@ import type { CommandHandler } from './command-context';
  * journal need nothing new; change streams report it as one `rename` (see publish-changes.ts).
  */
 export const renameCollectionCommand: CommandHandler = (command, context) => {
-  if (context.db !== 'admin') throw new CommandError('Unauthorized', 'renameCollection may only be run against the admin database.');
+  if (context.db !== 'admin')
+    throw new CommandError('Unauthorized', 'renameCollection may only be run against the admin database.');
   const from = parseNamespace(command.renameCollection, 'renameCollection');
   const to = parseNamespace(command.to, 'to');
   const source = context.catalog.getCollection(from.db, from.coll);
   if (!source) throw new CommandError('NamespaceNotFound', `Source collection ${from.db}.${from.coll} does not exist`);
-  if (from.db === to.db && from.coll === to.coll) throw new CommandError('IllegalOperation', "Can't rename a collection to itself");
-  if (source.options.viewOn !== undefined) throw new CommandError('CommandNotSupportedOnView', `cannot rename view: ${from.db}.${from.coll}`);
+  if (from.db === to.db && from.coll === to.coll)
+    throw new CommandError('IllegalOperation', "Can't rename a collection to itself");
+  if (source.options.viewOn !== undefined)
+    throw new CommandError('CommandNotSupportedOnView', `cannot rename view: ${from.db}.${from.coll}`);
   if (context.catalog.getCollection(to.db, to.coll)) {
     if (command.dropTarget !== true) throw new CommandError('NamespaceExists', 'target namespace exists');
     context.catalog.dropCollection(to.db, to.coll);

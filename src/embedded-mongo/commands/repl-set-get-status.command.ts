@@ -6,8 +6,10 @@ import type { CommandHandler } from './command-context';
 /** `replSetGetStatus`: one member, this server, PRIMARY since it started. A standalone refuses it as mongod does. */
 export const replSetGetStatusCommand: CommandHandler = (_command, context) => {
   const replicaSet = context.server.replicaSet;
-  if (!replicaSet || !context.changeStreams) throw new CommandError('NoReplicationEnabled', 'not running with --replSet');
-  if (context.db !== 'admin') throw new CommandError('Unauthorized', 'replSetGetStatus may only be run against the admin database.');
+  if (!replicaSet || !context.changeStreams)
+    throw new CommandError('NoReplicationEnabled', 'not running with --replSet');
+  if (context.db !== 'admin')
+    throw new CommandError('Unauthorized', 'replSetGetStatus may only be run against the admin database.');
   const now = new Date();
   const opTime = { ts: context.changeStreams.clock.current(), t: Long.fromNumber(1) };
   const opDate = new Date(opTime.ts.t * 1000);
@@ -24,7 +26,14 @@ export const replSetGetStatusCommand: CommandHandler = (_command, context) => {
     writeMajorityCount: 1,
     votingMembersCount: 1,
     writableVotingMembersCount: 1,
-    optimes: { lastCommittedOpTime: opTime, lastCommittedWallTime: opDate, appliedOpTime: opTime, durableOpTime: opTime, lastAppliedWallTime: opDate, lastDurableWallTime: opDate },
+    optimes: {
+      lastCommittedOpTime: opTime,
+      lastCommittedWallTime: opDate,
+      appliedOpTime: opTime,
+      durableOpTime: opTime,
+      lastAppliedWallTime: opDate,
+      lastDurableWallTime: opDate,
+    },
     members: [
       {
         _id: 0,

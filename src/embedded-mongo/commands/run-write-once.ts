@@ -44,8 +44,10 @@ export function runWriteOnce(command: Document, transactions: TransactionManager
  * are their positions unless the command numbered them.
  */
 function retriedReply(name: string, command: Document, reply: Document): Document {
-  if (name === 'findAndModify' || name === 'findandmodify') return { ...reply, retriedStmtId: typeof command.stmtId === 'number' ? command.stmtId : 0 };
-  const statements: unknown = name === 'insert' ? command.documents : name === 'update' ? command.updates : command.deletes;
+  if (name === 'findAndModify' || name === 'findandmodify')
+    return { ...reply, retriedStmtId: typeof command.stmtId === 'number' ? command.stmtId : 0 };
+  const statements: unknown =
+    name === 'insert' ? command.documents : name === 'update' ? command.updates : command.deletes;
   const count = Array.isArray(statements) ? statements.length : 0;
   const failed = new Set<number>();
   let firstFailed = count;
@@ -57,6 +59,7 @@ function retriedReply(name: string, command: Document, reply: Document): Documen
   const executedUpTo = command.ordered === false ? count : firstFailed;
   const numbered: unknown = command.stmtIds;
   const ids: unknown[] = [];
-  for (let index = 0; index < executedUpTo; index++) if (!failed.has(index)) ids.push(Array.isArray(numbered) && numbered.length === count ? numbered[index] : index);
+  for (let index = 0; index < executedUpTo; index++)
+    if (!failed.has(index)) ids.push(Array.isArray(numbered) && numbered.length === count ? numbered[index] : index);
   return { ...reply, retriedStmtIds: ids };
 }

@@ -41,8 +41,12 @@ export class ServerParameters {
   /** Sets a parameter; the value must have the type of the current one. Returns the previous value. */
   set(name: string, value: unknown): unknown {
     if (!this.settable.has(name)) {
-      if (Object.hasOwn(READ_ONLY_PARAMETERS, name)) throw new CommandError('IllegalOperation', `not allowed to change [${name}] at runtime`);
-      throw new CommandError('InvalidOptions', `attempted to set unrecognized parameter [${name}], use help:true to see options `);
+      if (Object.hasOwn(READ_ONLY_PARAMETERS, name))
+        throw new CommandError('IllegalOperation', `not allowed to change [${name}] at runtime`);
+      throw new CommandError(
+        'InvalidOptions',
+        `attempted to set unrecognized parameter [${name}], use help:true to see options `,
+      );
     }
     const was = this.settable.get(name);
     this.settable.set(name, coerce(name, was, value));

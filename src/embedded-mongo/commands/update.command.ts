@@ -45,7 +45,12 @@ export const updateCommand: CommandHandler = (command, context) => {
       return;
     }
     for (const doc of matches) {
-      const outcome = applyUpdate(doc, statement.update, { filter: statement.filter, arrayFilters: statement.arrayFilters, variables: statement.variables, inserting: false });
+      const outcome = applyUpdate(doc, statement.update, {
+        filter: statement.filter,
+        arrayFilters: statement.arrayFilters,
+        variables: statement.variables,
+        inserting: false,
+      });
       n++;
       if (!outcome.modified) continue;
       checkWrite(store!, outcome.doc, doc, settings);

@@ -5,7 +5,11 @@ import { toCommandError } from '../base/command-error';
  * Runs the statements of a write command, collecting failures as `writeErrors` entries
  * (`{ index, code, errmsg, ...keyPattern/keyValue }`). Ordered writes stop at the first failure.
  */
-export function runWriteStatements<T>(statements: readonly T[], ordered: boolean, run: (statement: T, index: number) => void): Document[] {
+export function runWriteStatements<T>(
+  statements: readonly T[],
+  ordered: boolean,
+  run: (statement: T, index: number) => void,
+): Document[] {
   const writeErrors: Document[] = [];
   for (let index = 0; index < statements.length; index++) {
     try {

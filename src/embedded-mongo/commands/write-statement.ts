@@ -14,7 +14,18 @@ export interface WriteStatement {
   readonly variables?: Document;
 }
 
-const STATEMENT_FIELDS = new Set(['q', 'u', 'multi', 'upsert', 'arrayFilters', 'collation', 'hint', 'c', 'limit', 'upsertSupplied']);
+const STATEMENT_FIELDS = new Set([
+  'q',
+  'u',
+  'multi',
+  'upsert',
+  'arrayFilters',
+  'collation',
+  'hint',
+  'c',
+  'limit',
+  'upsertSupplied',
+]);
 
 /**
  * Unknown statement fields fail the whole command before anything is written, as command
@@ -22,7 +33,8 @@ const STATEMENT_FIELDS = new Set(['q', 'u', 'multi', 'upsert', 'arrayFilters', '
  */
 export function assertKnownStatementFields(statements: readonly unknown[], kind: 'update' | 'delete'): void {
   for (const raw of statements) {
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new CommandError('TypeMismatch', `each ${kind} must be an object`);
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+      throw new CommandError('TypeMismatch', `each ${kind} must be an object`);
     for (const field of Object.keys(raw)) {
       if (!STATEMENT_FIELDS.has(field)) {
         throw new CommandError('Location40415', `BSON field '${kind}.${kind}s.${field}' is an unknown field.`);
@@ -32,7 +44,12 @@ export function assertKnownStatementFields(statements: readonly unknown[], kind:
 }
 
 /** `defaultCollation`: the collection's, applied when the statement names none (see command-collation.ts). */
-export function parseWriteStatement(raw: unknown, kind: 'update' | 'delete', commandLet: unknown, defaultCollation?: unknown): WriteStatement {
+export function parseWriteStatement(
+  raw: unknown,
+  kind: 'update' | 'delete',
+  commandLet: unknown,
+  defaultCollation?: unknown,
+): WriteStatement {
   const statement = raw as Document;
   const filter = statement.q;
   if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) {

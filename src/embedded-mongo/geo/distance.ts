@@ -34,13 +34,21 @@ function toLine(from: Position, line: Position[]): number {
 }
 
 function toPolygon(from: Position, rings: Position[][]): number {
-  if (inPolygon(toVector(from), rings.map((ring) => ring.map(toVector)))) return 0;
+  if (
+    inPolygon(
+      toVector(from),
+      rings.map((ring) => ring.map(toVector)),
+    )
+  )
+    return 0;
   return Math.min(...rings.map((ring) => toLine(from, ring)));
 }
 
 /** Flat distance in coordinate units (2d index semantics), to a point or the nearest vertex. */
 export function planarDistance(from: Position, geometry: Geometry): number {
-  if (geometry.type === 'Point') return Math.hypot(geometry.coordinates[0] - from[0], geometry.coordinates[1] - from[1]);
-  if (geometry.type === 'MultiPoint') return Math.min(...geometry.coordinates.map((point) => Math.hypot(point[0] - from[0], point[1] - from[1])));
+  if (geometry.type === 'Point')
+    return Math.hypot(geometry.coordinates[0] - from[0], geometry.coordinates[1] - from[1]);
+  if (geometry.type === 'MultiPoint')
+    return Math.min(...geometry.coordinates.map((point) => Math.hypot(point[0] - from[0], point[1] - from[1])));
   return Infinity;
 }

@@ -11,7 +11,17 @@ export interface GeoNearSettings {
   readonly variables?: Document;
 }
 
-const OPTIONS = new Set(['near', 'distanceField', 'spherical', 'maxDistance', 'minDistance', 'query', 'key', 'distanceMultiplier', 'includeLocs']);
+const OPTIONS = new Set([
+  'near',
+  'distanceField',
+  'spherical',
+  'maxDistance',
+  'minDistance',
+  'query',
+  'key',
+  'distanceMultiplier',
+  'includeLocs',
+]);
 
 /**
  * The `$geoNear` stage (first in a pipeline): documents matching `query` with a location in the
@@ -21,15 +31,19 @@ const OPTIONS = new Set(['near', 'distanceField', 'spherical', 'maxDistance', 'm
  * coordinate units otherwise.
  */
 export function geoNearStage(store: ReadSource | undefined, raw: unknown, settings: GeoNearSettings): Document[] {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new CommandError('Location40602', '$geoNear must be an object');
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new CommandError('Location40602', '$geoNear must be an object');
   const options = raw as Document;
-  for (const name of Object.keys(options)) if (!OPTIONS.has(name)) throw new CommandError('BadValue', `Unknown argument to $geoNear: ${name}`);
-  if (typeof options.distanceField !== 'string' || options.distanceField === '') throw new CommandError('BadValue', '$geoNear requires a \'distanceField\' option as a String');
-  if (options.near === undefined) throw new CommandError('BadValue', '$geoNear requires a \'near\' option as an Array');
+  for (const name of Object.keys(options))
+    if (!OPTIONS.has(name)) throw new CommandError('BadValue', `Unknown argument to $geoNear: ${name}`);
+  if (typeof options.distanceField !== 'string' || options.distanceField === '')
+    throw new CommandError('BadValue', "$geoNear requires a 'distanceField' option as a String");
+  if (options.near === undefined) throw new CommandError('BadValue', "$geoNear requires a 'near' option as an Array");
   const { point, geoJson } = nearPoint(options.near, '$geoNear');
   const index = chooseIndex(store, options.key);
   const multiplier = options.distanceMultiplier === undefined ? 1 : numberValue(options.distanceMultiplier);
-  if (!isBsonNumber(options.distanceMultiplier ?? 1) || multiplier < 0) throw new CommandError('BadValue', 'distanceMultiplier must be a non-negative number');
+  if (!isBsonNumber(options.distanceMultiplier ?? 1) || multiplier < 0)
+    throw new CommandError('BadValue', 'distanceMultiplier must be a non-negative number');
   const matches = compileFilter(options.query, settings);
   const candidates = [...(store?.documents() ?? [])].filter((doc) => matches(doc));
   const spherical = geoJson || options.spherical === true || index.kind === '2dsphere';
@@ -50,15 +64,22 @@ export function geoNearStage(store: ReadSource | undefined, raw: unknown, settin
 function chooseIndex(store: ReadSource | undefined, key: unknown): GeoIndex {
   const indexes = geoIndexes(store);
   if (key !== undefined) {
-    if (typeof key !== 'string' || key === '') throw new CommandError('BadValue', '$geoNear parameter \'key\' must be of type string');
+    if (typeof key !== 'string' || key === '')
+      throw new CommandError('BadValue', "$geoNear parameter 'key' must be of type string");
     const keyed = indexes.find((index) => index.field === key);
-    if (!keyed) throw new CommandError('IndexNotFound', `$geoNear requires a 2d or 2dsphere index on ${key}, but none were found`);
+    if (!keyed)
+      throw new CommandError(
+        'IndexNotFound',
+        `$geoNear requires a 2d or 2dsphere index on ${key}, but none were found`,
+      );
     return keyed;
   }
-  if (indexes.length === 0) throw new CommandError('IndexNotFound', '$geoNear requires a 2d or 2dsphere index, but none were found');
+  if (indexes.length === 0)
+    throw new CommandError('IndexNotFound', '$geoNear requires a 2d or 2dsphere index, but none were found');
   for (const kind of ['2d', '2dsphere'] as const) {
     const ofKind = indexes.filter((index) => index.kind === kind);
-    if (ofKind.length > 1) throw new CommandError('IndexNotFound', `There is more than one ${kind} index; unsure which to use for $geoNear`);
+    if (ofKind.length > 1)
+      throw new CommandError('IndexNotFound', `There is more than one ${kind} index; unsure which to use for $geoNear`);
     if (ofKind.length === 1) return ofKind[0];
   }
   return indexes[0];
@@ -68,6 +89,7 @@ function chooseIndex(store: ReadSource | undefined, key: unknown): GeoIndex {
 function withPath(doc: Document, path: string, value: unknown): Document {
   const [head, ...tail] = path.split('.');
   const current = doc[head];
-  const nested = current !== null && typeof current === 'object' && current.constructor === Object ? (current as Document) : {};
+  const nested =
+    current !== null && typeof current === 'object' && current.constructor === Object ? (current as Document) : {};
   return { ...doc, [head]: tail.length === 0 ? value : withPath(nested, tail.join('.'), value) };
 }

@@ -37,7 +37,8 @@ export interface GeoIndex {
 export function geoIndexes(store: ReadSource | undefined): GeoIndex[] {
   const found: GeoIndex[] = [];
   for (const index of store?.secondary?.orderedIndexes() ?? []) {
-    for (const [field, kind] of Object.entries(index.spec.key)) if (kind === '2d' || kind === '2dsphere') found.push({ field, kind, name: index.name });
+    for (const [field, kind] of Object.entries(index.spec.key))
+      if (kind === '2d' || kind === '2dsphere') found.push({ field, kind, name: index.name });
   }
   return found;
 }
@@ -58,7 +59,8 @@ export function nearDocuments(docs: Iterable<Document>, field: string, spec: Nea
     if (spec.maxDistance !== undefined && best.distance > spec.maxDistance) continue;
     matches.push(best);
   }
-  return matches.map((match, position) => ({ match, position }))
+  return matches
+    .map((match, position) => ({ match, position }))
     .sort((a, b) => a.match.distance - b.match.distance || a.position - b.position)
     .map(({ match }) => match);
 }
@@ -83,6 +85,7 @@ export function nearPoint(value: unknown, operator: string): { point: Position; 
 
 export function distanceBound(value: unknown, name: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!isBsonNumber(value) || numberValue(value) < 0) throw new CommandError('BadValue', `${name} must be a non-negative number`);
+  if (!isBsonNumber(value) || numberValue(value) < 0)
+    throw new CommandError('BadValue', `${name} must be a non-negative number`);
   return numberValue(value);
 }

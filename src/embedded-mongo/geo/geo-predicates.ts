@@ -23,7 +23,8 @@ export function geoWithinOperator(selector: string, operand: unknown): Predicate
 
 export function geoIntersectsOperator(selector: string, operand: unknown): Predicate {
   const spec = operand as Document | null;
-  if (spec === null || typeof spec !== 'object' || !('$geometry' in spec)) throw new CommandError('BadValue', '$geoIntersects not supported with provided geometry: requires $geometry');
+  if (spec === null || typeof spec !== 'object' || !('$geometry' in spec))
+    throw new CommandError('BadValue', '$geoIntersects not supported with provided geometry: requires $geometry');
   const intersects = geodesicIntersection(queryGeometry(spec.$geometry));
   return matchingLocations(selector, (location) => intersects(location.geometry));
 }
@@ -33,12 +34,17 @@ function matchingLocations(selector: string, test: LocationTest): Predicate {
 }
 
 function withinTest(operand: unknown): LocationTest {
-  if (operand === null || typeof operand !== 'object') throw new CommandError('BadValue', '$geoWithin requires a shape');
+  if (operand === null || typeof operand !== 'object')
+    throw new CommandError('BadValue', '$geoWithin requires a shape');
   const [shape, argument] = Object.entries(operand as Document)[0] ?? [];
   switch (shape) {
     case '$geometry': {
       const area = queryGeometry(argument);
-      if (area.type !== 'Polygon' && area.type !== 'MultiPolygon') throw new CommandError('BadValue', `$geoWithin not supported with provided geometry: ${JSON.stringify(argument)}`);
+      if (area.type !== 'Polygon' && area.type !== 'MultiPolygon')
+        throw new CommandError(
+          'BadValue',
+          `$geoWithin not supported with provided geometry: ${JSON.stringify(argument)}`,
+        );
       const contains = geodesicContainment(area);
       return (location) => contains(location.geometry);
     }
@@ -72,15 +78,18 @@ function allVertices(test: (vertex: Position) => boolean): LocationTest {
 }
 
 function circle(argument: unknown, shape: string): [Position, number] {
-  if (!Array.isArray(argument) || argument.length !== 2 || !isBsonNumber(argument[1])) throw new CommandError('BadValue', `${shape} requires [[x, y], radius]`);
+  if (!Array.isArray(argument) || argument.length !== 2 || !isBsonNumber(argument[1]))
+    throw new CommandError('BadValue', `${shape} requires [[x, y], radius]`);
   const center = legacyPair(argument[0]);
   const radius = numberValue(argument[1]);
-  if (!center || !(radius >= 0)) throw new CommandError('BadValue', `${shape} requires [[x, y], radius] with a non-negative radius`);
+  if (!center || !(radius >= 0))
+    throw new CommandError('BadValue', `${shape} requires [[x, y], radius] with a non-negative radius`);
   return [center, radius];
 }
 
 function pairs(argument: unknown, shape: string, minimum: number): Position[] {
   const points = Array.isArray(argument) ? argument.map(legacyPair) : [];
-  if (points.length < minimum || points.some((point) => point === undefined)) throw new CommandError('BadValue', `${shape} requires at least ${minimum} points`);
+  if (points.length < minimum || points.some((point) => point === undefined))
+    throw new CommandError('BadValue', `${shape} requires at least ${minimum} points`);
   return points as Position[];
 }

@@ -1,5 +1,14 @@
 import type { Geometry, MultiPolygon, Polygon, Position } from 'geojson';
-import { arcsCross, arcsMeet, edgesOf, inPolygon, onBoundary, toVector, type Path, type Vector } from './spherical-geometry';
+import {
+  arcsCross,
+  arcsMeet,
+  edgesOf,
+  inPolygon,
+  onBoundary,
+  toVector,
+  type Path,
+  type Vector,
+} from './spherical-geometry';
 
 /** One simple part of a geometry on the sphere. */
 type Part = { kind: 'point'; point: Vector } | { kind: 'line'; path: Path } | { kind: 'polygon'; rings: Path[] };
@@ -71,5 +80,10 @@ function partWithin(part: Part, rings: Path[]): boolean {
   if (!verticesOf(part).every((vertex) => inPolygon(vertex, rings))) return false;
   const boundary = rings.flatMap(edgesOf);
   if (edgesOfPart(part).some(([p, q]) => boundary.some(([c, d]) => arcsCross(p, q, c, d)))) return false;
-  return part.kind !== 'polygon' || !rings.slice(1).some((hole) => hole.some((vertex) => inPolygon(vertex, part.rings) && !onBoundary(vertex, part.rings)));
+  return (
+    part.kind !== 'polygon' ||
+    !rings
+      .slice(1)
+      .some((hole) => hole.some((vertex) => inPolygon(vertex, part.rings) && !onBoundary(vertex, part.rings)))
+  );
 }

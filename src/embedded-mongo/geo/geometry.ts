@@ -3,7 +3,15 @@ import type { Geometry, Point, Position } from 'geojson';
 import { CommandError } from '../base/command-error';
 import { isBsonNumber, numberValue } from '../query/bson-numbers';
 
-const GEOMETRY_TYPES = new Set(['Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon', 'GeometryCollection']);
+const GEOMETRY_TYPES = new Set([
+  'Point',
+  'MultiPoint',
+  'LineString',
+  'MultiLineString',
+  'Polygon',
+  'MultiPolygon',
+  'GeometryCollection',
+]);
 
 /** A location as stored: a GeoJSON geometry, or a legacy coordinate pair ([x, y] or { x, y }). */
 export interface Location {
@@ -41,14 +49,20 @@ export function locationsOf(value: unknown): Location[] {
 export function legacyPair(value: unknown): Position | undefined {
   let items: unknown[];
   if (Array.isArray(value)) items = value;
-  else if (value !== null && typeof value === 'object' && value.constructor === Object && !('type' in value)) items = Object.values(value);
+  else if (value !== null && typeof value === 'object' && value.constructor === Object && !('type' in value))
+    items = Object.values(value);
   else return undefined;
   if (items.length < 2 || !isBsonNumber(items[0]) || !isBsonNumber(items[1])) return undefined;
   return [numberValue(items[0]), numberValue(items[1])];
 }
 
 function isGeoJson(value: unknown): value is Document {
-  return value !== null && typeof value === 'object' && typeof (value as Document).type === 'string' && GEOMETRY_TYPES.has((value as Document).type as string);
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as Document).type === 'string' &&
+    GEOMETRY_TYPES.has((value as Document).type as string)
+  );
 }
 
 /** A query's GeoJSON operand (`$geometry`), validated with mongod's kind of message. */
@@ -59,28 +73,32 @@ export function queryGeometry(value: unknown): Geometry {
 
 export function queryPoint(value: unknown): Point {
   const geometry = queryGeometry(value);
-  if (geometry.type !== 'Point') throw new CommandError('BadValue', `$near requires a point, given ${JSON.stringify(value)}`);
+  if (geometry.type !== 'Point')
+    throw new CommandError('BadValue', `$near requires a point, given ${JSON.stringify(value)}`);
   return geometry;
 }
 
 function readGeometry(value: Document): Geometry {
   const type = value.type as Geometry['type'];
   if (type === 'GeometryCollection') {
-    if (!Array.isArray(value.geometries)) throw new CommandError('BadValue', 'GeometryCollection geometries must be an array');
+    if (!Array.isArray(value.geometries))
+      throw new CommandError('BadValue', 'GeometryCollection geometries must be an array');
     return { type, geometries: value.geometries.map((item) => queryGeometry(item)) };
   }
   const depth = { Point: 0, MultiPoint: 1, LineString: 1, MultiLineString: 2, Polygon: 2, MultiPolygon: 3 }[type];
   const coordinates = readCoordinates(value.coordinates, depth, type);
   if (type === 'Polygon') assertClosedRings(coordinates as Position[][]);
   if (type === 'MultiPolygon') (coordinates as Position[][][]).forEach(assertClosedRings);
-  if (type === 'LineString' && (coordinates as Position[]).length < 2) throw new CommandError('BadValue', 'GeoJSON LineString must have at least 2 vertices');
+  if (type === 'LineString' && (coordinates as Position[]).length < 2)
+    throw new CommandError('BadValue', 'GeoJSON LineString must have at least 2 vertices');
   return { type, coordinates } as Geometry;
 }
 
 function readCoordinates(value: unknown, depth: number, type: string): unknown {
   if (!Array.isArray(value)) throw new CommandError('BadValue', `GeoJSON coordinates must be an array for ${type}`);
   if (depth > 0) return value.map((item) => readCoordinates(item, depth - 1, type));
-  if (value.length < 2 || !value.every(isBsonNumber)) throw new CommandError('BadValue', `${type} must only contain numeric elements`);
+  if (value.length < 2 || !value.every(isBsonNumber))
+    throw new CommandError('BadValue', `${type} must only contain numeric elements`);
   const [lng, lat] = [numberValue(value[0]), numberValue(value[1])];
   if (Math.abs(lng) > 180 || Math.abs(lat) > 90) {
     throw new CommandError('BadValue', `longitude/latitude is out of bounds, lng: ${lng} lat: ${lat}`);

@@ -11,7 +11,13 @@ const NEAR_OPTIONS = new Set([...NEAR_OPERATORS, '$maxDistance', '$minDistance']
 /** The top-level field of a find filter that carries `$near` / `$nearSphere`, if any. */
 export function nearField(filter: Document): string | undefined {
   for (const [field, condition] of Object.entries(filter)) {
-    if (field.startsWith('$') || condition === null || typeof condition !== 'object' || condition.constructor !== Object) continue;
+    if (
+      field.startsWith('$') ||
+      condition === null ||
+      typeof condition !== 'object' ||
+      condition.constructor !== Object
+    )
+      continue;
     if (NEAR_OPERATORS.some((operator) => operator in condition)) return field;
   }
   return undefined;
@@ -39,10 +45,17 @@ export function nearCandidates(store: ReadSource, filter: Document, field: strin
   const argument = options[operator];
   const geoJson = argument !== null && typeof argument === 'object' && '$geometry' in (argument as Document);
   const bounds = geoJson ? (argument as Document) : options;
-  const point = geoJson ? { point: queryPoint((argument as Document).$geometry).coordinates, geoJson: true } : nearPoint(argument, operator);
-  const index = geoIndexes(store).find((candidate) => candidate.field === field && (candidate.kind === '2dsphere' || !point.geoJson));
+  const point = geoJson
+    ? { point: queryPoint((argument as Document).$geometry).coordinates, geoJson: true }
+    : nearPoint(argument, operator);
+  const index = geoIndexes(store).find(
+    (candidate) => candidate.field === field && (candidate.kind === '2dsphere' || !point.geoJson),
+  );
   if (!index) {
-    throw new CommandError('NoQueryExecutionPlans', 'error processing query: planner returned error :: caused by :: unable to find index for $geoNear query');
+    throw new CommandError(
+      'NoQueryExecutionPlans',
+      'error processing query: planner returned error :: caused by :: unable to find index for $geoNear query',
+    );
   }
   const spec: NearSpec = {
     point: point.point,
@@ -52,5 +65,9 @@ export function nearCandidates(store: ReadSource, filter: Document, field: strin
     maxDistance: distanceBound(bounds.$maxDistance, '$maxDistance'),
   };
   const docs = nearDocuments(store.documents(), field, spec).map((match) => match.doc);
-  return { docs, rest, plan: { stage: index.kind === '2d' ? 'GEO_NEAR_2D' : 'GEO_NEAR_2DSPHERE', indexName: index.name } };
+  return {
+    docs,
+    rest,
+    plan: { stage: index.kind === '2d' ? 'GEO_NEAR_2D' : 'GEO_NEAR_2DSPHERE', indexName: index.name },
+  };
 }

@@ -85,7 +85,8 @@ export function inPolygon(p: Vector, rings: readonly Path[]): boolean {
 function outsidePoint(ring: Path, p: Vector): Vector {
   const sum = ring.slice(1).reduce<Vector>((acc, v) => [acc[0] + v[0], acc[1] + v[1], acc[2] + v[2]], [0, 0, 0]);
   let candidate: Vector = normalize([-sum[0] + 1.3e-7, -sum[1] + 2.9e-7, -sum[2] + 0.7e-7]);
-  if (dot(candidate, p) < -1 + 1e-9) candidate = normalize([candidate[0] + 1e-4, candidate[1] - 2e-4, candidate[2] + 3e-4]);
+  if (dot(candidate, p) < -1 + 1e-9)
+    candidate = normalize([candidate[0] + 1e-4, candidate[1] - 2e-4, candidate[2] + 3e-4]);
   return candidate;
 }
 

@@ -90,6 +90,7 @@ function workerEntry(): { file: string; execArgv?: string[] } {
     };
   }
   const compiled = path.join(__dirname, 'worker-entry.js');
-  if (!existsSync(compiled)) throw new Error(`the embedded mongo worker entry ${compiled} is missing (a bundle must emit it beside itself)`);
+  if (!existsSync(compiled))
+    throw new Error(`the embedded mongo worker entry ${compiled} is missing (a bundle must emit it beside itself)`);
   return { file: compiled };
 }

@@ -7,7 +7,12 @@ export type LogLevel = 'info' | 'warn' | 'error';
 
 /** Worker to host. */
 export type WorkerMessage =
-  | { readonly type: 'log'; readonly level: LogLevel; readonly message: string; readonly meta?: Record<string, unknown> }
+  | {
+      readonly type: 'log';
+      readonly level: LogLevel;
+      readonly message: string;
+      readonly meta?: Record<string, unknown>;
+    }
   | { readonly type: 'listening'; readonly url: string; readonly port?: number }
   | { readonly type: 'start-failed'; readonly message: string }
   | { readonly type: 'stopped'; readonly error?: string };

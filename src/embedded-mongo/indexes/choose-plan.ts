@@ -40,7 +40,12 @@ export function chooseIndex(indexes: readonly OrderedIndex[], request: PlanReque
   return { plan: best?.plan, natural: false, idHinted: false };
 }
 
-function evaluate(index: OrderedIndex, bounds: Map<string, FieldBounds>, request: PlanRequest, hinted: boolean): Candidate | undefined {
+function evaluate(
+  index: OrderedIndex,
+  bounds: Map<string, FieldBounds>,
+  request: PlanRequest,
+  hinted: boolean,
+): Candidate | undefined {
   const compatible = sameCollation(index.collation, request.collation);
   const perField: FieldInterval[][] = [];
   const used: FieldBounds[] = [];
@@ -48,8 +53,14 @@ function evaluate(index: OrderedIndex, bounds: Map<string, FieldBounds>, request
     const found = bounds.get(field);
     if (!found || (found.usesStrings && !compatible)) break;
     // A sparse index has no entry for missing fields, which a null point would have to find.
-    if (index.spec.sparse && found.intervals.some((interval) => interval.low instanceof TypeEdge && interval.low.rank === 2)) break;
-    perField.push(found.points || !(index.multikey && found.twoSided) ? found.intervals : found.intervals.map(lowerSideOnly));
+    if (
+      index.spec.sparse &&
+      found.intervals.some((interval) => interval.low instanceof TypeEdge && interval.low.rank === 2)
+    )
+      break;
+    perField.push(
+      found.points || !(index.multikey && found.twoSided) ? found.intervals : found.intervals.map(lowerSideOnly),
+    );
     used.push(found);
     if (!found.points) break;
   }
@@ -69,10 +80,24 @@ function evaluate(index: OrderedIndex, bounds: Map<string, FieldBounds>, request
   if (!index.complete && !hinted && index.spec.partialFilterExpression) return undefined;
   const filterFields = Object.keys(request.filter);
   const usedFields = index.fields.slice(0, used.length);
-  const exact = used.every((found) => found.exact) && filterFields.length === used.length && filterFields.every((field) => usedFields.includes(field));
+  const exact =
+    used.every((found) => found.exact) &&
+    filterFields.length === used.length &&
+    filterFields.every((field) => usedFields.includes(field));
   const equalities = used.filter((found) => found.points).length;
-  const score = equalities * 4 + (used.length > equalities ? 2 : 0) + (sortDirection !== undefined ? 1 : 0) + (index.spec.unique ? 0.5 : 0);
-  const plan: IndexPlan = { stage: 'IXSCAN', index, tuples: tuples!, reverse: sortDirection === -1, exact, sorted: sortDirection !== undefined };
+  const score =
+    equalities * 4 +
+    (used.length > equalities ? 2 : 0) +
+    (sortDirection !== undefined ? 1 : 0) +
+    (index.spec.unique ? 0.5 : 0);
+  const plan: IndexPlan = {
+    stage: 'IXSCAN',
+    index,
+    tuples: tuples!,
+    reverse: sortDirection === -1,
+    exact,
+    sorted: sortDirection !== undefined,
+  };
   return { plan, score };
 }
 
@@ -85,7 +110,12 @@ function lowerSideOnly(interval: FieldInterval): FieldInterval {
  * 1 or -1 when walking the index (forward or backward) yields the requested sort: the sort keys
  * are the index fields after the equality prefix (or from the start), in uniform relative direction.
  */
-function sortDirectionOf(index: OrderedIndex, request: PlanRequest, perField: FieldInterval[][], compatible: boolean): 1 | -1 | undefined {
+function sortDirectionOf(
+  index: OrderedIndex,
+  request: PlanRequest,
+  perField: FieldInterval[][],
+  compatible: boolean,
+): 1 | -1 | undefined {
   const sort = request.sort;
   if (!sort || sort.length === 0 || index.multikey || !compatible) return undefined;
   if (perField.some((intervals) => intervals.length !== 1)) return undefined;
@@ -93,7 +123,9 @@ function sortDirectionOf(index: OrderedIndex, request: PlanRequest, perField: Fi
   while (equalityPrefix < perField.length && isPoint(perField[equalityPrefix][0])) equalityPrefix++;
   for (const start of new Set([0, equalityPrefix])) {
     if (start + sort.length > index.fields.length) continue;
-    const relative = sort.map(([field, direction], j) => (index.fields[start + j] === field ? Math.sign(direction) * index.directions[start + j] : 0));
+    const relative = sort.map(([field, direction], j) =>
+      index.fields[start + j] === field ? Math.sign(direction) * index.directions[start + j] : 0,
+    );
     if (relative.every((value) => value === 1)) return 1;
     if (relative.every((value) => value === -1)) return -1;
   }

@@ -44,7 +44,8 @@ function conditionBounds(condition: unknown): FieldBounds | undefined {
   const operators = condition as Document;
   const keys = Object.keys(operators);
   if ('$eq' in operators) return withExactness(equalityBounds([operators.$eq]), keys.length === 1);
-  if ('$in' in operators && Array.isArray(operators.$in)) return withExactness(equalityBounds(operators.$in), keys.length === 1);
+  if ('$in' in operators && Array.isArray(operators.$in))
+    return withExactness(equalityBounds(operators.$in), keys.length === 1);
   return rangeBounds(operators);
 }
 
@@ -90,7 +91,13 @@ function rangeBounds(operators: Document): FieldBounds | undefined {
     high: high === undefined ? new TypeEdge(rank, 'end') : high,
     highInclusive,
   };
-  return { intervals: [interval], exact: false, points: false, usesStrings: rank === 4, twoSided: low !== undefined && high !== undefined };
+  return {
+    intervals: [interval],
+    exact: false,
+    points: false,
+    usesStrings: rank === 4,
+    twoSided: low !== undefined && high !== undefined,
+  };
 }
 
 /** Values whose index key equality is query equality: numbers, strings, booleans, ObjectIds, dates. */

@@ -44,7 +44,12 @@ export function fullScan(index: OrderedIndex, reverse: boolean, sorted: boolean)
 /** The explain shape of a plan. */
 export function describePlan(plan: QueryPlan, filter: Document): Document {
   if (plan.stage !== 'IXSCAN') {
-    const base: Document = plan.stage === 'TEXT' ? { stage: 'TEXT_MATCH', indexName: plan.indexName } : 'indexName' in plan ? { stage: plan.stage, indexName: plan.indexName } : { stage: plan.stage };
+    const base: Document =
+      plan.stage === 'TEXT'
+        ? { stage: 'TEXT_MATCH', indexName: plan.indexName }
+        : 'indexName' in plan
+          ? { stage: plan.stage, indexName: plan.indexName }
+          : { stage: plan.stage };
     return plan.stage === 'COLLSCAN' ? { ...base, filter, direction: 'forward' } : base;
   }
   const index = plan.index;
@@ -65,6 +70,11 @@ export function describePlan(plan: QueryPlan, filter: Document): Document {
 }
 
 function describeInterval(interval: FieldInterval): string {
-  const show = (value: unknown): string => (typeof value === 'object' && value !== null && 'edge' in value ? (value as { edge: string }).edge === 'start' ? 'MinKey' : 'MaxKey' : JSON.stringify(value));
+  const show = (value: unknown): string =>
+    typeof value === 'object' && value !== null && 'edge' in value
+      ? (value as { edge: string }).edge === 'start'
+        ? 'MinKey'
+        : 'MaxKey'
+      : JSON.stringify(value);
   return `${interval.lowInclusive ? '[' : '('}${show(interval.low)}, ${show(interval.high)}${interval.highInclusive ? ']' : ')'}`;
 }

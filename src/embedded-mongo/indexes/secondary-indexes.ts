@@ -34,7 +34,8 @@ export class SecondaryIndexes {
     if (spec.unique) {
       const index = new UniqueIndex(spec);
       for (const [id, doc] of entries) {
-        if (index.findConflict(doc, id) !== undefined) throw duplicateKeyError(this.namespace(), spec.name, spec.key, index.keyValueOf(doc));
+        if (index.findConflict(doc, id) !== undefined)
+          throw duplicateKeyError(this.namespace(), spec.name, spec.key, index.keyValueOf(doc));
         index.add(doc, id);
       }
       this.unique.push(index);

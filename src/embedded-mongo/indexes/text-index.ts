@@ -88,6 +88,7 @@ export class TextIndex {
 function allStrings(value: unknown): unknown[] {
   if (typeof value === 'string') return [value];
   if (Array.isArray(value)) return value.flatMap(allStrings);
-  if (value !== null && typeof value === 'object' && value.constructor === Object) return Object.values(value).flatMap(allStrings);
+  if (value !== null && typeof value === 'object' && value.constructor === Object)
+    return Object.values(value).flatMap(allStrings);
   return [];
 }

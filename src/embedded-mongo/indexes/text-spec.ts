@@ -33,13 +33,23 @@ export function normalizeTextSpec(spec: IndexSpec): IndexSpec {
       throw new CommandError('BadValue', `text index weight for '${field}' must be a number in (0, 100000)`);
     }
   }
-  return { ...spec, key, weights, default_language: spec.default_language ?? 'english', language_override: spec.language_override ?? 'language', textIndexVersion: 3 };
+  return {
+    ...spec,
+    key,
+    weights,
+    default_language: spec.default_language ?? 'english',
+    language_override: spec.language_override ?? 'language',
+    textIndexVersion: 3,
+  };
 }
 
 /** Only one text index per collection, as in mongod. */
 export function assertSingleTextIndex(existing: readonly IndexSpec[], spec: IndexSpec): void {
   const other = existing.find((index) => isTextSpec(index) && index.name !== spec.name);
   if (isTextSpec(spec) && other) {
-    throw new CommandError('IndexOptionsConflict', `Index with name: ${spec.name} already exists with different options; only one text index per collection (${other.name})`);
+    throw new CommandError(
+      'IndexOptionsConflict',
+      `Index with name: ${spec.name} already exists with different options; only one text index per collection (${other.name})`,
+    );
   }
 }

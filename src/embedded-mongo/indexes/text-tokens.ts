@@ -1,7 +1,9 @@
 /** A small English stop-word list (mongod's is longer; these are the ones that matter for ranking). */
 const STOP_WORDS = new Set(
-  ('a an and are as at be but by for from has have he her his i if in into is it its of on or our she so such that the their then ' +
-    'there these they this to was we were what when where which who will with you your').split(' '),
+  (
+    'a an and are as at be but by for from has have he her his i if in into is it its of on or our she so such that the their then ' +
+    'there these they this to was we were what when where which who will with you your'
+  ).split(' '),
 );
 
 export interface TextOptions {
@@ -44,7 +46,8 @@ export function stem(word: string): string {
     if (suffix === 'ies') base += 'y';
     else if (suffix === 's' && base.endsWith('s')) return word;
     // 'running' -> 'runn' -> 'run'
-    if (base.length > 3 && base[base.length - 1] === base[base.length - 2] && !/[lsz]/.test(base[base.length - 1])) base = base.slice(0, -1);
+    if (base.length > 3 && base[base.length - 1] === base[base.length - 2] && !/[lsz]/.test(base[base.length - 1]))
+      base = base.slice(0, -1);
     return base;
   }
   return word;

@@ -17,7 +17,12 @@ export function rewriteAllOperators(filter: Document): Document {
     const out: Document = {};
     const conjuncts: Document[] = [];
     for (const [key, item] of Object.entries(value)) {
-      if (LOGICAL.has(key) && Array.isArray(item)) setOwnField(out, key, item.map((branch) => (isPlainObject(branch) ? rewrite(branch, depth + 1) : branch)));
+      if (LOGICAL.has(key) && Array.isArray(item))
+        setOwnField(
+          out,
+          key,
+          item.map((branch) => (isPlainObject(branch) ? rewrite(branch, depth + 1) : branch)),
+        );
       else if (!key.startsWith('$') && isPlainObject(item) && Array.isArray(item.$all)) {
         rewritten = true;
         const { $all: values, ...others } = item;

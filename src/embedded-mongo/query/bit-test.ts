@@ -73,14 +73,19 @@ function maskPositions(name: string, operand: unknown): number[] {
   if (Array.isArray(operand)) {
     return operand.map((item) => {
       const position = isBsonNumber(item) ? numberValue(item) : NaN;
-      if (!Number.isInteger(position)) throw new CommandError('BadValue', `bit positions must be an integer but got: ${String(item)}`);
+      if (!Number.isInteger(position))
+        throw new CommandError('BadValue', `bit positions must be an integer but got: ${String(item)}`);
       if (position < 0) throw new CommandError('BadValue', `bit positions must be >= 0 but got: ${position}`);
       return position;
     });
   }
   if (isBsonNumber(operand)) {
     const mask = asInt64(operand);
-    if (mask === undefined || mask < 0n) throw new CommandError('BadValue', `${name} bitmask must be a non-negative integer, got: ${String(numberValue(operand))}`);
+    if (mask === undefined || mask < 0n)
+      throw new CommandError(
+        'BadValue',
+        `${name} bitmask must be a non-negative integer, got: ${String(numberValue(operand))}`,
+      );
     const positions: number[] = [];
     for (let bit = 0; bit < 63; bit++) if ((mask >> BigInt(bit)) & 1n) positions.push(bit);
     return positions;

@@ -49,10 +49,14 @@ export function makeDouble(value: number): number | Double {
 /** A zero of the same BSON number type as `value` (what `$mul` leaves in a missing field). */
 export function zeroLike(value: unknown): unknown {
   switch (bsonNumberType(value)) {
-    case 'long': return Long.fromNumber(0);
-    case 'double': return new Double(0);
-    case 'decimal': return Decimal128.fromString('0');
-    default: return 0;
+    case 'long':
+      return Long.fromNumber(0);
+    case 'double':
+      return new Double(0);
+    case 'decimal':
+      return Decimal128.fromString('0');
+    default:
+      return 0;
   }
 }
 
@@ -129,7 +133,9 @@ export function compareNumbers(a: unknown, b: unknown): number {
   }
   if (typeA === 'long' || typeB === 'long') {
     if (typeA === 'long' && typeB === 'long') return Math.sign(Number(integerValue(a) - integerValue(b)));
-    return typeA === 'long' ? compareLongToNumber(integerValue(a), numberValue(b)) : -compareLongToNumber(integerValue(b), numberValue(a));
+    return typeA === 'long'
+      ? compareLongToNumber(integerValue(a), numberValue(b))
+      : -compareLongToNumber(integerValue(b), numberValue(a));
   }
   const x = numberValue(a);
   const y = numberValue(b);
@@ -149,7 +155,15 @@ function compareLongToNumber(long: bigint, number: number): number {
 
 /** Integral numbers beyond 2^53 that a JS number cannot hold exactly (such values need exact comparison). */
 export function isBeyondDoublePrecision(value: unknown): boolean {
-  if (value instanceof Long) return value.greaterThan(Long.fromNumber(Number.MAX_SAFE_INTEGER)) || value.lessThan(Long.fromNumber(-Number.MAX_SAFE_INTEGER));
+  if (value instanceof Long)
+    return (
+      value.greaterThan(Long.fromNumber(Number.MAX_SAFE_INTEGER)) ||
+      value.lessThan(Long.fromNumber(-Number.MAX_SAFE_INTEGER))
+    );
   const type = bsonNumberType(value);
-  return (type === 'double' || type === 'int') && Math.abs(numberValue(value)) >= 2 ** 53 && Number.isFinite(numberValue(value));
+  return (
+    (type === 'double' || type === 'int') &&
+    Math.abs(numberValue(value)) >= 2 ** 53 &&
+    Number.isFinite(numberValue(value))
+  );
 }

@@ -5,8 +5,24 @@ import { rawOf } from './match-view';
 
 /** `$type` aliases and their numeric codes. */
 const TYPE_CODES: Record<string, number> = {
-  double: 1, string: 2, object: 3, array: 4, binData: 5, undefined: 6, objectId: 7, bool: 8, date: 9,
-  null: 10, regex: 11, javascript: 13, int: 16, timestamp: 17, long: 18, decimal: 19, minKey: -1, maxKey: 127,
+  double: 1,
+  string: 2,
+  object: 3,
+  array: 4,
+  binData: 5,
+  undefined: 6,
+  objectId: 7,
+  bool: 8,
+  date: 9,
+  null: 10,
+  regex: 11,
+  javascript: 13,
+  int: 16,
+  timestamp: 17,
+  long: 18,
+  decimal: 19,
+  minKey: -1,
+  maxKey: 127,
 };
 const NUMBER_CODES = new Set([1, 16, 18, 19]);
 
@@ -71,7 +87,9 @@ function collect(value: unknown, parts: string[], depth: number, out: unknown[])
   }
   if (Array.isArray(value)) {
     if (/^\d+$/.test(parts[depth])) collect(value[Number(parts[depth])], parts, depth + 1, out);
-    for (const element of value) if (element !== null && typeof element === 'object' && !Array.isArray(element)) collect(element, parts, depth, out);
+    for (const element of value)
+      if (element !== null && typeof element === 'object' && !Array.isArray(element))
+        collect(element, parts, depth, out);
     return;
   }
   if (value === null || typeof value !== 'object') return;

@@ -6,7 +6,10 @@ import { compareBson, typeRank } from './bson-compare';
 export const NO_BUCKET_MATCHED = '$noBucketMatched';
 
 export function noBucketMatched(): never {
-  throw new CommandError('Location40066', '$switch could not find a matching branch for an input, and no default was specified.');
+  throw new CommandError(
+    'Location40066',
+    '$switch could not find a matching branch for an input, and no default was specified.',
+  );
 }
 
 /**
@@ -21,7 +24,16 @@ export function desugarBuckets(stages: Document[]): Document[] {
     const spec = stage[name] as unknown;
     if (name === '$bucket') return bucketAsGroup(spec) ?? [stage];
     if (name === '$facet' && isPlainObject(spec)) {
-      return [{ $facet: Object.fromEntries(Object.entries(spec).map(([facet, inner]) => [facet, Array.isArray(inner) ? desugarBuckets(inner as Document[]) : inner])) }];
+      return [
+        {
+          $facet: Object.fromEntries(
+            Object.entries(spec).map(([facet, inner]) => [
+              facet,
+              Array.isArray(inner) ? desugarBuckets(inner as Document[]) : inner,
+            ]),
+          ),
+        },
+      ];
     }
     if ((name === '$lookup' || name === '$unionWith') && isPlainObject(spec) && Array.isArray(spec.pipeline)) {
       return [{ [name]: { ...spec, pipeline: desugarBuckets(spec.pipeline as Document[]) } }];
@@ -33,10 +45,15 @@ export function desugarBuckets(stages: Document[]): Document[] {
 function bucketAsGroup(spec: unknown): Document[] | undefined {
   if (!isPlainObject(spec) || !Array.isArray(spec.boundaries) || spec.boundaries.length < 2) return undefined;
   const boundaries = spec.boundaries as unknown[];
-  const ascending = boundaries.every((value, i) => i === 0 || (typeRank(value) === typeRank(boundaries[i - 1]) && compareBson(boundaries[i - 1], value) < 0));
+  const ascending = boundaries.every(
+    (value, i) =>
+      i === 0 || (typeRank(value) === typeRank(boundaries[i - 1]) && compareBson(boundaries[i - 1], value) < 0),
+  );
   if (!ascending || spec.groupBy === undefined) return undefined;
   const branches = boundaries.slice(0, -1).map((lower, i) => ({
-    case: { $and: [{ $gte: [spec.groupBy, { $literal: lower }] }, { $lt: [spec.groupBy, { $literal: boundaries[i + 1] }] }] },
+    case: {
+      $and: [{ $gte: [spec.groupBy, { $literal: lower }] }, { $lt: [spec.groupBy, { $literal: boundaries[i + 1] }] }],
+    },
     then: { $literal: lower },
   }));
   const fallback = 'default' in spec ? { $literal: spec.default } : { [NO_BUCKET_MATCHED]: [] };

@@ -24,11 +24,21 @@ export interface CandidateOptions {
  * The documents a filter can possibly match. An `_id` equality or `$in` is answered from the
  * `_id` map, bounds on indexed fields from an ordered index; everything else is a scan.
  */
-export function candidateDocuments(store: ReadSource, filter: Document, options: CandidateOptions = {}, stats: ScanStats = { keysExamined: 0 }): Candidates {
+export function candidateDocuments(
+  store: ReadSource,
+  filter: Document,
+  options: CandidateOptions = {},
+  stats: ScanStats = { keysExamined: 0 },
+): Candidates {
   const indexes = store.secondary?.orderedIndexes() ?? [];
   const choice =
-    indexes.length > 0 || options.hint !== undefined ? chooseIndex(indexes, { filter, ...options }) : { natural: false, idHinted: false };
-  const ids = store.getById && !choice.natural && (options.hint === undefined || choice.idHinted) ? idsFromFilter(filter._id, foldsStrings(options.collation)) : undefined;
+    indexes.length > 0 || options.hint !== undefined
+      ? chooseIndex(indexes, { filter, ...options })
+      : { natural: false, idHinted: false };
+  const ids =
+    store.getById && !choice.natural && (options.hint === undefined || choice.idHinted)
+      ? idsFromFilter(filter._id, foldsStrings(options.collation))
+      : undefined;
   if (ids && store.getById) {
     const found: Document[] = [];
     const seen = new Set<Document>();
@@ -40,9 +50,20 @@ export function candidateDocuments(store: ReadSource, filter: Document, options:
         found.push(doc);
       }
     }
-    return { docs: found, exact: Object.keys(filter).length === 1, sorted: found.length <= 1, plan: { stage: 'IDHACK' } };
+    return {
+      docs: found,
+      exact: Object.keys(filter).length === 1,
+      sorted: found.length <= 1,
+      plan: { stage: 'IDHACK' },
+    };
   }
-  if (choice.plan) return { docs: indexDocuments(choice.plan, stats), exact: choice.plan.exact, sorted: choice.plan.sorted, plan: choice.plan };
+  if (choice.plan)
+    return {
+      docs: indexDocuments(choice.plan, stats),
+      exact: choice.plan.exact,
+      sorted: choice.plan.sorted,
+      plan: choice.plan,
+    };
   return { docs: store.documents(), exact: false, sorted: false, plan: { stage: 'COLLSCAN' } };
 }
 
@@ -68,7 +89,8 @@ function idsFromFilter(condition: unknown, stringsFold: boolean): unknown[] | un
   if (operators.length !== 1) return undefined;
   const operand = (condition as Document)[operators[0]];
   if (operators[0] === '$eq' && isExactValue(operand, stringsFold)) return [operand];
-  if (operators[0] === '$in' && Array.isArray(operand) && operand.every((value) => isExactValue(value, stringsFold))) return operand;
+  if (operators[0] === '$in' && Array.isArray(operand) && operand.every((value) => isExactValue(value, stringsFold)))
+    return operand;
   return undefined;
 }
 

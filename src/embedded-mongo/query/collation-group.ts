@@ -13,7 +13,10 @@ const FIRST_KEY = '__embeddedGroupKey';
  */
 export const collationKey: ExpressionOperator = (obj, expr, options) => {
   const [inner, spec] = expr as [unknown, Collation['spec']];
-  const ifNull = (options as { context: Context }).context.getOperator('expression' as never, '$ifNull') as ExpressionOperator;
+  const ifNull = (options as { context: Context }).context.getOperator(
+    'expression' as never,
+    '$ifNull',
+  ) as ExpressionOperator;
   const value = ifNull(obj, [inner, null], options);
   const fold = stringFoldFor({ spec, strength: spec.strength ?? 3 });
   return fold ? matchView(value, fold) : value;
@@ -27,9 +30,17 @@ export function collateGroups(stages: Document[], collation: Collation | undefin
   if (!stringFoldFor(collation)) return stages;
   return stages.flatMap((stage) => {
     const group = stage.$group as Document | undefined;
-    if (!group || typeof group !== 'object' || group._id === null || typeof group._id !== 'object' && typeof group._id !== 'string') return [stage];
+    if (
+      !group ||
+      typeof group !== 'object' ||
+      group._id === null ||
+      (typeof group._id !== 'object' && typeof group._id !== 'string')
+    )
+      return [stage];
     return [
-      { $group: { ...group, _id: { $collationKey: [group._id, collation!.spec] }, [FIRST_KEY]: { $first: group._id } } },
+      {
+        $group: { ...group, _id: { $collationKey: [group._id, collation!.spec] }, [FIRST_KEY]: { $first: group._id } },
+      },
       { $set: { _id: `$${FIRST_KEY}` } },
       { $unset: FIRST_KEY },
     ];

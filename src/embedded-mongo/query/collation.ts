@@ -15,7 +15,8 @@ export interface Collation {
 /** Accepts the wire `collation` document; `simple` (binary comparison) means no collation. */
 export function parseCollation(raw: unknown): Collation | undefined {
   if (raw === undefined || raw === null) return undefined;
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new CommandError('TypeMismatch', 'collation must be an object');
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw new CommandError('TypeMismatch', 'collation must be an object');
   const doc = raw as Document;
   if (typeof doc.locale !== 'string') throw new CommandError('BadValue', "collation must contain a 'locale' string");
   if (doc.locale === 'simple') return undefined;
@@ -55,7 +56,9 @@ export function stringFoldFor(collation: Collation | undefined): ((value: string
   const numeric = collation.spec.numericOrdering === true;
   return (value) => {
     const folded = strength < 3 ? foldString(value, strength) : value;
-    return numeric ? folded.replace(/\d+/g, (digits) => digits.replace(/^0+(?=\d)/, '').padStart(DIGIT_WIDTH, '0')) : folded;
+    return numeric
+      ? folded.replace(/\d+/g, (digits) => digits.replace(/^0+(?=\d)/, '').padStart(DIGIT_WIDTH, '0'))
+      : folded;
   };
 }
 
@@ -79,6 +82,7 @@ export function collatorFor(collation: Collation): Intl.Collator {
   return new Intl.Collator(collation.spec.locale, {
     sensitivity: collation.strength === 1 ? 'base' : collation.strength === 2 ? 'accent' : 'variant',
     numeric: collation.spec.numericOrdering ?? false,
-    caseFirst: collation.spec.caseFirst === 'upper' || collation.spec.caseFirst === 'lower' ? collation.spec.caseFirst : 'false',
+    caseFirst:
+      collation.spec.caseFirst === 'upper' || collation.spec.caseFirst === 'lower' ? collation.spec.caseFirst : 'false',
   });
 }

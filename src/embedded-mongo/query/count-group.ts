@@ -16,8 +16,10 @@ export function countingGroup(stage: Document): ((count: number) => Document[]) 
     if (accumulator === null || typeof accumulator !== 'object' || accumulator.constructor !== Object) return undefined;
     const keys = Object.keys(accumulator as Document);
     const addend: unknown = (accumulator as Document).$sum;
-    if (keys.length !== 1 || !Number.isSafeInteger(addend) || field.startsWith('$') || field.includes('.')) return undefined;
+    if (keys.length !== 1 || !Number.isSafeInteger(addend) || field.startsWith('$') || field.includes('.'))
+      return undefined;
     sums.push([field, addend as number]);
   }
-  return (count) => (count === 0 ? [] : [{ _id: id, ...Object.fromEntries(sums.map(([field, addend]) => [field, addend * count])) }]);
+  return (count) =>
+    count === 0 ? [] : [{ _id: id, ...Object.fromEntries(sums.map(([field, addend]) => [field, addend * count])) }];
 }

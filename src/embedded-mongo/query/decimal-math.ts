@@ -37,7 +37,10 @@ export function decimalOperand(value: unknown): DecimalOperand {
   if (typeof value === 'bigint') return { value: new Dec128(value.toString()), exponent: 0 };
   const number = value instanceof Double || value instanceof Int32 ? value.value : Number(value);
   if (!Number.isFinite(number)) return { value: new Dec128(number), exponent: 0 };
-  if (value instanceof Int32 || (typeof value === 'number' && Number.isInteger(number) && Math.abs(number) <= 2147483647)) {
+  if (
+    value instanceof Int32 ||
+    (typeof value === 'number' && Number.isInteger(number) && Math.abs(number) <= 2147483647)
+  ) {
     return { value: new Dec128(number), exponent: 0 };
   }
   return parseDecimal(number.toPrecision(15));
@@ -105,7 +108,8 @@ export function exactDecimal(value: unknown): Decimal {
   if (value instanceof Decimal128) return new Dec128(value.toString());
   if (value instanceof Long || typeof value === 'bigint') return new Dec128(value.toString());
   const number = value instanceof Double || value instanceof Int32 ? value.value : Number(value);
-  if (!Number.isFinite(number) || Number.isInteger(number)) return new Dec128(Number.isInteger(number) ? BigInt(number).toString() : number);
+  if (!Number.isFinite(number) || Number.isInteger(number))
+    return new Dec128(Number.isInteger(number) ? BigInt(number).toString() : number);
   return new Dec128(exactDoubleString(number));
 }
 

@@ -17,5 +17,9 @@ export function elementMatcher(condition: Document): (element: unknown) => boole
     return (element) => matchesValue({ value: element });
   }
   const matchesDocument = compileFilter(condition);
-  return (element) => element !== null && typeof element === 'object' && (element as object).constructor === Object && matchesDocument(element as Document);
+  return (element) =>
+    element !== null &&
+    typeof element === 'object' &&
+    (element as object).constructor === Object &&
+    matchesDocument(element as Document);
 }

@@ -11,7 +11,8 @@ export function evaluateLet(...lets: unknown[]): Document | undefined {
   const merged: Document = {};
   for (const value of lets) {
     if (value === undefined || value === null) continue;
-    if (typeof value !== 'object' || Array.isArray(value)) throw new CommandError('TypeMismatch', "'let' must be a document");
+    if (typeof value !== 'object' || Array.isArray(value))
+      throw new CommandError('TypeMismatch', "'let' must be a document");
     Object.assign(merged, value);
   }
   if (Object.keys(merged).length === 0) return undefined;

@@ -15,7 +15,14 @@ class ExactOperand {
 }
 
 const RENAMED: Record<string, string> = {
-  $eq: '$exactEq', $ne: '$exactNe', $gt: '$exactGt', $gte: '$exactGte', $lt: '$exactLt', $lte: '$exactLte', $in: '$exactIn', $nin: '$exactNin',
+  $eq: '$exactEq',
+  $ne: '$exactNe',
+  $gt: '$exactGt',
+  $gte: '$exactGte',
+  $lt: '$exactLt',
+  $lte: '$exactLte',
+  $in: '$exactIn',
+  $nin: '$exactNin',
 };
 const LOGICAL = new Set(['$and', '$or', '$nor']);
 const MAX_DEPTH = 64;
@@ -49,7 +56,8 @@ export function rewriteExactComparisons(filter: Document): { filter: Document; r
     if (depth > MAX_DEPTH) return value;
     const out: Document = {};
     for (const [key, item] of Object.entries(value)) {
-      if (LOGICAL.has(key) && Array.isArray(item)) out[key] = item.map((branch) => (isPlainObject(branch) ? rewriteFilter(branch, depth + 1) : branch));
+      if (LOGICAL.has(key) && Array.isArray(item))
+        out[key] = item.map((branch) => (isPlainObject(branch) ? rewriteFilter(branch, depth + 1) : branch));
       else if (key.startsWith('$')) out[key] = item;
       else out[key] = rewriteCondition(item);
     }
@@ -61,7 +69,11 @@ export function rewriteExactComparisons(filter: Document): { filter: Document; r
 
 function needsExactComparison(operator: string, operand: unknown): boolean {
   if (operator === '$in' || operator === '$nin') {
-    return Array.isArray(operand) && operand.some(needsServerComparison) && !operand.some((item) => item instanceof RegExp || isPlainObject(item));
+    return (
+      Array.isArray(operand) &&
+      operand.some(needsServerComparison) &&
+      !operand.some((item) => item instanceof RegExp || isPlainObject(item))
+    );
   }
   return needsServerComparison(operand);
 }
@@ -81,7 +93,10 @@ function equals(a: unknown, b: unknown): boolean {
 function comparing(test: (order: number) => boolean): QueryOperator {
   return (selector, operand) => {
     const target = (operand as ExactOperand).value;
-    return (obj) => pathValuesOf(obj, selector).some((value) => typeRank(value) === typeRank(target) && test(compareBson(value, target)));
+    return (obj) =>
+      pathValuesOf(obj, selector).some(
+        (value) => typeRank(value) === typeRank(target) && test(compareBson(value, target)),
+      );
   };
 }
 

@@ -28,8 +28,10 @@ export function fieldOrder(projection: Document): FieldOrder {
 function reorder(out: Document, input: Document, node: SpecNode): Document {
   const current = Object.keys(out);
   const keys: string[] = [];
-  for (const key of Object.keys(input)) if (Object.hasOwn(out, key) && !node.children.get(key)?.computed) keys.push(key);
-  for (const [key, child] of node.children) if (child.computed && Object.hasOwn(out, key) && !keys.includes(key)) keys.push(key);
+  for (const key of Object.keys(input))
+    if (Object.hasOwn(out, key) && !node.children.get(key)?.computed) keys.push(key);
+  for (const [key, child] of node.children)
+    if (child.computed && Object.hasOwn(out, key) && !keys.includes(key)) keys.push(key);
   if (keys.length < current.length) for (const key of current) if (!keys.includes(key)) keys.push(key);
   let changed = false;
   const values = keys.map((key, i) => {
@@ -51,7 +53,8 @@ function descend(out: unknown, input: unknown, node: SpecNode): unknown {
   if (isPlainObject(out) && isPlainObject(input)) return reorder(out, input, node);
   if (!Array.isArray(out) || !Array.isArray(input)) return out;
   // An inclusion drops the scalars of an array of sub-documents: pair what is left.
-  const inputs = input.length === out.length ? input : input.filter((item) => isPlainObject(item) || Array.isArray(item));
+  const inputs =
+    input.length === out.length ? input : input.filter((item) => isPlainObject(item) || Array.isArray(item));
   if (inputs.length !== out.length) return out;
   let changed = false;
   const items = out.map((item, i) => {

@@ -95,14 +95,24 @@ function planFind(store: ReadSource, spec: FindSpec): PlannedFind {
     const found = textSearch(store, text);
     scores = found.scores;
     for (const [doc, score] of found.scores) spec.textScores?.set(doc, score);
-    candidates = { docs: found.docs, exact: Object.keys(rest).length === 0, sorted: false, plan: { stage: 'TEXT', indexName: found.indexName } };
+    candidates = {
+      docs: found.docs,
+      exact: Object.keys(rest).length === 0,
+      sorted: false,
+      plan: { stage: 'TEXT', indexName: found.indexName },
+    };
     filter = rest;
   } else if (nearField(filter) !== undefined) {
     const near = nearCandidates(store, filter, nearField(filter)!);
     candidates = { docs: near.docs, exact: Object.keys(near.rest).length === 0, sorted: false, plan: near.plan };
     filter = near.rest;
   } else {
-    candidates = candidateDocuments(store, filter, { collation: spec.collation, sort: spec.sort, hint: spec.hint }, stats);
+    candidates = candidateDocuments(
+      store,
+      filter,
+      { collation: spec.collation, sort: spec.sort, hint: spec.hint },
+      stats,
+    );
   }
   stats.plan = candidates.plan;
   // An exact lookup needs no predicate: compiling one costs more than the lookup itself.
@@ -115,7 +125,11 @@ function planFind(store: ReadSource, spec: FindSpec): PlannedFind {
   return { walk: page(ordered, skip, limit, stats), filter, settings, scores };
 }
 
-function* matchingDocuments(candidates: Iterable<Document>, matches: DocumentPredicate | undefined, stats: ExecutionStats): Generator<Document> {
+function* matchingDocuments(
+  candidates: Iterable<Document>,
+  matches: DocumentPredicate | undefined,
+  stats: ExecutionStats,
+): Generator<Document> {
   for (const doc of candidates) {
     stats.docsExamined++;
     if (!matches || matches(doc)) yield doc;
@@ -130,7 +144,9 @@ function* sortedMatches(
   collation?: Collation,
   scores?: ReadonlyMap<Document, number>,
 ): Generator<Document> {
-  yield* count === Infinity ? sortDocuments([...matching], sort, collation, scores) : topSorted(matching, count, sort, collation, scores);
+  yield* count === Infinity
+    ? sortDocuments([...matching], sort, collation, scores)
+    : topSorted(matching, count, sort, collation, scores);
 }
 
 /** Skip, then limit; returns right after the last document so no further candidate is examined. */

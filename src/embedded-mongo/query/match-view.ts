@@ -23,7 +23,8 @@ export type StringFold = (value: string) => string;
  */
 export function matchView<T>(value: T, fold?: StringFold): T {
   if (fold) return convert(value, fold) as T;
-  if (value === null || typeof value !== 'object' || (value.constructor !== Object && !Array.isArray(value))) return convert(value) as T;
+  if (value === null || typeof value !== 'object' || (value.constructor !== Object && !Array.isArray(value)))
+    return convert(value) as T;
   const cached = plainViews.get(value as Document);
   if (cached) return cached as T;
   const view = convert(value) as Document;

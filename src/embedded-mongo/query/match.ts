@@ -38,7 +38,15 @@ export function compileFilter(filter: unknown, settings: EvaluationSettings = {}
   if (exact?.rewritten) criteria = exact.filter;
   const fold = stringFoldFor(settings.collation);
   const typedFilter = renamed || exact?.rewritten || found.keys.has('$geoWithin') || found.keys.has('$geoIntersects');
-  const options = mingoOptions({ collation: fold ? undefined : settings.collation, variables: settings.variables, collectionResolver: settings.collectionResolver, typedFilter }, criteria);
+  const options = mingoOptions(
+    {
+      collation: fold ? undefined : settings.collation,
+      variables: settings.variables,
+      collectionResolver: settings.collectionResolver,
+      typedFilter,
+    },
+    criteria,
+  );
   const query = new Query(matchView(criteria, fold), options);
   return (doc) => query.test(matchView(doc, fold));
 }
@@ -49,11 +57,19 @@ useStageFilterCompiler((filter) => compileFilter(filter));
 /** A filter must be a document; absent means everything. */
 export function asFilter(filter: unknown): Document {
   if (filter === undefined || filter === null) return {};
-  if (typeof filter !== 'object' || Array.isArray(filter)) throw new CommandError('TypeMismatch', 'filter must be an object');
+  if (typeof filter !== 'object' || Array.isArray(filter))
+    throw new CommandError('TypeMismatch', 'filter must be an object');
   return filter as Document;
 }
 
-const WATCHED_KEYS = new Set([...Object.keys(SERVED_OPERATOR_NAMES), '$all', '$geoWithin', '$geoIntersects', '$near', '$nearSphere']);
+const WATCHED_KEYS = new Set([
+  ...Object.keys(SERVED_OPERATOR_NAMES),
+  '$all',
+  '$geoWithin',
+  '$geoIntersects',
+  '$near',
+  '$nearSphere',
+]);
 
 /** One walk over the filter: which server-served operators it names, and whether it compares a value mingo cannot (see exact-number-filter.ts). */
 function inspectFilter(filter: Document): { keys: Set<string>; serverCompared: boolean } {

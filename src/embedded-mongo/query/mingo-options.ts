@@ -22,7 +22,10 @@ type ExpressionOperator = (obj: unknown, expr: unknown, options: unknown) => unk
  * non-null values), so any expression works as the input without reaching into mingo internals.
  */
 const toObjectId: ExpressionOperator = (obj, expr, options) => {
-  const ifNull = (options as { context: Context }).context.getOperator('expression' as never, '$ifNull') as ExpressionOperator;
+  const ifNull = (options as { context: Context }).context.getOperator(
+    'expression' as never,
+    '$ifNull',
+  ) as ExpressionOperator;
   const value = ifNull(obj, [expr, null], options);
   if (value === null || value === undefined || value instanceof ObjectId) return value ?? null;
   if (typeof value === 'string' && /^[0-9a-fA-F]{24}$/.test(value)) return new ObjectId(value);
@@ -47,12 +50,24 @@ const serverOperators = once(() => {
     pipeline: { [PLAIN_VIEW_STAGE]: plainViewStage, [ORDERED_PROJECT]: orderedProject, ...TYPED_STAGES } as never,
   };
   return {
-    names: new Set([...Object.keys(expression), ...Object.keys(TYPED_ACCUMULATORS), PLAIN_VIEW_STAGE, ORDERED_PROJECT, ...Object.keys(TYPED_STAGES)]),
+    names: new Set([
+      ...Object.keys(expression),
+      ...Object.keys(TYPED_ACCUMULATORS),
+      PLAIN_VIEW_STAGE,
+      ORDERED_PROJECT,
+      ...Object.keys(TYPED_STAGES),
+    ]),
     context: Context.init(types),
     /** Adds the server's query operators (see rename-served-operators.ts), the exact comparisons and the geo predicates. */
     filterContext: Context.init({
       ...types,
-      query: { $bsonType: bsonTypeOperator, ...BIT_QUERY_OPERATORS, ...EXACT_QUERY_OPERATORS, $geoWithin: geoWithinOperator, $geoIntersects: geoIntersectsOperator } as never,
+      query: {
+        $bsonType: bsonTypeOperator,
+        ...BIT_QUERY_OPERATORS,
+        ...EXACT_QUERY_OPERATORS,
+        $geoWithin: geoWithinOperator,
+        $geoIntersects: geoIntersectsOperator,
+      } as never,
     }),
   };
 });
@@ -81,7 +96,11 @@ export interface EvaluationSettings {
 export function mingoOptions(settings: EvaluationSettings = {}, ...inspected: unknown[]): Partial<MingoOptions> {
   return {
     idKey: '_id',
-    ...(settings.typedFilter ? { context: serverOperators().filterContext } : inspected.some((value) => usesServerOperators(value, 0)) ? { context: serverOperators().context } : {}),
+    ...(settings.typedFilter
+      ? { context: serverOperators().filterContext }
+      : inspected.some((value) => usesServerOperators(value, 0))
+        ? { context: serverOperators().context }
+        : {}),
     ...(settings.collation ? { collation: settings.collation.spec } : {}),
     ...(settings.variables ? { variables: settings.variables } : {}),
     ...(settings.collectionResolver ? { collectionResolver: settings.collectionResolver } : {}),

@@ -29,7 +29,14 @@ export function withOrderedProjects(stages: readonly Document[]): Document[] {
     if (name === '$project') return { [ORDERED_PROJECT]: spec };
     if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) return stage;
     if (name === '$facet') {
-      return { $facet: Object.fromEntries(Object.entries(spec as Document).map(([facet, inner]) => [facet, Array.isArray(inner) ? withOrderedProjects(inner) : inner])) };
+      return {
+        $facet: Object.fromEntries(
+          Object.entries(spec as Document).map(([facet, inner]) => [
+            facet,
+            Array.isArray(inner) ? withOrderedProjects(inner) : inner,
+          ]),
+        ),
+      };
     }
     if ((name === '$lookup' || name === '$unionWith') && Array.isArray((spec as Document).pipeline)) {
       return { [name]: { ...spec, pipeline: withOrderedProjects((spec as Document).pipeline as Document[]) } };

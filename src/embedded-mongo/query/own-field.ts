@@ -9,6 +9,7 @@ export function ownField(container: object, key: string): unknown {
 
 /** Sets `key` as an own data property, never changing the object's prototype. */
 export function setOwnField(container: object, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(container, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(container, key, { value, writable: true, enumerable: true, configurable: true });
   else (container as Record<string, unknown>)[key] = value;
 }

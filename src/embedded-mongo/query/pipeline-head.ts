@@ -34,7 +34,10 @@ export function foldPipelineHead(stages: readonly Document[], hinted: boolean): 
   if (skip !== undefined) at++;
   const limit = stages[at] && '$limit' in stages[at] ? count(stages[at].$limit, 1) : undefined;
   if (limit !== undefined) at++;
-  const projection = at === stages.length - 1 && '$project' in stages[at] && isSimpleProjection(stages[at].$project) ? (stages[at].$project as Document) : undefined;
+  const projection =
+    at === stages.length - 1 && '$project' in stages[at] && isSimpleProjection(stages[at].$project)
+      ? (stages[at].$project as Document)
+      : undefined;
   if (projection) at++;
   return { filter, sort, skip, limit, projection, length: at };
 }
@@ -68,7 +71,14 @@ function isSimpleProjection(spec: unknown): boolean {
   const kinds = new Set<boolean>();
   const fields = Object.entries(spec);
   for (const [field, value] of fields) {
-    if (field.length === 0 || field.startsWith('$') || field.includes('$') || field.startsWith('.') || field.endsWith('.')) return false;
+    if (
+      field.length === 0 ||
+      field.startsWith('$') ||
+      field.includes('$') ||
+      field.startsWith('.') ||
+      field.endsWith('.')
+    )
+      return false;
     if (value !== 0 && value !== 1 && value !== true && value !== false) return false;
     if (field !== '_id') kinds.add(value === 1 || value === true);
   }

@@ -35,7 +35,8 @@ export function splitArrayProjection(spec: Document): ArrayProjection | undefine
   for (const [field, value] of Object.entries(spec)) {
     const slice = isOperator(value, '$slice') ? sliceOf(value.$slice) : undefined;
     if (slice) slices.push({ path: field.split('.'), ...slice });
-    else if (isOperator(value, '$elemMatch') && !field.includes('.') && isPlainObject(value.$elemMatch)) elemMatches.push({ field, matches: elementMatcher(value.$elemMatch) });
+    else if (isOperator(value, '$elemMatch') && !field.includes('.') && isPlainObject(value.$elemMatch))
+      elemMatches.push({ field, matches: elementMatcher(value.$elemMatch) });
     else setOwnField(rest, field, value);
   }
   if (slices.length === 0 && elemMatches.length === 0) return undefined;
@@ -58,9 +59,13 @@ export function splitArrayProjection(spec: Document): ArrayProjection | undefine
 
 /** Whether the other fields include or exclude (`_id` may go either way in both). */
 function projectionKind(rest: Document): 'none' | 'inclusion' | 'exclusion' {
-  const values = Object.keys(rest).filter((field) => field !== '_id').map((field) => rest[field]);
+  const values = Object.keys(rest)
+    .filter((field) => field !== '_id')
+    .map((field) => rest[field]);
   if (values.length === 0) return 'none';
-  return values.every((value) => value === 0 || value === false || (isBsonNumber(value) && numberValue(value) === 0)) ? 'exclusion' : 'inclusion';
+  return values.every((value) => value === 0 || value === false || (isBsonNumber(value) && numberValue(value) === 0))
+    ? 'exclusion'
+    : 'inclusion';
 }
 
 function isOperator(value: unknown, operator: string): value is Document {
@@ -93,7 +98,11 @@ function sliceAt(node: Document, path: string[], depth: number, slice: Slice): D
   if (depth === path.length - 1) {
     if (Array.isArray(value)) setOwnField(copy, path[depth], sliceArray(value, slice));
   } else if (Array.isArray(value)) {
-    setOwnField(copy, path[depth], value.map((item) => (isPlainObject(item) ? sliceAt(item, path, depth + 1, slice) : item)));
+    setOwnField(
+      copy,
+      path[depth],
+      value.map((item) => (isPlainObject(item) ? sliceAt(item, path, depth + 1, slice) : item)),
+    );
   } else if (isPlainObject(value)) setOwnField(copy, path[depth], sliceAt(value, path, depth + 1, slice));
   return copy;
 }
@@ -104,7 +113,12 @@ function sliceArray(array: unknown[], { skip, limit }: Slice): unknown[] {
 }
 
 /** The field as `[first matching element]`, or without the field when none matches. */
-function withFirstMatch(projected: Document, stored: unknown, field: string, matches: (element: unknown) => boolean): Document {
+function withFirstMatch(
+  projected: Document,
+  stored: unknown,
+  field: string,
+  matches: (element: unknown) => boolean,
+): Document {
   const copy = { ...projected };
   const found = Array.isArray(stored) ? stored.find(matches) : undefined;
   if (found === undefined) delete copy[field];

@@ -54,7 +54,8 @@ export function streamFrom(walk: Iterator<Document>, transform?: (docs: Document
 
 /** The stream's documents one at a time, taken a piece at a time. */
 export function* documentsOf(stream: ResultStream, piece = 256): Generator<Document> {
-  for (let docs = stream.take(piece); docs.length > 0; docs = docs.length < piece ? [] : stream.take(piece)) yield* docs;
+  for (let docs = stream.take(piece); docs.length > 0; docs = docs.length < piece ? [] : stream.take(piece))
+    yield* docs;
 }
 
 /** Everything left in a stream (for commands that need the whole result, such as `$out`). */

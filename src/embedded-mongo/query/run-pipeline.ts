@@ -70,7 +70,17 @@ export function streamPipeline(run: PipelineRun): ResultStream {
       rest = rest.slice(head.length);
       const textScores = new Map<Document, number>();
       const { filter, sort, skip, limit, projection } = head;
-      const spec: FindSpec = { filter, sort, skip, limit, projection, collation: run.collation, variables: run.variables, hint: run.hint, textScores };
+      const spec: FindSpec = {
+        filter,
+        sort,
+        skip,
+        limit,
+        projection,
+        collation: run.collation,
+        variables: run.variables,
+        hint: run.hint,
+        textScores,
+      };
       const counting = rest.length === 1 && !head.projection ? countingGroup(rest[0]) : undefined;
       if (counting) {
         source = streamOf(counting(countMatches(store, spec)));
@@ -99,7 +109,12 @@ export function streamPipeline(run: PipelineRun): ResultStream {
 }
 
 /** The stages the server does not answer itself; mingo is only set up when some are left. */
-function streamInMingo(run: PipelineRun, stages: Document[], source: ResultStream, scores?: ReadonlyMap<Document, number>): ResultStream {
+function streamInMingo(
+  run: PipelineRun,
+  stages: Document[],
+  source: ResultStream,
+  scores?: ReadonlyMap<Document, number>,
+): ResultStream {
   const rest = withOrderedProjects(typedPipeline(collateGroups(desugarBuckets(stages), run.collation)).stages);
   const mutates = rest.some((stage) => containsMutatingStage(stage));
   // mingo sees plain views (numeric wrappers unwrapped); documents that pass through unchanged go back raw.
@@ -119,13 +134,15 @@ function streamInMingo(run: PipelineRun, stages: Document[], source: ResultStrea
 }
 
 function validatePipeline(pipeline: unknown): Document[] {
-  if (!Array.isArray(pipeline)) throw new CommandError('TypeMismatch', "'pipeline' option must be specified as an array");
+  if (!Array.isArray(pipeline))
+    throw new CommandError('TypeMismatch', "'pipeline' option must be specified as an array");
   pipeline.forEach((stage, position) => {
     if (stage === null || typeof stage !== 'object' || Array.isArray(stage) || Object.keys(stage).length !== 1) {
       throw new CommandError('BadValue', 'A pipeline stage specification object must contain exactly one field.');
     }
     const name = Object.keys(stage)[0];
-    if (name === '$geoNear' && position > 0) throw new CommandError('Location40602', '$geoNear is only valid as the first stage in a pipeline.');
+    if (name === '$geoNear' && position > 0)
+      throw new CommandError('Location40602', '$geoNear is only valid as the first stage in a pipeline.');
     if (name === '$match' && isGeoNearMatch((stage as Document).$match)) {
       throw new CommandError('BadValue', '$geoNear, $near, and $nearSphere are not allowed in this context');
     }
@@ -138,7 +155,12 @@ function validatePipeline(pipeline: unknown): Document[] {
 
 /** A `$match` whose top-level condition is `$near` (the find path would otherwise order by it). */
 function isGeoNearMatch(filter: unknown): boolean {
-  return filter !== null && typeof filter === 'object' && !Array.isArray(filter) && nearField(filter as Document) !== undefined;
+  return (
+    filter !== null &&
+    typeof filter === 'object' &&
+    !Array.isArray(filter) &&
+    nearField(filter as Document) !== undefined
+  );
 }
 
 function containsMutatingStage(value: unknown): boolean {
@@ -155,7 +177,14 @@ export function readSource(catalog: Catalog, db: string, name: string, depth = 0
   const store = catalog.getCollection(db, name);
   const viewOn = store?.options.viewOn;
   if (!store || typeof viewOn !== 'string') return store;
-  if (depth >= MAX_VIEW_DEPTH) throw new CommandError('BadValue', `view depth too deep or view cycle detected at ${db}.${name}`);
-  const docs = runPipeline({ catalog, db, collection: viewOn, pipeline: store.options.pipeline ?? [], viewDepth: depth + 1 });
+  if (depth >= MAX_VIEW_DEPTH)
+    throw new CommandError('BadValue', `view depth too deep or view cycle detected at ${db}.${name}`);
+  const docs = runPipeline({
+    catalog,
+    db,
+    collection: viewOn,
+    pipeline: store.options.pipeline ?? [],
+    viewDepth: depth + 1,
+  });
   return { size: docs.length, documents: () => docs };
 }

@@ -15,7 +15,8 @@ export function parseSort(raw: unknown): Array<[string, 1 | -1]> | undefined {
   const fields = Object.entries(raw as Document).map(([field, value]): [string, 1 | -1] => {
     if (isTextScoreMeta(value)) return [TEXT_SCORE_KEY, -1];
     const direction = isBsonNumber(value) ? numberValue(value) : value;
-    if (direction !== 1 && direction !== -1) throw new CommandError('BadValue', `bad sort specification for field '${field}'`);
+    if (direction !== 1 && direction !== -1)
+      throw new CommandError('BadValue', `bad sort specification for field '${field}'`);
     return [field, direction];
   });
   return fields.length > 0 ? fields : undefined;
@@ -32,7 +33,10 @@ export function sortDocuments(
   scores?: ReadonlyMap<Document, number>,
 ): Document[] {
   const order = sortOrder(sort, collation, scores);
-  return docs.map(order.keyed).sort(order.compare).map((entry) => entry.doc);
+  return docs
+    .map(order.keyed)
+    .sort(order.compare)
+    .map((entry) => entry.doc);
 }
 
 /**
@@ -55,7 +59,10 @@ export function topSorted(
     top.push(order.keyed(doc, position++));
     if (top.length >= 2 * keep) top = top.sort(order.compare).slice(0, keep);
   }
-  return top.sort(order.compare).slice(0, count).map((entry) => entry.doc);
+  return top
+    .sort(order.compare)
+    .slice(0, count)
+    .map((entry) => entry.doc);
 }
 
 interface KeyedDocument {
@@ -71,7 +78,9 @@ function sortOrder(sort: Array<[string, 1 | -1]>, collation?: Collation, scores?
     keyed: (doc: Document, position: number): KeyedDocument => ({
       doc,
       position,
-      keys: sort.map(([field, direction]) => (field === TEXT_SCORE_KEY ? (scores?.get(doc) ?? 0) : sortKey(doc, field, direction, compareStrings))),
+      keys: sort.map(([field, direction]) =>
+        field === TEXT_SCORE_KEY ? (scores?.get(doc) ?? 0) : sortKey(doc, field, direction, compareStrings),
+      ),
     }),
     compare: (left: KeyedDocument, right: KeyedDocument): number => {
       for (let i = 0; i < sort.length; i++) {
@@ -83,7 +92,12 @@ function sortOrder(sort: Array<[string, 1 | -1]>, collation?: Collation, scores?
   };
 }
 
-function sortKey(doc: Document, field: string, direction: 1 | -1, compareStrings?: (x: string, y: string) => number): unknown {
+function sortKey(
+  doc: Document,
+  field: string,
+  direction: 1 | -1,
+  compareStrings?: (x: string, y: string) => number,
+): unknown {
   const values = pathValues(doc, field);
   if (values.length === 1) return values[0];
   let best = values[0];

@@ -11,7 +11,13 @@ export const SCORE_FIELD = '__embeddedTextScore';
 export function rewriteTextScoreStages(stages: Document[]): Document[] {
   return stages.map((stage) => {
     if (stage.$sort && typeof stage.$sort === 'object') {
-      return { $sort: Object.fromEntries(Object.entries(stage.$sort as Document).map(([field, value]) => (isTextScoreMeta(value) ? [SCORE_FIELD, -1] : [field, value]))) };
+      return {
+        $sort: Object.fromEntries(
+          Object.entries(stage.$sort as Document).map(([field, value]) =>
+            isTextScoreMeta(value) ? [SCORE_FIELD, -1] : [field, value],
+          ),
+        ),
+      };
     }
     return replaceMeta(stage) as Document;
   });

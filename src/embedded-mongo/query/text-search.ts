@@ -31,7 +31,11 @@ export function textSearch(store: ReadSource | undefined, spec: unknown): TextMa
   const options = spec as Document;
   const language = typeof options.$language === 'string' ? options.$language : index.language;
   const folded: TextOptions = { language };
-  const sensitive: TextOptions = { language, caseSensitive: options.$caseSensitive === true, diacriticSensitive: options.$diacriticSensitive === true };
+  const sensitive: TextOptions = {
+    language,
+    caseSensitive: options.$caseSensitive === true,
+    diacriticSensitive: options.$diacriticSensitive === true,
+  };
   const search = parseSearch(options.$search as string);
   const positive = new Set([...search.words, ...search.phrases].flatMap((text) => terms(text, folded)));
   const positiveSensitive = new Set([...search.words, ...search.phrases].flatMap((text) => terms(text, sensitive)));
@@ -45,7 +49,8 @@ export function textSearch(store: ReadSource | undefined, spec: unknown): TextMa
     if ([...negated].some((term) => docTerms.has(term))) continue;
     if (strict && !texts.some((text) => terms(text, sensitive).some((term) => positiveSensitive.has(term)))) continue;
     const normalized = texts.map((text) => normalizeText(text, sensitive));
-    const contains = (phrase: string): boolean => normalized.some((text) => text.includes(normalizeText(phrase, sensitive)));
+    const contains = (phrase: string): boolean =>
+      normalized.some((text) => text.includes(normalizeText(phrase, sensitive)));
     if (!search.phrases.every(contains) || search.negatedPhrases.some(contains)) continue;
     docs.push(doc);
     scores.set(doc, index.score(doc, positive, folded));

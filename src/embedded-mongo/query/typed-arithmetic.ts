@@ -4,7 +4,13 @@ import { arithmetic, divideNumbers, isBsonNumber, isZero, makeDouble, numberValu
 import { bsonTypeName } from './bson-type';
 import { decimalArithmetic } from './decimal-math';
 import { unwrapLiteral } from './typed-literal';
-import { operands, typedPathValue, type AccumulatorOperator, type EvaluationOptions, type ExpressionOperator } from './typed-operands';
+import {
+  operands,
+  typedPathValue,
+  type AccumulatorOperator,
+  type EvaluationOptions,
+  type ExpressionOperator,
+} from './typed-operands';
 
 /**
  * Arithmetic that keeps BSON number widths, for aggregation. mingo computes on plain JS numbers
@@ -36,7 +42,11 @@ const add: ExpressionOperator = (obj, expr, options) => {
 
 const subtract: ExpressionOperator = (obj, expr, options) => {
   const values = operands(obj, expr, options);
-  if (values.length !== 2) throw new CommandError('Location16020', `Expression $subtract takes exactly 2 arguments. ${values.length} were passed in.`);
+  if (values.length !== 2)
+    throw new CommandError(
+      'Location16020',
+      `Expression $subtract takes exactly 2 arguments. ${values.length} were passed in.`,
+    );
   const [a, b] = values;
   if (isNullish(a) || isNullish(b)) return null;
   if (a instanceof Date && b instanceof Date) return Long.fromNumber(a.getTime() - b.getTime());
@@ -50,7 +60,8 @@ const multiply: ExpressionOperator = (obj, expr, options) => {
   if (values.some(isNullish)) return null;
   let product: unknown = 1;
   for (const value of values) {
-    if (!isBsonNumber(value)) throw typeError('Location16555', `$multiply only supports numeric types, not ${bsonTypeName(value)}`);
+    if (!isBsonNumber(value))
+      throw typeError('Location16555', `$multiply only supports numeric types, not ${bsonTypeName(value)}`);
     product = arithmetic('multiply', product, value);
   }
   return product;
@@ -58,11 +69,18 @@ const multiply: ExpressionOperator = (obj, expr, options) => {
 
 const divide: ExpressionOperator = (obj, expr, options) => {
   const values = operands(obj, expr, options);
-  if (values.length !== 2) throw new CommandError('Location16020', `Expression $divide takes exactly 2 arguments. ${values.length} were passed in.`);
+  if (values.length !== 2)
+    throw new CommandError(
+      'Location16020',
+      `Expression $divide takes exactly 2 arguments. ${values.length} were passed in.`,
+    );
   const [a, b] = values;
   if (isNullish(a) || isNullish(b)) return null;
   if (!isBsonNumber(a) || !isBsonNumber(b)) {
-    throw typeError('Location16609', `$divide only supports numeric types, not ${bsonTypeName(a)} and ${bsonTypeName(b)}`);
+    throw typeError(
+      'Location16609',
+      `$divide only supports numeric types, not ${bsonTypeName(a)} and ${bsonTypeName(b)}`,
+    );
   }
   if (isZero(b)) throw new CommandError('BadValue', "can't $divide by zero");
   return divideNumbers(a, b);
@@ -90,7 +108,10 @@ function accumulating(reduce: (values: unknown[]) => unknown): AccumulatorOperat
     const expr = unwrapLiteral(wrapped);
     if (expr === null || expr === undefined) return reduce(collection);
     if (isBsonNumber(expr)) return reduce(collection.map(() => expr));
-    const push = (options as EvaluationOptions).context.getOperator('accumulator' as never, '$push') as AccumulatorOperator;
+    const push = (options as EvaluationOptions).context.getOperator(
+      'accumulator' as never,
+      '$push',
+    ) as AccumulatorOperator;
     const plain = push(collection, expr, options) as unknown[];
     return reduce(plain.map((value, i) => typedPathValue(collection[i], expr, value)));
   };

@@ -13,7 +13,10 @@ export interface EvaluationOptions {
 
 /** Evaluates an expression with mingo (missing becomes null). */
 export function evaluate(obj: unknown, expr: unknown, options: unknown): unknown {
-  const ifNull = (options as EvaluationOptions).context.getOperator('expression' as never, '$ifNull') as ExpressionOperator;
+  const ifNull = (options as EvaluationOptions).context.getOperator(
+    'expression' as never,
+    '$ifNull',
+  ) as ExpressionOperator;
   return ifNull(obj, [expr, null], options);
 }
 
@@ -46,21 +49,32 @@ function typedAt(node: unknown, parts: string[], depth: number, source: unknown)
   if (Array.isArray(node)) {
     const sources = Array.isArray(source) && source.length === node.length ? source : undefined;
     if (depth === parts.length) return node.map((item, i) => typedAt(item, parts, depth, sources?.[i]));
-    return node.filter((item) => item !== null && typeof item === 'object').map((item) => typedAt(item, parts, depth, undefined));
+    return node
+      .filter((item) => item !== null && typeof item === 'object')
+      .map((item) => typedAt(item, parts, depth, undefined));
   }
   if (depth === parts.length) return node;
   const origin = (node as Record<symbol, unknown>)[RAW_SOURCE] ?? source;
-  const originField = origin !== null && typeof origin === 'object' && !Array.isArray(origin) ? (origin as Document)[parts[depth]] : undefined;
+  const originField =
+    origin !== null && typeof origin === 'object' && !Array.isArray(origin)
+      ? (origin as Document)[parts[depth]]
+      : undefined;
   return typedAt((node as Document)[parts[depth]], parts, depth + 1, originField);
 }
 
 /** A typed number and the plain number mingo computed with for it. */
 export function sameNumber(typed: unknown, plain: unknown): boolean {
-  if (isBsonNumber(plain)) return numberValue(typed) === numberValue(plain) || (Number.isNaN(numberValue(typed)) && Number.isNaN(numberValue(plain)));
+  if (isBsonNumber(plain))
+    return (
+      numberValue(typed) === numberValue(plain) ||
+      (Number.isNaN(numberValue(typed)) && Number.isNaN(numberValue(plain)))
+    );
   return false;
 }
 
 export function operands(obj: unknown, expr: unknown, options: unknown): unknown[] {
   const root = (options as EvaluationOptions).local?.root ?? obj;
-  return (Array.isArray(expr) ? expr : [expr]).map((arg) => typedPathValue(root, arg, unwrapLiteral(evaluate(obj, arg, options))));
+  return (Array.isArray(expr) ? expr : [expr]).map((arg) =>
+    typedPathValue(root, arg, unwrapLiteral(evaluate(obj, arg, options))),
+  );
 }

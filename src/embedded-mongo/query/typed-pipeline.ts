@@ -6,11 +6,33 @@ import { TypedLiteral } from './typed-literal';
 
 /** mingo's arithmetic operators and the width-keeping ones that stand in for them. */
 const TYPED_NAMES: Record<string, string> = {
-  $add: '$bsonAdd', $subtract: '$bsonSubtract', $multiply: '$bsonMultiply', $divide: '$bsonDivide', $sum: '$bsonSum', $avg: '$bsonAvg',
-  $first: '$bsonFirst', $last: '$bsonLast', $min: '$bsonMin', $max: '$bsonMax', $push: '$bsonPush', $addToSet: '$bsonAddToSet',
+  $add: '$bsonAdd',
+  $subtract: '$bsonSubtract',
+  $multiply: '$bsonMultiply',
+  $divide: '$bsonDivide',
+  $sum: '$bsonSum',
+  $avg: '$bsonAvg',
+  $first: '$bsonFirst',
+  $last: '$bsonLast',
+  $min: '$bsonMin',
+  $max: '$bsonMax',
+  $push: '$bsonPush',
+  $addToSet: '$bsonAddToSet',
 };
 /** Stages whose fields hold computed values; inside any other operator a value is consumed, not kept. */
-const VALUE_STAGES = new Set(['$group', '$project', '$addFields', '$set', '$bucket', '$bucketAuto', '$replaceRoot', '$replaceWith', '$facet', '$lookup', '$unionWith']);
+const VALUE_STAGES = new Set([
+  '$group',
+  '$project',
+  '$addFields',
+  '$set',
+  '$bucket',
+  '$bucketAuto',
+  '$replaceRoot',
+  '$replaceWith',
+  '$facet',
+  '$lookup',
+  '$unionWith',
+]);
 /** Converts each document to the plain view mingo compares with (see match-view.ts). */
 export const PLAIN_VIEW_STAGE = '$plainView';
 const MAX_DEPTH = 64;
@@ -39,7 +61,12 @@ export function typedPipeline(stages: Document[], plainViews = true): { stages: 
         typed = true;
         out[TYPED_NAMES[key]] = keepTypedLiterals(walk(item, false, depth + 1));
       } else if (key === '$facet' && isPlainObject(item)) {
-        out[key] = Object.fromEntries(Object.entries(item).map(([name, inner]) => [name, Array.isArray(inner) ? rewrite(inner as Document[]) : inner]));
+        out[key] = Object.fromEntries(
+          Object.entries(item).map(([name, inner]) => [
+            name,
+            Array.isArray(inner) ? rewrite(inner as Document[]) : inner,
+          ]),
+        );
       } else if (key === 'pipeline' && Array.isArray(item)) out[key] = rewrite(item as Document[]);
       else out[key] = walk(item, consumed || (key.startsWith('$') && !VALUE_STAGES.has(key)), depth + 1);
     }
@@ -56,7 +83,9 @@ export function typedPipeline(stages: Document[], plainViews = true): { stages: 
       if (plainViews && name in TRACED_STAGE_NAMES) {
         typed = true;
         // A `$match` filter stays as written (TypedLiteral): it may compare int64 beyond 2^53.
-        rewritten = { [TRACED_STAGE_NAMES[name]]: name === '$match' ? new TypedLiteral(rewritten[name]) : rewritten[name] };
+        rewritten = {
+          [TRACED_STAGE_NAMES[name]]: name === '$match' ? new TypedLiteral(rewritten[name]) : rewritten[name],
+        };
       }
       result.push(rewritten);
       // Only typed operators put wrappers into documents; a traced stage's output is plain already.
@@ -71,7 +100,8 @@ export function typedPipeline(stages: Document[], plainViews = true): { stages: 
 
 /** Wraps Long / Double / Decimal128 literal arguments so the plain view of the pipeline leaves them as written. */
 function keepTypedLiterals(args: unknown): unknown {
-  const keep = (arg: unknown) => (arg !== null && typeof arg === 'object' && isBsonNumber(arg) ? new TypedLiteral(arg) : arg);
+  const keep = (arg: unknown) =>
+    arg !== null && typeof arg === 'object' && isBsonNumber(arg) ? new TypedLiteral(arg) : arg;
   return Array.isArray(args) ? args.map(keep) : keep(args);
 }
 

@@ -1,6 +1,13 @@
 import { isBsonNumber, numberValue } from './bson-numbers';
 import { unwrapLiteral } from './typed-literal';
-import { evaluate, operands, typedPathValue, type AccumulatorOperator, type EvaluationOptions, type ExpressionOperator } from './typed-operands';
+import {
+  evaluate,
+  operands,
+  typedPathValue,
+  type AccumulatorOperator,
+  type EvaluationOptions,
+  type ExpressionOperator,
+} from './typed-operands';
 
 /**
  * `$first`, `$last`, `$min`, `$max`, `$push` and `$addToSet` pick values rather than compute
@@ -42,7 +49,9 @@ function selecting(name: string): ExpressionOperator {
 /** mingo compares plain numbers only: typed operands (literals, nested results) are unwrapped for it. */
 function toPlain(value: unknown): unknown {
   const unwrapped = unwrapLiteral(value);
-  return unwrapped !== null && typeof unwrapped === 'object' && isBsonNumber(unwrapped) ? numberValue(unwrapped) : unwrapped;
+  return unwrapped !== null && typeof unwrapped === 'object' && isBsonNumber(unwrapped)
+    ? numberValue(unwrapped)
+    : unwrapped;
 }
 
 /** Maps a picked plain number (or an array of them) back to the typed value at the same position. */

@@ -26,7 +26,10 @@ type PipelineOperator = (collection: LazyIterator, expr: unknown, options: unkno
  */
 function tracing(name: string, computedFields: (spec: unknown) => Set<string>): PipelineOperator {
   return (collection, expr, options) => {
-    const native = (options as EvaluationOptions).context.getOperator('pipeline' as never, name) as unknown as PipelineOperator;
+    const native = (options as EvaluationOptions).context.getOperator(
+      'pipeline' as never,
+      name,
+    ) as unknown as PipelineOperator;
     const computed = computedFields(expr);
     const inputs: unknown[] = [];
     const tapped = collection.map((doc) => {
@@ -49,12 +52,19 @@ function tracing(name: string, computedFields: (spec: unknown) => Set<string>): 
  * holding the matching element, so an unwound int64 or decimal keeps its type.
  */
 const unwind: PipelineOperator = (collection, expr, options) => {
-  const native = (options as EvaluationOptions).context.getOperator('pipeline' as never, '$unwind') as unknown as PipelineOperator;
+  const native = (options as EvaluationOptions).context.getOperator(
+    'pipeline' as never,
+    '$unwind',
+  ) as unknown as PipelineOperator;
   const path = typeof expr === 'string' ? expr : ((expr as Document | null)?.path as string | undefined);
   const field = typeof path === 'string' && path.startsWith('$') && !path.includes('.') ? path.slice(1) : undefined;
   // mingo writes into the input document itself for an empty array kept by
   // preserveNullAndEmptyArrays and for includeArrayIndex; views are cached and shared, so it gets a copy.
-  const mutates = typeof expr === 'object' && expr !== null && ((expr as Document).preserveNullAndEmptyArrays === true || typeof (expr as Document).includeArrayIndex === 'string');
+  const mutates =
+    typeof expr === 'object' &&
+    expr !== null &&
+    ((expr as Document).preserveNullAndEmptyArrays === true ||
+      typeof (expr as Document).includeArrayIndex === 'string');
   let current: unknown;
   let position = 0;
   const tapped = collection.map((doc) => {
@@ -66,7 +76,8 @@ const unwind: PipelineOperator = (collection, expr, options) => {
     const source = rawSourceOf(current);
     const elements = field && source !== null && typeof source === 'object' ? (source as Document)[field] : undefined;
     if (out !== null && typeof out === 'object' && out !== current) {
-      (out as Record<symbol, unknown>)[RAW_SOURCE] = field && Array.isArray(elements) ? { ...(source as Document), [field]: elements[position] } : source;
+      (out as Record<symbol, unknown>)[RAW_SOURCE] =
+        field && Array.isArray(elements) ? { ...(source as Document), [field]: elements[position] } : source;
     }
     position++;
     return out;
@@ -80,9 +91,15 @@ const unwind: PipelineOperator = (collection, expr, options) => {
  */
 const sort: PipelineOperator = (collection, expr, options) => {
   const spec = expr as Document;
-  const simple = spec !== null && typeof spec === 'object' && Object.values(spec).every((direction) => direction === 1 || direction === -1);
+  const simple =
+    spec !== null &&
+    typeof spec === 'object' &&
+    Object.values(spec).every((direction) => direction === 1 || direction === -1);
   if (!simple || (options as { collation?: unknown }).collation) {
-    const native = (options as EvaluationOptions).context.getOperator('pipeline' as never, '$sort') as unknown as PipelineOperator;
+    const native = (options as EvaluationOptions).context.getOperator(
+      'pipeline' as never,
+      '$sort',
+    ) as unknown as PipelineOperator;
     return native(collection, expr, options);
   }
   const order = Object.entries(spec) as Array<[string, 1 | -1]>;
@@ -98,7 +115,10 @@ const match: PipelineOperator = (collection, wrapped, options) => {
   // The filter arrives as written (see typed-pipeline.ts): the plain view would round its numbers.
   const filter = unwrapLiteral(wrapped);
   if ('$expr' in (filter as Document) || !needsServerMatcher(filter, 0)) {
-    const native = (options as EvaluationOptions).context.getOperator('pipeline' as never, '$match') as unknown as PipelineOperator;
+    const native = (options as EvaluationOptions).context.getOperator(
+      'pipeline' as never,
+      '$match',
+    ) as unknown as PipelineOperator;
     return native(collection, matchView(filter), options);
   }
   const predicate = compileStageFilter(filter);
@@ -124,7 +144,9 @@ function needsServerMatcher(value: unknown, depth: number): boolean {
   if (isBeyondDoublePrecision(value)) return true;
   if (depth > 64 || value === null || typeof value !== 'object') return false;
   if (!Array.isArray(value) && value.constructor !== Object) return false;
-  return Object.entries(value).some(([key, item]) => (SERVER_MATCHED.has(key) && !Array.isArray(value)) || needsServerMatcher(item, depth + 1));
+  return Object.entries(value).some(
+    ([key, item]) => (SERVER_MATCHED.has(key) && !Array.isArray(value)) || needsServerMatcher(item, depth + 1),
+  );
 }
 
 const topLevel = (path: string) => path.split('.')[0];
@@ -132,7 +154,15 @@ const isInclusionFlag = (value: unknown) => value === 0 || value === 1 || value 
 
 export const TYPED_STAGES: Record<string, PipelineOperator> = {
   // The server's `$project` (stored field order), traced like the others.
-  $bsonProject: tracing(ORDERED_PROJECT, (spec) => new Set(Object.entries(spec as Document).filter(([, value]) => !isInclusionFlag(value)).map(([key]) => topLevel(key)))),
+  $bsonProject: tracing(
+    ORDERED_PROJECT,
+    (spec) =>
+      new Set(
+        Object.entries(spec as Document)
+          .filter(([, value]) => !isInclusionFlag(value))
+          .map(([key]) => topLevel(key)),
+      ),
+  ),
   $bsonAddFields: tracing('$addFields', (spec) => new Set(Object.keys(spec as Document).map(topLevel))),
   $bsonSet: tracing('$set', (spec) => new Set(Object.keys(spec as Document).map(topLevel))),
   $bsonUnwind: unwind,
@@ -140,7 +170,14 @@ export const TYPED_STAGES: Record<string, PipelineOperator> = {
   $bsonMatch: match,
 };
 
-export const TRACED_STAGE_NAMES: Record<string, string> = { $project: '$bsonProject', $addFields: '$bsonAddFields', $set: '$bsonSet', $unwind: '$bsonUnwind', $sort: '$bsonSort', $match: '$bsonMatch' };
+export const TRACED_STAGE_NAMES: Record<string, string> = {
+  $project: '$bsonProject',
+  $addFields: '$bsonAddFields',
+  $set: '$bsonSet',
+  $unwind: '$bsonUnwind',
+  $sort: '$bsonSort',
+  $match: '$bsonMatch',
+};
 
 /**
  * A result document with its stored types: a view mingo passed through becomes its raw document
@@ -152,7 +189,8 @@ export function typedResult(doc: Document): Document {
 }
 
 function restore(value: unknown, source: unknown): unknown {
-  if (typeof value === 'number') return isBsonNumber(source) && typeof source === 'object' && sameNumber(source, value) ? source : value;
+  if (typeof value === 'number')
+    return isBsonNumber(source) && typeof source === 'object' && sameNumber(source, value) ? source : value;
   if (value === null || typeof value !== 'object') return value;
   const raw = rawOf(value);
   if (raw !== value) return raw;
@@ -169,7 +207,8 @@ function restore(value: unknown, source: unknown): unknown {
   const marks = value as Record<symbol, unknown>;
   const own = marks[RAW_SOURCE];
   const origin = own ?? source;
-  const fields = origin !== null && typeof origin === 'object' && !Array.isArray(origin) ? (origin as Document) : undefined;
+  const fields =
+    origin !== null && typeof origin === 'object' && !Array.isArray(origin) ? (origin as Document) : undefined;
   const computed = own ? (marks[COMPUTED] as Set<string> | undefined) : undefined;
   const marked = Object.getOwnPropertySymbols(value).length > 0;
   let copy: Document | undefined = marked ? {} : undefined;

@@ -10,7 +10,13 @@ import { idFirst } from './id-first';
 import { mingoOptions } from './mingo-options';
 
 /** Executes a trailing `$out` or `$merge` stage against the catalog. */
-export function writePipelineOutput(catalog: Catalog, db: string, stage: Document, results: Document[], variables?: Document): void {
+export function writePipelineOutput(
+  catalog: Catalog,
+  db: string,
+  stage: Document,
+  results: Document[],
+  variables?: Document,
+): void {
   if ('$out' in stage) {
     const target = parseTarget(stage.$out, db, '$out');
     replaceContents(catalog.ensureCollection(target.db, target.coll).store, results);
@@ -56,7 +62,10 @@ function mergeOne(store: CollectionStore, doc: Document, on: string[], spec: Doc
     const whenNotMatched = spec.whenNotMatched ?? 'insert';
     if (whenNotMatched === 'discard') return;
     if (whenNotMatched === 'fail') {
-      throw new CommandError('MergeStageNoMatchingDocument', '$merge could not find a matching document in the target collection');
+      throw new CommandError(
+        'MergeStageNoMatchingDocument',
+        '$merge could not find a matching document in the target collection',
+      );
     }
     store.insert(doc);
     return;
@@ -67,17 +76,28 @@ function mergeOne(store: CollectionStore, doc: Document, on: string[], spec: Doc
   let next: Document;
   if (whenMatched === 'replace') next = { ...doc, _id: existing._id };
   else if (whenMatched === 'merge') next = { ...existing, ...doc, _id: existing._id };
-  else if (Array.isArray(whenMatched)) next = runMatchedPipeline(existing, doc, whenMatched as Document[], spec.let, variables);
+  else if (Array.isArray(whenMatched))
+    next = runMatchedPipeline(existing, doc, whenMatched as Document[], spec.let, variables);
   else throw new CommandError('BadValue', `unsupported $merge whenMatched mode: ${String(whenMatched)}`);
   store.replace(existing, idFirst(next), whenMatched === 'replace');
 }
 
-function runMatchedPipeline(existing: Document, incoming: Document, pipeline: Document[], letSpec: unknown, variables?: Document): Document {
+function runMatchedPipeline(
+  existing: Document,
+  incoming: Document,
+  pipeline: Document[],
+  letSpec: unknown,
+  variables?: Document,
+): Document {
   const letValues = letSpec && typeof letSpec === 'object' ? (letSpec as Document) : { new: '$$ROOT' };
   const bound: Document = { ...variables };
-  const [evaluated] = new Aggregator([{ $replaceWith: letValues }], mingoOptions({}, letValues)).run<Document>([incoming]);
+  const [evaluated] = new Aggregator([{ $replaceWith: letValues }], mingoOptions({}, letValues)).run<Document>([
+    incoming,
+  ]);
   Object.assign(bound, evaluated);
-  const [result] = new Aggregator(pipeline, mingoOptions({ variables: bound }, pipeline)).run<Document>([{ ...existing }]);
+  const [result] = new Aggregator(pipeline, mingoOptions({ variables: bound }, pipeline)).run<Document>([
+    { ...existing },
+  ]);
   return { ...result, _id: existing._id };
 }
 

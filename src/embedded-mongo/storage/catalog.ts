@@ -42,7 +42,8 @@ export class Catalog implements CatalogView {
 
   createCollection(db: string, name: string, options: Document): CollectionStore {
     assertValidCollectionName(name);
-    if (this.getCollection(db, name)) throw new CommandError('NamespaceExists', `Collection ${db}.${name} already exists.`);
+    if (this.getCollection(db, name))
+      throw new CommandError('NamespaceExists', `Collection ${db}.${name} already exists.`);
     let collections = this.databases.get(db);
     if (!collections) {
       collections = new Map();
@@ -79,7 +80,9 @@ export class Catalog implements CatalogView {
   }
 
   snapshotAll(): PersistedCollection[] {
-    return [...this.databases.values()].flatMap((collections) => [...collections.values()].map((store) => store.snapshot()));
+    return [...this.databases.values()].flatMap((collections) =>
+      [...collections.values()].map((store) => store.snapshot()),
+    );
   }
 
   /** Called after each change, once the engine has it; never for restored data. */
@@ -95,7 +98,13 @@ export class Catalog implements CatalogView {
 }
 
 function assertValidCollectionName(name: string): void {
-  if (name.length === 0 || name.includes('\0') || name.startsWith('.') || name.includes('$') || name.startsWith('system.')) {
+  if (
+    name.length === 0 ||
+    name.includes('\0') ||
+    name.startsWith('.') ||
+    name.includes('$') ||
+    name.startsWith('system.')
+  ) {
     throw new CommandError('InvalidNamespace', `Invalid collection name: ${name}`);
   }
 }

@@ -11,7 +11,13 @@ export function cloneDocument<T>(value: T): T {
   const copy: Document = {};
   for (const key of Object.keys(value)) {
     // A stored `__proto__` field stays an own field: assigning it would replace the prototype.
-    if (key === '__proto__') Object.defineProperty(copy, key, { value: cloneDocument((value as Document)[key]), writable: true, enumerable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, {
+        value: cloneDocument((value as Document)[key]),
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
     else copy[key] = cloneDocument((value as Document)[key]);
   }
   return copy as T;

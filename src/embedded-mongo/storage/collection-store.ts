@@ -72,7 +72,14 @@ export class CollectionStore {
     this.docs.set(id, next);
     this.capped?.removed(previous);
     this.capped?.added(next);
-    this.record({ type: 'replace', db: this.db, collection: this.name, doc: next, previous, ...(replacement ? { replacement } : {}) });
+    this.record({
+      type: 'replace',
+      db: this.db,
+      collection: this.name,
+      doc: next,
+      previous,
+      ...(replacement ? { replacement } : {}),
+    });
   }
 
   delete(doc: Document): void {
@@ -93,7 +100,10 @@ export class CollectionStore {
     const byName = this.indexSpecs.find((existing) => existing.name === spec.name);
     if (byName) {
       if (sameKey(byName.key, spec.key) && sameIndexOptions(byName, spec)) return false;
-      throw new CommandError('IndexKeySpecsConflict', `An existing index has the same name as the requested index: ${spec.name}`);
+      throw new CommandError(
+        'IndexKeySpecsConflict',
+        `An existing index has the same name as the requested index: ${spec.name}`,
+      );
     }
     const byKey = this.indexSpecs.find((existing) => sameKey(existing.key, spec.key));
     if (byKey && !isIdKey(spec.key)) {
@@ -126,7 +136,8 @@ export class CollectionStore {
   /** collMod of one index (hidden, expireAfterSeconds): the same index under new options. */
   modifyIndex(spec: IndexSpec): void {
     const position = this.indexSpecs.findIndex((existing) => existing.name === spec.name);
-    if (position < 0) throw new CommandError('IndexNotFound', `cannot find index ${spec.name} for ns ${this.namespace}`);
+    if (position < 0)
+      throw new CommandError('IndexNotFound', `cannot find index ${spec.name} for ns ${this.namespace}`);
     this.indexSpecs[position] = spec;
     this.secondary.setHidden(spec.name, spec.hidden === true);
     this.record({ type: 'modifyIndex', db: this.db, collection: this.name, spec });

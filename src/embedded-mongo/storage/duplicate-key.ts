@@ -2,7 +2,12 @@ import { ObjectId, type Document } from 'bson';
 import { CommandError } from '../base/command-error';
 
 /** Builds the E11000 error exactly as mongod words it, with keyPattern and keyValue for drivers. */
-export function duplicateKeyError(namespace: string, indexName: string, keyPattern: Document, keyValue: Document): CommandError {
+export function duplicateKeyError(
+  namespace: string,
+  indexName: string,
+  keyPattern: Document,
+  keyValue: Document,
+): CommandError {
   const shown = Object.entries(keyValue)
     .map(([field, value]) => `${field}: ${formatValue(value)}`)
     .join(', ');

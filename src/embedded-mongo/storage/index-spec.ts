@@ -34,10 +34,18 @@ export function normalizeIndexSpec(raw: unknown): IndexSpec {
     throw new CommandError('BadValue', "index specification must have a non-empty 'key' object");
   }
   const name = typeof spec.name === 'string' && spec.name.length > 0 ? spec.name : defaultIndexName(key);
-  if (name === '_id_' && !isIdKey(key)) throw new CommandError('BadValue', "the index name '_id_' is reserved for the _id index");
+  if (name === '_id_' && !isIdKey(key))
+    throw new CommandError('BadValue', "the index name '_id_' is reserved for the _id index");
   for (const [field, direction] of Object.entries(key)) {
-    const valid = direction === 'text' || ['2d', '2dsphere', 'hashed'].includes(direction as string) || (isBsonNumber(direction) && numberValue(direction) !== 0);
-    if (!valid) throw new CommandError('CannotCreateIndex', `Values in the index key pattern can't be ${String(direction)} (field '${field}')`);
+    const valid =
+      direction === 'text' ||
+      ['2d', '2dsphere', 'hashed'].includes(direction as string) ||
+      (isBsonNumber(direction) && numberValue(direction) !== 0);
+    if (!valid)
+      throw new CommandError(
+        'CannotCreateIndex',
+        `Values in the index key pattern can't be ${String(direction)} (field '${field}')`,
+      );
   }
   // Validates the collation; `simple` means none, as mongod omits it then.
   const collation = parseCollation(spec.collation);
@@ -53,7 +61,16 @@ export function isIdKey(key: Document): boolean {
 }
 
 /** Options that make two indexes with the same name and key different indexes (mongod then refuses the second). */
-const IDENTITY_OPTIONS = ['unique', 'sparse', 'partialFilterExpression', 'collation', 'weights', 'default_language', 'language_override', '2dsphereIndexVersion'];
+const IDENTITY_OPTIONS = [
+  'unique',
+  'sparse',
+  'partialFilterExpression',
+  'collation',
+  'weights',
+  'default_language',
+  'language_override',
+  '2dsphereIndexVersion',
+];
 
 /** Whether a requested index repeats an existing one (creating it again is then a no-op, as in mongod). */
 export function sameIndexOptions(existing: IndexSpec, requested: IndexSpec): boolean {

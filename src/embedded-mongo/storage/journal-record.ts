@@ -31,12 +31,15 @@ export function scanRecords(bytes: Buffer): ScannedRecords {
   const payloads: Buffer[] = [];
   let offset = 0;
   while (offset < bytes.length) {
-    if (offset + RECORD_HEADER_BYTES > bytes.length) return { payloads, validLength: offset, damage: `truncated record header at byte ${offset}` };
+    if (offset + RECORD_HEADER_BYTES > bytes.length)
+      return { payloads, validLength: offset, damage: `truncated record header at byte ${offset}` };
     const length = bytes.readUInt32LE(offset);
     const end = offset + RECORD_HEADER_BYTES + length;
-    if (end > bytes.length) return { payloads, validLength: offset, damage: `record at byte ${offset} runs past the end of the file` };
+    if (end > bytes.length)
+      return { payloads, validLength: offset, damage: `record at byte ${offset} runs past the end of the file` };
     const payload = bytes.subarray(offset + RECORD_HEADER_BYTES, end);
-    if (crc32(payload) !== bytes.readUInt32LE(offset + 4)) return { payloads, validLength: offset, damage: `checksum mismatch in record at byte ${offset}` };
+    if (crc32(payload) !== bytes.readUInt32LE(offset + 4))
+      return { payloads, validLength: offset, damage: `checksum mismatch in record at byte ${offset}` };
     payloads.push(payload);
     offset = end;
   }

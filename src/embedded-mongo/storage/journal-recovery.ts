@@ -66,5 +66,11 @@ export async function recover(dataDir: string, logger: EmbeddedMongoLogger): Pro
       await fs.truncate(journal.file, scan.validLength);
     }
   }
-  return { collections: state.toCollections(), history, nextGeneration: lastGeneration + 1, replayedBytes, legacyFiles };
+  return {
+    collections: state.toCollections(),
+    history,
+    nextGeneration: lastGeneration + 1,
+    replayedBytes,
+    legacyFiles,
+  };
 }

@@ -131,6 +131,9 @@ export class JournalStorageEngine implements StorageEngine {
     }
     if (this.legacyFiles) await removeLegacyCollections(this.dataDir);
     this.legacyFiles = false;
-    this.logger.info('snapshot written, journal compacted', { journalGeneration: covered, collections: collections.length });
+    this.logger.info('snapshot written, journal compacted', {
+      journalGeneration: covered,
+      collections: collections.length,
+    });
   }
 }

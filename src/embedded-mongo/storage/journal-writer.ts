@@ -88,7 +88,9 @@ export class JournalWriter {
       const end = this.queue.findIndex((entry) => 'rotateTo' in entry);
       const batch = this.queue.splice(0, end < 0 ? this.queue.length : end) as QueuedRecord[];
       try {
-        await this.writeDurably(batch.length === 1 ? batch[0].bytes : Buffer.concat(batch.map((record) => record.bytes)));
+        await this.writeDurably(
+          batch.length === 1 ? batch[0].bytes : Buffer.concat(batch.map((record) => record.bytes)),
+        );
         for (const record of batch) record.resolve();
       } catch (error) {
         this.fail(error as Error, batch);
@@ -98,7 +100,7 @@ export class JournalWriter {
 
   private async writeDurably(bytes: Buffer): Promise<void> {
     const file = this.file ?? (await this.openCurrent());
-    for (let offset = 0; offset < bytes.length; ) {
+    for (let offset = 0; offset < bytes.length;) {
       const { bytesWritten } = await file.write(bytes, offset, bytes.length - offset);
       offset += bytesWritten;
     }

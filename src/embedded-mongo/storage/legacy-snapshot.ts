@@ -23,7 +23,8 @@ export async function removeLegacyCollections(dataDir: string): Promise<void> {
     const files = await fs.readdir(folder);
     if (!files.some((file) => file.endsWith('.meta.json'))) continue;
     for (const file of files) {
-      if (LEGACY_SUFFIXES.some((suffix) => file.endsWith(suffix))) await fs.rm(path.join(folder, file), { force: true });
+      if (LEGACY_SUFFIXES.some((suffix) => file.endsWith(suffix)))
+        await fs.rm(path.join(folder, file), { force: true });
     }
     await fs.rmdir(folder).catch(() => undefined); // only when now empty
   }

@@ -29,9 +29,13 @@ export async function acquireDataDirLock(dataDir: string, logger: EmbeddedMongoL
     if (recorded === undefined) continue; // released meanwhile
     const owner = parseOwner(recorded);
     if (owner && ownerRuns(owner, me)) {
-      throw new Error(`dataDir ${dataDir} is in use by another server (pid ${owner.pid}, lock file ${file}). ${ONE_SERVER_PER_FOLDER}`);
+      throw new Error(
+        `dataDir ${dataDir} is in use by another server (pid ${owner.pid}, lock file ${file}). ${ONE_SERVER_PER_FOLDER}`,
+      );
     }
-    await takeOver(file, recorded, content, () => logger.warn('taking over a stale dataDir lock', { file, previousOwner: owner?.pid ?? 'unreadable' }));
+    await takeOver(file, recorded, content, () =>
+      logger.warn('taking over a stale dataDir lock', { file, previousOwner: owner?.pid ?? 'unreadable' }),
+    );
   }
   throw new Error(`could not lock dataDir ${dataDir}: ${file} keeps changing hands`);
 }
@@ -50,7 +54,8 @@ async function takeOver(file: string, stale: string, content: string, announce: 
   const guard = `${file}.takeover`;
   if (!(await createExclusive(guard, content))) {
     const guardOwner = parseOwner((await readText(guard)) ?? '');
-    if (guardOwner && isProcessAlive(guardOwner)) await sleep(20); // another start is taking over
+    if (guardOwner && isProcessAlive(guardOwner))
+      await sleep(20); // another start is taking over
     else await fs.rm(guard, { force: true }); // left by a start that crashed mid-takeover
     return;
   }

@@ -49,7 +49,9 @@ export async function writeSnapshot(dataDir: string, contents: SnapshotContents)
     };
     for (const collection of contents.collections) {
       const { db, collection: name, options, indexes, documents } = collection;
-      await write([encodeStored({ kind: 'collection', db, collection: name, options, indexes, count: documents.length })]);
+      await write([
+        encodeStored({ kind: 'collection', db, collection: name, options, indexes, count: documents.length }),
+      ]);
       await writeChunked('documents', documents);
     }
     await writeChunked('history', contents.history ?? []);
@@ -75,7 +77,9 @@ export async function readSnapshot(dataDir: string): Promise<SnapshotContents | 
   const header = records[0]?.[0];
   const end = records[records.length - 1]?.[0];
   if (scan.damage || header?.format !== FORMAT || end?.kind !== 'end') {
-    throw new Error(`snapshot ${path.join(dataDir, SNAPSHOT_FILE)} is damaged (${scan.damage ?? 'missing header or end marker'})`);
+    throw new Error(
+      `snapshot ${path.join(dataDir, SNAPSHOT_FILE)} is damaged (${scan.damage ?? 'missing header or end marker'})`,
+    );
   }
   const collections: Array<PersistedCollection & { documents: Document[] }> = [];
   const history: Document[] = [];

@@ -30,7 +30,9 @@ export class SnapshotStorageEngine implements StorageEngine {
       const dbDir = path.join(this.dataDir, dbEntry.name);
       for (const file of await fs.readdir(dbDir)) {
         if (!file.endsWith(META_SUFFIX)) continue;
-        loaded.push(await this.loadCollection(dbDir, decodeURIComponent(dbEntry.name), file.slice(0, -META_SUFFIX.length)));
+        loaded.push(
+          await this.loadCollection(dbDir, decodeURIComponent(dbEntry.name), file.slice(0, -META_SUFFIX.length)),
+        );
       }
     }
     return loaded;
@@ -60,13 +62,21 @@ export class SnapshotStorageEngine implements StorageEngine {
     const pending = [...this.dirty].map((entry) => JSON.parse(entry) as [string, string]);
     this.dirty.clear();
     // Snapshots are taken now, synchronously, so the files reflect one consistent moment.
-    const jobs = pending.map(([db, collection]) => ({ db, collection, snapshot: this.view?.snapshotCollection(db, collection) }));
+    const jobs = pending.map(([db, collection]) => ({
+      db,
+      collection,
+      snapshot: this.view?.snapshotCollection(db, collection),
+    }));
     this.flushing = this.flushing.then(async () => {
       for (const job of jobs) await this.writeCollection(job.db, job.collection, job.snapshot);
     });
   }
 
-  private async writeCollection(db: string, collection: string, snapshot: PersistedCollection | undefined): Promise<void> {
+  private async writeCollection(
+    db: string,
+    collection: string,
+    snapshot: PersistedCollection | undefined,
+  ): Promise<void> {
     const dbDir = path.join(this.dataDir, encodeURIComponent(db));
     const base = path.join(dbDir, encodeURIComponent(collection));
     if (!snapshot) {
@@ -89,7 +99,7 @@ export class SnapshotStorageEngine implements StorageEngine {
     };
     const data = await fs.readFile(base + DATA_SUFFIX).catch(() => Buffer.alloc(0));
     const documents: Document[] = [];
-    for (let offset = 0; offset + 4 <= data.length; ) {
+    for (let offset = 0; offset + 4 <= data.length;) {
       const size = data.readInt32LE(offset);
       if (size < 5 || offset + size > data.length) break; // a torn tail: keep what is whole
       documents.push(BSON.deserialize(data.subarray(offset, offset + size)));

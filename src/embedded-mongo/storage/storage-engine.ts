@@ -9,8 +9,21 @@ import type { IndexSpec } from './index-spec';
  */
 export type WriteEvent =
   | { readonly type: 'insert'; readonly db: string; readonly collection: string; readonly doc: Document }
-  | { readonly type: 'replace'; readonly db: string; readonly collection: string; readonly doc: Document; readonly previous?: Document; readonly replacement?: boolean }
-  | { readonly type: 'delete'; readonly db: string; readonly collection: string; readonly id: unknown; readonly previous?: Document }
+  | {
+      readonly type: 'replace';
+      readonly db: string;
+      readonly collection: string;
+      readonly doc: Document;
+      readonly previous?: Document;
+      readonly replacement?: boolean;
+    }
+  | {
+      readonly type: 'delete';
+      readonly db: string;
+      readonly collection: string;
+      readonly id: unknown;
+      readonly previous?: Document;
+    }
   | { readonly type: 'createCollection'; readonly db: string; readonly collection: string; readonly options: Document }
   | { readonly type: 'dropCollection'; readonly db: string; readonly collection: string }
   | { readonly type: 'createIndex'; readonly db: string; readonly collection: string; readonly spec: IndexSpec }

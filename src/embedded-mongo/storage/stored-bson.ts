@@ -12,7 +12,7 @@ export function encodeStored(doc: Document): Uint8Array {
 /** Splits a payload of concatenated BSON documents. */
 export function decodeStoredSequence(payload: Buffer): Document[] {
   const docs: Document[] = [];
-  for (let offset = 0; offset < payload.length; ) {
+  for (let offset = 0; offset < payload.length;) {
     const size = payload.readInt32LE(offset);
     if (size < 5 || offset + size > payload.length) throw new Error(`malformed BSON sequence at byte ${offset}`);
     docs.push(decodeStoredDocument(payload.subarray(offset, offset + size)));

@@ -33,6 +33,8 @@ function objectKey(value: unknown): string {
   if (value instanceof Binary) return `x${value.sub_type}:${Buffer.from(value.buffer).toString('base64')}`;
   if (value instanceof Timestamp) return `t${value.toString()}`;
   if (value instanceof RegExp) return `r${value.source}/${value.flags}`;
-  const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${JSON.stringify(k)}:${valueKey(v)}`);
+  const entries = Object.entries(value as Record<string, unknown>).map(
+    ([k, v]) => `${JSON.stringify(k)}:${valueKey(v)}`,
+  );
   return `{${entries.join(',')}}`;
 }

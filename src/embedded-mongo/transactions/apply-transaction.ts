@@ -18,7 +18,9 @@ export function applyTransaction(base: Catalog, events: readonly WriteEvent[]): 
   } catch (error) {
     for (const step of undo.reverse()) step();
     const cause = toCommandError(error);
-    throw cause.codeName === 'DuplicateKey' ? writeConflict(`unique key taken by a concurrent commit: ${cause.message}`) : cause;
+    throw cause.codeName === 'DuplicateKey'
+      ? writeConflict(`unique key taken by a concurrent commit: ${cause.message}`)
+      : cause;
   }
 }
 

@@ -4,7 +4,11 @@ import { CommandError } from '../base/command-error';
 const TRANSIENT = { errorLabels: ['TransientTransactionError'] };
 
 export function writeConflict(detail: string): CommandError {
-  return new CommandError('WriteConflict', `Write conflict during plan execution and yielding is disabled. :: ${detail}`, TRANSIENT);
+  return new CommandError(
+    'WriteConflict',
+    `Write conflict during plan execution and yielding is disabled. :: ${detail}`,
+    TRANSIENT,
+  );
 }
 
 export function snapshotUnavailable(namespace: string): CommandError {
@@ -16,7 +20,11 @@ export function snapshotUnavailable(namespace: string): CommandError {
 }
 
 export function noSuchTransaction(txnNumber: number, reason = 'no such transaction'): CommandError {
-  return new CommandError('NoSuchTransaction', `Transaction with { txnNumber: ${txnNumber} } has been aborted or does not exist: ${reason}`, TRANSIENT);
+  return new CommandError(
+    'NoSuchTransaction',
+    `Transaction with { txnNumber: ${txnNumber} } has been aborted or does not exist: ${reason}`,
+    TRANSIENT,
+  );
 }
 
 export function operationNotSupported(message: string): CommandError {

@@ -64,10 +64,16 @@ export class TransactionManager implements WriteLocks {
     const session = this.sessions.get(sessionKey);
     if (start) {
       if (session && txnNumber < session.txnNumber) {
-        throw new CommandError('TransactionTooOld', `txnNumber ${txnNumber} is less than last txnNumber ${session.txnNumber} seen in this session`);
+        throw new CommandError(
+          'TransactionTooOld',
+          `txnNumber ${txnNumber} is less than last txnNumber ${session.txnNumber} seen in this session`,
+        );
       }
       if (session && txnNumber === session.txnNumber) {
-        throw new CommandError('ConflictingOperationInProgress', `transaction ${txnNumber} has already been started on this session`);
+        throw new CommandError(
+          'ConflictingOperationInProgress',
+          `transaction ${txnNumber} has already been started on this session`,
+        );
       }
       if (session?.state === 'open') this.finish(session, 'aborted', 'a newer transaction started');
       const transaction = new Transaction(txnNumber, this.base, this.history, this);
@@ -75,7 +81,8 @@ export class TransactionManager implements WriteLocks {
       return transaction;
     }
     if (!session || session.txnNumber !== txnNumber) throw noSuchTransaction(txnNumber);
-    if (session.state === 'committed') throw new CommandError('TransactionCommitted', `Transaction ${txnNumber} has been committed.`);
+    if (session.state === 'committed')
+      throw new CommandError('TransactionCommitted', `Transaction ${txnNumber} has been committed.`);
     if (!session.transaction) throw noSuchTransaction(txnNumber, session.reason);
     session.transaction.lastUse = Date.now();
     return session.transaction;
@@ -90,9 +97,16 @@ export class TransactionManager implements WriteLocks {
     const session = this.sessions.get(sessionKey);
     if (!session || txnNumber > session.txnNumber) return undefined;
     if (txnNumber < session.txnNumber) {
-      throw new CommandError('TransactionTooOld', `Retryable write with txnNumber ${txnNumber} is prohibited on this session because a newer retryable write with txnNumber ${session.txnNumber} has already started on this session.`);
+      throw new CommandError(
+        'TransactionTooOld',
+        `Retryable write with txnNumber ${txnNumber} is prohibited on this session because a newer retryable write with txnNumber ${session.txnNumber} has already started on this session.`,
+      );
     }
-    if (!session.written) throw new CommandError('IncompleteTransactionHistory', `txnNumber ${txnNumber} on this session belongs to a transaction, not to a retryable write`);
+    if (!session.written)
+      throw new CommandError(
+        'IncompleteTransactionHistory',
+        `txnNumber ${txnNumber} on this session belongs to a transaction, not to a retryable write`,
+      );
     return session.written;
   }
 
@@ -130,7 +144,8 @@ export class TransactionManager implements WriteLocks {
   abort(sessionKey: string, txnNumber: number): void {
     const session = this.sessions.get(sessionKey);
     if (!session || session.txnNumber !== txnNumber) throw noSuchTransaction(txnNumber);
-    if (session.state === 'committed') throw new CommandError('TransactionCommitted', `Transaction ${txnNumber} has been committed.`);
+    if (session.state === 'committed')
+      throw new CommandError('TransactionCommitted', `Transaction ${txnNumber} has been committed.`);
     if (!session.transaction) throw noSuchTransaction(txnNumber, session.reason);
     this.finish(session, 'aborted', 'aborted by the client');
   }
@@ -163,10 +178,12 @@ export class TransactionManager implements WriteLocks {
 
   private assertUnchangedSinceSnapshot(transaction: Transaction): void {
     for (const namespace of transaction.namespaces) {
-      if (this.history.namespaceChangedSince(namespace, transaction.snapshot)) throw writeConflict(`collection ${namespace} changed`);
+      if (this.history.namespaceChangedSince(namespace, transaction.snapshot))
+        throw writeConflict(`collection ${namespace} changed`);
     }
     for (const [key, { namespace, id }] of transaction.written) {
-      if (this.history.documentChangedSince(namespace, id, transaction.snapshot)) throw writeConflict(`document ${key} changed`);
+      if (this.history.documentChangedSince(namespace, id, transaction.snapshot))
+        throw writeConflict(`document ${key} changed`);
     }
   }
 

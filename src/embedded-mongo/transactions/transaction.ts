@@ -58,7 +58,8 @@ export class Transaction {
     if (event.type === 'insert' || event.type === 'replace' || event.type === 'delete') {
       const id = event.type === 'delete' ? event.id : event.doc._id;
       const key = documentKey(namespace, id);
-      if (!this.locks.claim(key, this)) throw this.fail(writeConflict(`document ${key} is being written by another transaction`));
+      if (!this.locks.claim(key, this))
+        throw this.fail(writeConflict(`document ${key} is being written by another transaction`));
       this.written.set(key, { namespace, id }); // before any throw below: the lock is released with it
       if (this.history.documentChangedSince(namespace, id, this.snapshot)) {
         throw this.fail(writeConflict(`document ${key} was changed after the transaction's snapshot`));
@@ -72,6 +73,7 @@ export class Transaction {
 
   private checkNamespace(db: string, collection: string): void {
     const namespace = namespaceKey(db, collection);
-    if (this.history.namespaceChangedSince(namespace, this.snapshot)) throw this.fail(snapshotUnavailable(`${db}.${collection}`));
+    if (this.history.namespaceChangedSince(namespace, this.snapshot))
+      throw this.fail(snapshotUnavailable(`${db}.${collection}`));
   }
 }

@@ -16,8 +16,21 @@ import { expandPositionalPaths, isPositionalPath } from './expand-positional';
 import { trySimpleUpdate } from './simple-update';
 
 const UPDATE_OPERATORS = new Set([
-  '$set', '$unset', '$inc', '$mul', '$min', '$max', '$rename', '$push', '$addToSet',
-  '$pull', '$pullAll', '$pop', '$currentDate', '$bit', '$setOnInsert',
+  '$set',
+  '$unset',
+  '$inc',
+  '$mul',
+  '$min',
+  '$max',
+  '$rename',
+  '$push',
+  '$addToSet',
+  '$pull',
+  '$pullAll',
+  '$pop',
+  '$currentDate',
+  '$bit',
+  '$setOnInsert',
 ]);
 const PIPELINE_UPDATE_STAGES = new Set(['$addFields', '$set', '$project', '$unset', '$replaceRoot', '$replaceWith']);
 
@@ -50,7 +63,10 @@ function assertNumericArguments(operator: '$inc' | '$mul', fields: Document): vo
   for (const [path, value] of Object.entries(fields)) {
     if (!isBsonNumber(value)) {
       const verb = operator === '$inc' ? 'increment' : 'multiply';
-      throw new CommandError('TypeMismatch', `Cannot ${verb} with non-numeric argument: {${path}: ${JSON.stringify(value)}}`);
+      throw new CommandError(
+        'TypeMismatch',
+        `Cannot ${verb} with non-numeric argument: {${path}: ${JSON.stringify(value)}}`,
+      );
     }
   }
 }
@@ -73,7 +89,10 @@ function applyOperators(original: Document, update: Document, settings: UpdateSe
       );
     }
     if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) {
-      throw new CommandError('FailedToParse', `Modifiers operate on fields but we found type ${typeof fields} instead.`);
+      throw new CommandError(
+        'FailedToParse',
+        `Modifiers operate on fields but we found type ${typeof fields} instead.`,
+      );
     }
     if (operator === '$inc' || operator === '$mul') assertNumericArguments(operator, fields as Document);
     if (operator === '$setOnInsert') onInsert = fields as Document;
@@ -89,7 +108,8 @@ function applyOperators(original: Document, update: Document, settings: UpdateSe
     if (settings.inserting && !('_id' in original)) next._id = idAssignment.value;
     else if (valueKey(idAssignment.value) !== valueKey(original._id)) throw immutableIdError();
   }
-  for (const [field, value] of takeTopLevelDollarFields(modifier, settings.inserting)) setOwnField(next, field, cloneDocument(value));
+  for (const [field, value] of takeTopLevelDollarFields(modifier, settings.inserting))
+    setOwnField(next, field, cloneDocument(value));
   // Plain object paths that can all be created: nothing below has anything to refuse or resolve.
   if (Object.keys(modifier).length === 0 || trySimpleUpdate(next, modifier)) return next;
   const concrete = hasPositionalPath(modifier) ? expandPositionalPaths(next, modifier, settings) : modifier;
@@ -136,7 +156,8 @@ function hasPositionalPath(modifier: Document): boolean {
 }
 
 function applyReplacement(original: Document, replacement: unknown): Document {
-  if (replacement === null || typeof replacement !== 'object') throw new CommandError('FailedToParse', 'update must be an object or an array');
+  if (replacement === null || typeof replacement !== 'object')
+    throw new CommandError('FailedToParse', 'update must be an object or an array');
   const doc = replacement as Document;
   const id = '_id' in doc ? doc._id : original._id;
   return id === undefined ? { ...doc } : { ...doc, _id: id };
@@ -162,5 +183,8 @@ function assertIdUnchanged(before: Document, after: Document): void {
 }
 
 function immutableIdError(): CommandError {
-  return new CommandError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
+  return new CommandError(
+    'ImmutableField',
+    "Performing an update on the path '_id' would modify the immutable field '_id'",
+  );
 }

@@ -28,7 +28,11 @@ export function takeNumericSteps(modifier: Document): Step[] {
     }
   }
   const all = [...steps.map((step) => step.path), ...otherPaths];
-  if (steps.length === 0 || all.some((path, i) => all.some((other, j) => i !== j && (other === path || other.startsWith(`${path}.`))))) return [];
+  if (
+    steps.length === 0 ||
+    all.some((path, i) => all.some((other, j) => i !== j && (other === path || other.startsWith(`${path}.`))))
+  )
+    return [];
   for (const operator of NUMERIC_OPERATORS) delete modifier[operator];
   return steps;
 }
@@ -48,10 +52,14 @@ function resolveTarget(doc: Document, parts: string[]): [Document | unknown[], s
   for (let depth = 0; depth < parts.length - 1; depth++) {
     const part = parts[depth];
     const key = Array.isArray(node) ? arrayIndex(node, part, parts[depth - 1]) : part;
-    if (ownField(node, String(key)) === undefined || ownField(node, String(key)) === null) setOwnField(node, String(key), {});
+    if (ownField(node, String(key)) === undefined || ownField(node, String(key)) === null)
+      setOwnField(node, String(key), {});
     const next = ownField(node, String(key));
     if (next === null || typeof next !== 'object') {
-      throw new CommandError('PathNotViable', `Cannot create field '${parts[depth + 1]}' in element ${describeElement(String(key), next)}`);
+      throw new CommandError(
+        'PathNotViable',
+        `Cannot create field '${parts[depth + 1]}' in element ${describeElement(String(key), next)}`,
+      );
     }
     node = next as Document | unknown[];
   }
@@ -61,5 +69,8 @@ function resolveTarget(doc: Document, parts: string[]): [Document | unknown[], s
 
 function arrayIndex(array: unknown[], part: string, field: string | undefined): number {
   if (/^\d+$/.test(part)) return Number(part);
-  throw new CommandError('PathNotViable', `Cannot create field '${part}' in element ${describeElement(field ?? '', array)}`);
+  throw new CommandError(
+    'PathNotViable',
+    `Cannot create field '${part}' in element ${describeElement(field ?? '', array)}`,
+  );
 }

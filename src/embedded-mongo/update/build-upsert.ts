@@ -16,7 +16,8 @@ export interface UpsertSettings {
  */
 export function buildUpsert(settings: UpsertSettings): Document {
   const seed = upsertSeed(settings.filter);
-  const start = isOperatorUpdate(settings.update) || Array.isArray(settings.update) ? seed : '_id' in seed ? { _id: seed._id } : {};
+  const start =
+    isOperatorUpdate(settings.update) || Array.isArray(settings.update) ? seed : '_id' in seed ? { _id: seed._id } : {};
   const { doc } = applyUpdate(start, settings.update, {
     filter: settings.filter,
     arrayFilters: settings.arrayFilters,

@@ -5,7 +5,17 @@ import { ownField } from '../query/own-field';
 import { describeElement, describeValue } from './describe-value';
 
 /** Operators that create the path they name when it is missing. */
-const CREATING_OPERATORS = new Set(['$set', '$inc', '$mul', '$min', '$max', '$push', '$addToSet', '$currentDate', '$bit']);
+const CREATING_OPERATORS = new Set([
+  '$set',
+  '$inc',
+  '$mul',
+  '$min',
+  '$max',
+  '$push',
+  '$addToSet',
+  '$currentDate',
+  '$bit',
+]);
 
 /**
  * Two operators may not touch the same path or a path and one inside it (`a` and `a.b`): mongod's
@@ -28,7 +38,10 @@ function checkAgainst(seen: string[], path: string): void {
   for (const other of seen) {
     const [shorter, longer] = other.length <= path.length ? [other, path] : [path, other];
     if (shorter === longer || (longer.startsWith(shorter) && longer.charCodeAt(shorter.length) === DOT)) {
-      throw new CommandError('ConflictingUpdateOperators', `Updating the path '${path}' would create a conflict at '${shorter}'`);
+      throw new CommandError(
+        'ConflictingUpdateOperators',
+        `Updating the path '${path}' would create a conflict at '${shorter}'`,
+      );
     }
   }
   seen.push(path);
@@ -48,10 +61,16 @@ export function assertUpdateTargets(doc: Document, modifier: Document): void {
       const current = reachableValue(doc, path.split('.'));
       if (current === undefined || Array.isArray(current)) continue;
       if (operator === '$push') {
-        throw new CommandError('BadValue', `The field '${path}' must be an array but is of type ${bsonTypeName(current)} in document {_id: ${describeValue(doc._id)}}`);
+        throw new CommandError(
+          'BadValue',
+          `The field '${path}' must be an array but is of type ${bsonTypeName(current)} in document {_id: ${describeValue(doc._id)}}`,
+        );
       }
       if (operator === '$addToSet') {
-        throw new CommandError('BadValue', `Cannot apply $addToSet to non-array field. Field named '${path}' has non-array type ${bsonTypeName(current)}`);
+        throw new CommandError(
+          'BadValue',
+          `Cannot apply $addToSet to non-array field. Field named '${path}' has non-array type ${bsonTypeName(current)}`,
+        );
       }
     }
   }
@@ -63,10 +82,16 @@ function reachableValue(doc: Document, parts: string[]): unknown {
   for (let depth = 0; depth < parts.length; depth++) {
     const part = parts[depth];
     if (Array.isArray(node) && !/^\d+$/.test(part)) {
-      throw new CommandError('PathNotViable', `Cannot create field '${part}' in element ${describeElement(parts[depth - 1], node)}`);
+      throw new CommandError(
+        'PathNotViable',
+        `Cannot create field '${part}' in element ${describeElement(parts[depth - 1], node)}`,
+      );
     }
     if (node === null || typeof node !== 'object' || (!Array.isArray(node) && node.constructor !== Object)) {
-      throw new CommandError('PathNotViable', `Cannot create field '${part}' in element ${describeElement(parts[depth - 1], node)}`);
+      throw new CommandError(
+        'PathNotViable',
+        `Cannot create field '${part}' in element ${describeElement(parts[depth - 1], node)}`,
+      );
     }
     node = ownField(node, part);
     if (node === undefined) return undefined;

@@ -9,7 +9,8 @@ export function describeValue(value: unknown): string {
   if (Array.isArray(value)) return value.length === 0 ? '[]' : `[ ${value.map(describeValue).join(', ')} ]`;
   if (value instanceof ObjectId) return `ObjectId('${value.toHexString()}')`;
   if (value instanceof Date) return `new Date(${value.getTime()})`;
-  if (value instanceof Binary) return `BinData(${value.sub_type}, ${Buffer.from(value.value()).toString('hex').toUpperCase()})`;
+  if (value instanceof Binary)
+    return `BinData(${value.sub_type}, ${Buffer.from(value.value()).toString('hex').toUpperCase()})`;
   if (typeof value === 'object' && value.constructor === Object) {
     const entries = Object.keys(value).map((key) => `${key}: ${describeValue((value as Document)[key])}`);
     return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;

@@ -15,7 +15,8 @@ export function takeDocumentPulls(modifier: Document): Array<[string, Document]>
   const pulls: Array<[string, Document]> = [];
   const rest: Document = {};
   for (const [path, condition] of Object.entries(fields)) {
-    if (condition !== null && typeof condition === 'object' && condition.constructor === Object) pulls.push([path, condition as Document]);
+    if (condition !== null && typeof condition === 'object' && condition.constructor === Object)
+      pulls.push([path, condition as Document]);
     else setOwnField(rest, path, condition);
   }
   if (Object.keys(rest).length > 0) modifier.$pull = rest;
@@ -28,13 +29,18 @@ export function applyDocumentPulls(doc: Document, pulls: Array<[string, Document
   for (const [path, condition] of pulls) {
     const parts = path.split('.');
     let holder: unknown = doc;
-    for (const part of parts.slice(0, -1)) holder = holder !== null && typeof holder === 'object' ? ownField(holder, part) : undefined;
+    for (const part of parts.slice(0, -1))
+      holder = holder !== null && typeof holder === 'object' ? ownField(holder, part) : undefined;
     if (holder === null || typeof holder !== 'object') continue;
     const field = parts[parts.length - 1];
     const array = ownField(holder, field);
     if (array === undefined) continue;
     if (!Array.isArray(array)) throw new CommandError('BadValue', 'Cannot apply $pull to a non-array value');
     const matches = elementMatcher(condition);
-    setOwnField(holder, field, array.filter((element) => !matches(element)));
+    setOwnField(
+      holder,
+      field,
+      array.filter((element) => !matches(element)),
+    );
   }
 }

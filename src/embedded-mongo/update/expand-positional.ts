@@ -28,7 +28,8 @@ function isPositionalPart(part: string): boolean {
 export function expandPositionalPaths(doc: Document, modifier: Document, settings: PositionalSettings): Document {
   const expanded: Document = {};
   let matchedIndex: number | undefined;
-  const positional = (array: unknown[], walked: string[]) => (matchedIndex ??= positionalIndex(doc, array, walked, settings.filter));
+  const positional = (array: unknown[], walked: string[]) =>
+    (matchedIndex ??= positionalIndex(doc, array, walked, settings.filter));
   for (const [operator, fields] of Object.entries(modifier)) {
     const concrete: Document = {};
     for (const [path, value] of Object.entries(fields as Document)) {
@@ -40,9 +41,15 @@ export function expandPositionalPaths(doc: Document, modifier: Document, setting
   return expanded;
 }
 
-function concretePaths(doc: Document, path: string, settings: PositionalSettings, positional: (array: unknown[], walked: string[]) => number): string[] {
+function concretePaths(
+  doc: Document,
+  path: string,
+  settings: PositionalSettings,
+  positional: (array: unknown[], walked: string[]) => number,
+): string[] {
   const parts = path.split('.');
-  if (parts.filter((part) => part === '$').length > 1) throw new CommandError('BadValue', `Too many positional (i.e. '$') elements found in path '${path}'`);
+  if (parts.filter((part) => part === '$').length > 1)
+    throw new CommandError('BadValue', `Too many positional (i.e. '$') elements found in path '${path}'`);
   const out: string[] = [];
   const walk = (node: unknown, depth: number, walked: string[]): void => {
     if (depth === parts.length) {
@@ -55,14 +62,23 @@ function concretePaths(doc: Document, path: string, settings: PositionalSettings
       return;
     }
     if (part === '$') {
-      if (!Array.isArray(node)) throw new CommandError('BadValue', 'The positional operator did not find the match needed from the query.');
+      if (!Array.isArray(node))
+        throw new CommandError('BadValue', 'The positional operator did not find the match needed from the query.');
       const index = positional(node, walked);
       walk(node[index], depth + 1, [...walked, String(index)]);
       return;
     }
     const field = walked.join('.');
-    if (node === undefined) throw new CommandError('BadValue', `The path '${field}' must exist in the document in order to apply array updates.`);
-    if (!Array.isArray(node)) throw new CommandError('BadValue', `Cannot apply array updates to non-array element ${walked[walked.length - 1]}: ${describeValue(node)}`);
+    if (node === undefined)
+      throw new CommandError(
+        'BadValue',
+        `The path '${field}' must exist in the document in order to apply array updates.`,
+      );
+    if (!Array.isArray(node))
+      throw new CommandError(
+        'BadValue',
+        `Cannot apply array updates to non-array element ${walked[walked.length - 1]}: ${describeValue(node)}`,
+      );
     const identifier = part.slice(2, -1);
     const matches = identifier === '' ? () => true : arrayFilterFor(identifier, settings.arrayFilters, path);
     node.forEach((element, index) => {
@@ -87,16 +103,22 @@ function positionalIndex(doc: Document, array: unknown[], walked: string[], filt
   throw new CommandError('BadValue', 'The positional operator did not find the match needed from the query.');
 }
 
-function arrayFilterFor(identifier: string, arrayFilters: Document[] | undefined, path: string): (doc: Document) => boolean {
+function arrayFilterFor(
+  identifier: string,
+  arrayFilters: Document[] | undefined,
+  path: string,
+): (doc: Document) => boolean {
   const spec = arrayFilters?.find((candidate) => namesIdentifier(candidate, identifier));
-  if (!spec) throw new CommandError('BadValue', `No array filter found for identifier '${identifier}' in path '${path}'`);
+  if (!spec)
+    throw new CommandError('BadValue', `No array filter found for identifier '${identifier}' in path '${path}'`);
   return compileFilter(spec);
 }
 
 /** Whether an arrayFilters document is the one for `identifier` (its fields start with it, inside `$and` / `$or` / `$nor` too). */
 function namesIdentifier(filter: Document, identifier: string): boolean {
   return Object.entries(filter).some(([key, value]) => {
-    if ((key === '$and' || key === '$or' || key === '$nor') && Array.isArray(value)) return value.some((branch) => namesIdentifier(branch as Document, identifier));
+    if ((key === '$and' || key === '$or' || key === '$nor') && Array.isArray(value))
+      return value.some((branch) => namesIdentifier(branch as Document, identifier));
     return key === identifier || key.startsWith(`${identifier}.`);
   });
 }
@@ -104,7 +126,8 @@ function namesIdentifier(filter: Document, identifier: string): boolean {
 /** Whether a query condition names the array (the positional operator needs one that does). */
 function mentionsPath(filter: Document, path: string): boolean {
   return Object.entries(filter).some(([key, value]) => {
-    if ((key === '$and' || key === '$or' || key === '$nor') && Array.isArray(value)) return value.some((branch) => mentionsPath(branch as Document, path));
+    if ((key === '$and' || key === '$or' || key === '$nor') && Array.isArray(value))
+      return value.some((branch) => mentionsPath(branch as Document, path));
     return key === path || key.startsWith(`${path}.`);
   });
 }

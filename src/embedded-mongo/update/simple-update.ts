@@ -48,21 +48,31 @@ export function trySimpleUpdate(doc: Document, modifier: Document): boolean {
 }
 
 /** `$inc`, `$mul`, `$min` or `$max` on `container[key]` (an object field or an array slot). */
-export function applyNumericOperator(operator: string, container: Document | unknown[], key: string | number, value: unknown): void {
+export function applyNumericOperator(
+  operator: string,
+  container: Document | unknown[],
+  key: string | number,
+  value: unknown,
+): void {
   const field = String(key);
   const current = ownField(container, field);
   // The result has the wider type of the two; int32 overflow widens to int64, as in mongod.
   if (operator === '$inc') setOwnField(container, field, addNumbers(current ?? 0, value));
   // A missing field becomes a zero of the multiplier's type.
-  else if (operator === '$mul') setOwnField(container, field, current === undefined ? zeroLike(value) : addNumbers(current, value, true));
+  else if (operator === '$mul')
+    setOwnField(container, field, current === undefined ? zeroLike(value) : addNumbers(current, value, true));
   // `$min` / `$max` compare in BSON order across types and keep whichever value wins as it is.
-  else if (current === undefined || compareBson(value, current) * (operator === '$min' ? -1 : 1) > 0) setOwnField(container, field, cloneDocument(value));
+  else if (current === undefined || compareBson(value, current) * (operator === '$min' ? -1 : 1) > 0)
+    setOwnField(container, field, cloneDocument(value));
 }
 
 /** Arithmetic on a field that holds something other than a number is mongod's TypeMismatch. */
 export function assertNumericTarget(operator: string, current: unknown, path: string): void {
   if (ARITHMETIC.has(operator) && current !== undefined && !isBsonNumber(current)) {
-    throw new CommandError('TypeMismatch', `Cannot apply ${operator} to a value of non-numeric type. The field '${path}' has a value of type ${bsonTypeName(current)}`);
+    throw new CommandError(
+      'TypeMismatch',
+      `Cannot apply ${operator} to a value of non-numeric type. The field '${path}' has a value of type ${bsonTypeName(current)}`,
+    );
   }
 }
 

@@ -14,7 +14,8 @@ export function upsertSeed(filter: Document): Document {
 function addEqualities(filter: Document, seed: Document, depth: number): void {
   for (const [field, condition] of Object.entries(filter)) {
     if (field === '$and' && Array.isArray(condition) && depth < 32) {
-      for (const clause of condition) if (clause && typeof clause === 'object') addEqualities(clause as Document, seed, depth + 1);
+      for (const clause of condition)
+        if (clause && typeof clause === 'object') addEqualities(clause as Document, seed, depth + 1);
       continue;
     }
     if (field.startsWith('$')) continue;
@@ -25,7 +26,12 @@ function addEqualities(filter: Document, seed: Document, depth: number): void {
 
 function equalityValue(condition: unknown): { found: boolean; value?: unknown } {
   if (condition instanceof RegExp) return { found: false };
-  if (condition === null || typeof condition !== 'object' || Array.isArray(condition) || condition.constructor !== Object) {
+  if (
+    condition === null ||
+    typeof condition !== 'object' ||
+    Array.isArray(condition) ||
+    condition.constructor !== Object
+  ) {
     return { found: true, value: condition };
   }
   const keys = Object.keys(condition);
@@ -46,6 +52,7 @@ function setPath(target: Document, path: string, value: unknown): void {
     node = node[part] as Document;
   }
   const last = parts[parts.length - 1];
-  if (last in node) throw new CommandError('BadValue', `cannot infer query fields to set, path '${path}' is matched twice`);
+  if (last in node)
+    throw new CommandError('BadValue', `cannot infer query fields to set, path '${path}' is matched twice`);
   node[last] = value;
 }

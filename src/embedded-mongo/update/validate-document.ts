@@ -4,7 +4,8 @@ import { idFirst } from '../query/id-first';
 
 /** Checks a document about to be stored and returns it with `_id` first (generated when absent). */
 export function prepareForStorage(doc: unknown): Document {
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new CommandError('TypeMismatch', 'document must be an object');
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
+    throw new CommandError('TypeMismatch', 'document must be an object');
   const stored = '_id' in doc ? idFirst(doc as Document) : { _id: new ObjectId(), ...(doc as Document) };
   validateId(stored._id);
   return stored;
@@ -20,8 +21,12 @@ export function validateId(id: unknown): void {
 function assertNoDollarKeys(value: Document, path: string): void {
   for (const [key, inner] of Object.entries(value)) {
     if (key.startsWith('$')) {
-      throw new CommandError('DollarPrefixedFieldName', `_id fields may not contain '$'-prefixed fields: ${key} is not valid for storage.`);
+      throw new CommandError(
+        'DollarPrefixedFieldName',
+        `_id fields may not contain '$'-prefixed fields: ${key} is not valid for storage.`,
+      );
     }
-    if (inner !== null && typeof inner === 'object' && inner.constructor === Object) assertNoDollarKeys(inner as Document, `${path}.${key}`);
+    if (inner !== null && typeof inner === 'object' && inner.constructor === Object)
+      assertNoDollarKeys(inner as Document, `${path}.${key}`);
   }
 }

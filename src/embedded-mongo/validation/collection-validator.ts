@@ -44,9 +44,11 @@ function compileClause(key: string, value: unknown, collation: Collation | undef
     };
   }
   if (key === '$and' || key === '$or' || key === '$nor') {
-    if (!Array.isArray(value) || value.length === 0) throw new CommandError('BadValue', `${key} argument must be a non-empty array`);
+    if (!Array.isArray(value) || value.length === 0)
+      throw new CommandError('BadValue', `${key} argument must be a non-empty array`);
     const branches = value.map((branch) => {
-      if (branch === null || typeof branch !== 'object' || Array.isArray(branch)) throw new CommandError('BadValue', `${key} argument's entries must be objects`);
+      if (branch === null || typeof branch !== 'object' || Array.isArray(branch))
+        throw new CommandError('BadValue', `${key} argument's entries must be objects`);
       return compileClauses(branch as Document, collation);
     });
     return logicalClause(key, branches);
@@ -58,7 +60,9 @@ function compileClause(key: string, value: unknown, collation: Collation | undef
 function logicalClause(operator: '$and' | '$or' | '$nor', branches: Clause[]): Clause {
   return (doc) => {
     if (operator === '$nor') {
-      const clausesSatisfied = branches.flatMap((branch, index) => (branch(doc) === undefined ? [{ index, details: { operatorName: '$nor', reason: 'clause matched' } }] : []));
+      const clausesSatisfied = branches.flatMap((branch, index) =>
+        branch(doc) === undefined ? [{ index, details: { operatorName: '$nor', reason: 'clause matched' } }] : [],
+      );
       return clausesSatisfied.length > 0 ? { operatorName: '$nor', clausesSatisfied } : undefined;
     }
     const clausesNotSatisfied = failures(branches, doc);
@@ -79,11 +83,13 @@ const COMPARISONS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte']);
 /** mongod's explanation of one failed top-level clause (`{ qty: { $gt: 0 } }`, `{ $expr: ... }`). */
 function explainFailure(key: string, condition: unknown, doc: Document): Document {
   const specifiedAs = { [key]: condition };
-  if (key === '$expr') return { operatorName: '$expr', specifiedAs, reason: 'expression did not match', expressionResult: false };
+  if (key === '$expr')
+    return { operatorName: '$expr', specifiedAs, reason: 'expression did not match', expressionResult: false };
   const operators = isOperatorObject(condition) ? Object.keys(condition as Document) : ['$eq'];
   const operatorName = operators.length === 1 ? operators[0] : '$and';
   const value = valueAt(doc, key);
-  if (value === undefined && operatorName !== '$exists') return { operatorName, specifiedAs, reason: 'field was missing' };
+  if (value === undefined && operatorName !== '$exists')
+    return { operatorName, specifiedAs, reason: 'field was missing' };
   const considered = { consideredValue: value };
   if (COMPARISONS.has(operatorName)) return { operatorName, specifiedAs, reason: 'comparison failed', ...considered };
   switch (operatorName) {
@@ -94,7 +100,13 @@ function explainFailure(key: string, condition: unknown, doc: Document): Documen
     case '$exists':
       return { operatorName, specifiedAs, reason: value === undefined ? 'path does not exist' : 'path does exist' };
     case '$type':
-      return { operatorName, specifiedAs, reason: 'type did not match', ...considered, consideredType: consideredType(value) };
+      return {
+        operatorName,
+        specifiedAs,
+        reason: 'type did not match',
+        ...considered,
+        consideredType: consideredType(value),
+      };
     case '$regex':
       return { operatorName, specifiedAs, reason: 'regular expression did not match', ...considered };
     default:
@@ -103,7 +115,13 @@ function explainFailure(key: string, condition: unknown, doc: Document): Documen
 }
 
 function isOperatorObject(condition: unknown): boolean {
-  if (condition === null || typeof condition !== 'object' || Array.isArray(condition) || condition.constructor !== Object) return false;
+  if (
+    condition === null ||
+    typeof condition !== 'object' ||
+    Array.isArray(condition) ||
+    condition.constructor !== Object
+  )
+    return false;
   const keys = Object.keys(condition);
   return keys.length > 0 && keys.every((name) => name.startsWith('$'));
 }
@@ -127,7 +145,8 @@ function assertAllowedOperators(value: unknown, depth: number): void {
   if (value.constructor !== Object) return;
   for (const [key, inner] of Object.entries(value)) {
     if (key === '$jsonSchema') continue;
-    if (FORBIDDEN_OPERATORS.has(key)) throw new CommandError('BadValue', `${key} is not allowed in collection validators`);
+    if (FORBIDDEN_OPERATORS.has(key))
+      throw new CommandError('BadValue', `${key} is not allowed in collection validators`);
     assertAllowedOperators(inner, depth + 1);
   }
 }

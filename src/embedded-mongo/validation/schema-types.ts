@@ -5,8 +5,28 @@ import { isBsonNumber, numberValue } from '../query/bson-numbers';
 
 /** `bsonType` aliases mongod accepts in `$jsonSchema` (the `$type` aliases plus 'number'). */
 const BSON_TYPE_ALIASES = new Set([
-  'double', 'string', 'object', 'array', 'binData', 'undefined', 'objectId', 'bool', 'date', 'null', 'regex',
-  'dbPointer', 'javascript', 'symbol', 'javascriptWithScope', 'int', 'timestamp', 'long', 'decimal', 'minKey', 'maxKey', 'number',
+  'double',
+  'string',
+  'object',
+  'array',
+  'binData',
+  'undefined',
+  'objectId',
+  'bool',
+  'date',
+  'null',
+  'regex',
+  'dbPointer',
+  'javascript',
+  'symbol',
+  'javascriptWithScope',
+  'int',
+  'timestamp',
+  'long',
+  'decimal',
+  'minKey',
+  'maxKey',
+  'number',
 ]);
 
 /** JSON Schema `type` names and the BSON types they stand for ('integer' is refused by mongod). */
@@ -30,14 +50,20 @@ export type TypeTest = (value: unknown) => boolean;
 /** Parses `type` / `bsonType` (a name or an array of names) into a test, with mongod's parse errors. */
 export function parseTypeKeyword(keyword: 'type' | 'bsonType', raw: unknown): TypeTest {
   if (typeof raw !== 'string' && !Array.isArray(raw)) {
-    throw new CommandError('TypeMismatch', `$jsonSchema keyword '${keyword}' must be either a string or an array of strings`);
+    throw new CommandError(
+      'TypeMismatch',
+      `$jsonSchema keyword '${keyword}' must be either a string or an array of strings`,
+    );
   }
   const names = Array.isArray(raw) ? raw : [raw];
-  if (names.length === 0) throw new CommandError('FailedToParse', `$jsonSchema keyword '${keyword}' must name at least one type`);
+  if (names.length === 0)
+    throw new CommandError('FailedToParse', `$jsonSchema keyword '${keyword}' must name at least one type`);
   const tests = names.map((name) => {
-    if (typeof name !== 'string') throw new CommandError('TypeMismatch', `$jsonSchema keyword '${keyword}' array elements must be strings`);
+    if (typeof name !== 'string')
+      throw new CommandError('TypeMismatch', `$jsonSchema keyword '${keyword}' array elements must be strings`);
     if (keyword === 'type') {
-      if (name === 'integer') throw new CommandError('FailedToParse', "$jsonSchema type 'integer' is not currently supported.");
+      if (name === 'integer')
+        throw new CommandError('FailedToParse', "$jsonSchema type 'integer' is not currently supported.");
       const test = JSON_TYPE_ALIASES[name];
       if (!test) throw new CommandError('BadValue', `Unknown JSON Schema alias: ${name}`);
       return test;

@@ -25,11 +25,19 @@ const compiled = new WeakMap<Document, ValidatorCheck>();
  * `validationLevel` (`moderate` skips updates of documents that already failed) and
  * `validationAction` (`warn` stores and logs). `previous` is the document an update replaces.
  */
-export function checkWrite(target: WriteTarget, next: Document, previous: Document | undefined, settings: WriteCheckSettings): void {
+export function checkWrite(
+  target: WriteTarget,
+  next: Document,
+  previous: Document | undefined,
+  settings: WriteCheckSettings,
+): void {
   assertBsonSize(next, previous === undefined);
   const timeseries = target.options.timeseries as Document | undefined;
   if (timeseries && previous === undefined && !(next[timeseries.timeField as string] instanceof Date)) {
-    throw new CommandError('BadValue', `'${String(timeseries.timeField)}' must be present and contain a valid BSON UTC datetime value`);
+    throw new CommandError(
+      'BadValue',
+      `'${String(timeseries.timeField)}' must be present and contain a valid BSON UTC datetime value`,
+    );
   }
   const validator = target.options.validator as Document | undefined;
   if (!validator || settings.bypassDocumentValidation || target.options.validationLevel === 'off') return;
@@ -39,7 +47,11 @@ export function checkWrite(target: WriteTarget, next: Document, previous: Docume
   if (previous !== undefined && target.options.validationLevel === 'moderate' && check(previous) !== undefined) return;
   const errInfo = { failingDocumentId: next._id, details };
   if (target.options.validationAction === 'warn') {
-    settings.logger.warn('Document would fail validation', { namespace: target.namespace, document: { _id: next._id }, errInfo });
+    settings.logger.warn('Document would fail validation', {
+      namespace: target.namespace,
+      document: { _id: next._id },
+      errInfo,
+    });
     return;
   }
   throw new CommandError('DocumentValidationFailure', 'Document failed validation', { errInfo });
@@ -59,6 +71,10 @@ export function validatorOf(validator: Document, options: Document): ValidatorCh
 function assertBsonSize(doc: Document, inserting: boolean): void {
   const size = BSON.calculateObjectSize(doc);
   if (size <= MAX_BSON_OBJECT_SIZE) return;
-  if (inserting) throw new CommandError('BSONObjectTooLarge', `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_OBJECT_SIZE}`);
+  if (inserting)
+    throw new CommandError(
+      'BSONObjectTooLarge',
+      `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_OBJECT_SIZE}`,
+    );
   throw new CommandError('Location17419', `Resulting document after update is larger than ${MAX_BSON_OBJECT_SIZE}`);
 }

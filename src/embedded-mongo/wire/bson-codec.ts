@@ -9,7 +9,12 @@ import { withoutGossip } from './without-gossip';
  * own arguments are promoted as the default decoder would while the data inside stays typed, and
  * whose gossiped `$clusterTime` is left out.
  */
-export function readDocumentAt(buffer: Buffer, offset: number, end: number, promoteTopLevel = true): { doc: Document; next: number } {
+export function readDocumentAt(
+  buffer: Buffer,
+  offset: number,
+  end: number,
+  promoteTopLevel = true,
+): { doc: Document; next: number } {
   if (offset + 5 > end) throw new ProtocolError('truncated BSON document');
   const size = buffer.readInt32LE(offset);
   if (size < 5 || offset + size > end) throw new ProtocolError(`BSON document length ${size} overruns its section`);

@@ -40,7 +40,11 @@ export function parseOpMsg(body: Buffer): ParsedOpMsg {
   return { command, moreToCome: (flags & MSG_FLAG_MORE_TO_COME) !== 0 };
 }
 
-function readSequence(body: Buffer, offset: number, end: number): { identifier: string; documents: Document[]; next: number } {
+function readSequence(
+  body: Buffer,
+  offset: number,
+  end: number,
+): { identifier: string; documents: Document[]; next: number } {
   if (offset + 4 > end) throw new ProtocolError('truncated document sequence');
   const size = body.readInt32LE(offset);
   const sequenceEnd = offset + size;

@@ -19,7 +19,13 @@ export async function bundleChatScript(): Promise<string> {
   const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [path.join(__dirname, 'browser', 'chat-app.ts')],
-    bundle: true, platform: 'browser', format: 'iife', target: 'es2020', minify: true, write: false, logLevel: 'silent',
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2020',
+    minify: true,
+    write: false,
+    logLevel: 'silent',
   });
   return result.outputFiles[0].text;
 }

@@ -5,7 +5,11 @@ const root = path.resolve(__dirname, '../../..');
 const depcruise = path.join(root, 'node_modules/.bin/depcruise');
 
 function cruise(target: string) {
-  const run = spawnSync(depcruise, [target, '--config', '.dependency-cruiser.cjs', '--output-type', 'err'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(depcruise, [target, '--config', '.dependency-cruiser.cjs', '--output-type', 'err'], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 

@@ -18,13 +18,27 @@ function packagesLoadedBy(script: string): string[] {
       console.log(JSON.stringify([...names]));
     })
     .catch((error) => { console.error(error); process.exit(1); });`;
-  const run = spawnSync(process.execPath, ['-r', '@swc-node/register', '-e', probe], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, ['-r', '@swc-node/register', '-e', probe], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   if (run.status !== 0) throw new Error(`probe failed (${run.status}): ${run.stderr}`);
   return JSON.parse(run.stdout.trim().split('\n').pop()!);
 }
 
 /** What an application on the memory store and the HTTP adapter never needs (see README "Measured figures"). */
-const HEAVY = ['mongodb', 'class-validator', 'class-transformer', 'inversify', 'class-validator-jsonschema', 'swagger-ui-dist', 'socket.io', 'socket.io-adapter', '@casl/ability'];
+const HEAVY = [
+  'mongodb',
+  'class-validator',
+  'class-transformer',
+  'inversify',
+  'class-validator-jsonschema',
+  'swagger-ui-dist',
+  'socket.io',
+  'socket.io-adapter',
+  '@casl/ability',
+];
 
 describe('the package entry point loads heavy libraries on first use only', () => {
   it('importing everything loads neither the driver, nor class-validator, nor Inversify, nor socket.io, nor CASL', () => {

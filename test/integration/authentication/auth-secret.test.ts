@@ -9,11 +9,15 @@ import { PASSWORD } from './auth-test-app';
 
 describe('the token secret', () => {
   let dataDir: string;
-  beforeEach(async () => { dataDir = await mkdtemp(path.join(os.tmpdir(), 'auth-secret-')); });
+  beforeEach(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'auth-secret-'));
+  });
   afterEach(() => rm(dataDir, { recursive: true, force: true }));
 
   it('is AUTH_SECRET when set', async () => {
-    await expect(resolveAuthSecret({ authSecret: 's'.repeat(32), nodeEnv: 'production', dataDir })).resolves.toBe('s'.repeat(32));
+    await expect(resolveAuthSecret({ authSecret: 's'.repeat(32), nodeEnv: 'production', dataDir })).resolves.toBe(
+      's'.repeat(32),
+    );
   });
 
   it('is required in production', async () => {
@@ -30,7 +34,9 @@ describe('the token secret', () => {
 
   it('is generated once in development and kept in DATA_DIR (owner-only), also under concurrent starts', async () => {
     const nested = path.join(dataDir, 'deeper');
-    const results = await Promise.all(Array.from({ length: 5 }, () => resolveAuthSecret({ nodeEnv: 'development', dataDir: nested })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => resolveAuthSecret({ nodeEnv: 'development', dataDir: nested })),
+    );
     expect(new Set(results).size).toBe(1);
     const file = path.join(nested, AUTH_SECRET_FILE);
     expect((await readFile(file, 'utf8')).trim()).toBe(results[0]);
@@ -51,7 +57,12 @@ describe('the token secret', () => {
     try {
       const agent = request(first.http);
       await agent.post('/users').send({ email: 'ann@example.com', password: PASSWORD }).expect(201);
-      token = (await agent.post('/authentication').send({ strategy: 'local', email: 'ann@example.com', password: PASSWORD }).expect(201)).body.accessToken;
+      token = (
+        await agent
+          .post('/authentication')
+          .send({ strategy: 'local', email: 'ann@example.com', password: PASSWORD })
+          .expect(201)
+      ).body.accessToken;
     } finally {
       await first.close();
     }
@@ -59,9 +70,21 @@ describe('the token secret', () => {
     try {
       // The memory store starts empty: put ann and her session back under the ids her token names.
       const { sub, sid } = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
-      await second.app.lookup('users')!.original._create({ _id: sub, email: 'ann@example.com', password: 'irrelevant-here' });
+      await second.app
+        .lookup('users')!
+        .original._create({ _id: sub, email: 'ann@example.com', password: 'irrelevant-here' });
       const now = new Date();
-      await second.app.lookup('sessions')!.original._create({ _id: sid, userId: sub, refreshTokenHash: '', rotatedTokenHashes: [], createdAt: now, lastUsedAt: now, expiresAt: new Date(now.getTime() + 60_000) });
+      await second.app
+        .lookup('sessions')!
+        .original._create({
+          _id: sid,
+          userId: sub,
+          refreshTokenHash: '',
+          rotatedTokenHashes: [],
+          createdAt: now,
+          lastUsedAt: now,
+          expiresAt: new Date(now.getTime() + 60_000),
+        });
       await request(second.http).get('/messages').set('Authorization', `Bearer ${token}`).expect(200);
     } finally {
       await second.close();

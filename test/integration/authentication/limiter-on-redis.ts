@@ -5,7 +5,11 @@ import { Redis } from 'ioredis';
  * instance counts in memory until its Redis client is ready, so a test of the shared count starts
  * once the count is shared. `act(attempt)` may use the attempt number to write a fresh key.
  */
-export async function untilRedisHolds(redisUrl: string, keyOf: (attempt: number) => string, act: (attempt: number) => Promise<unknown>): Promise<void> {
+export async function untilRedisHolds(
+  redisUrl: string,
+  keyOf: (attempt: number) => string,
+  act: (attempt: number) => Promise<unknown>,
+): Promise<void> {
   const client = new Redis(redisUrl, { retryStrategy: () => null, lazyConnect: true });
   client.on('error', () => undefined);
   try {

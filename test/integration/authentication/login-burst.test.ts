@@ -9,12 +9,19 @@ import { countPasswordChecks } from './password-checks';
 
 const skipReason = redisUnavailableReason();
 if (skipReason) console.log(`login burst tests with REDIS_URL skipped: ${skipReason}`);
-const LIMITERS: Array<[string, boolean]> = skipReason ? [['memory', false]] : [['memory', false], ['redis', true]];
+const LIMITERS: Array<[string, boolean]> = skipReason
+  ? [['memory', false]]
+  : [
+      ['memory', false],
+      ['redis', true],
+    ];
 
 const ALLOWANCE = 5;
 /** Each password check takes at least this long (a costly hash): the whole burst is in flight before the first failure. */
 const HOLD_MS = 300;
-const LIMITS: AuthenticationOptions = { rateLimit: { maxFailuresPerEmail: ALLOWANCE, maxFailuresPerClient: 1000, windowMs: 60_000 } };
+const LIMITS: AuthenticationOptions = {
+  rateLimit: { maxFailuresPerEmail: ALLOWANCE, maxFailuresPerClient: 1000, windowMs: 60_000 },
+};
 
 const login = (app: RunningApp, email: string, password: string, headers: Record<string, string> = {}) =>
   call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email, password }, headers });
@@ -28,7 +35,11 @@ async function signUp(app: RunningApp, email = uniqueEmail('burst')): Promise<st
 /** A successful login (which charges nothing) repeated until Redis remembers it: the limiter then counts in Redis. */
 async function untilLimiterUsesRedis(app: RunningApp, redis: RedisProcess): Promise<void> {
   const email = await signUp(app);
-  await untilRedisHolds(redis.url, () => `hexa-services:login:known:127.0.0.1:${email}`, () => login(app, email, PASSWORD));
+  await untilRedisHolds(
+    redis.url,
+    () => `hexa-services:login:known:127.0.0.1:${email}`,
+    () => login(app, email, PASSWORD),
+  );
 }
 
 describe.each(LIMITERS)('concurrent logins cannot pass the limit (%s limiter)', (_name, withRedis) => {
@@ -56,7 +67,9 @@ describe.each(LIMITERS)('concurrent logins cannot pass the limit (%s limiter)', 
     const responses = await Promise.all(passwords.map((password) => login(app, email, password)));
     const statuses = responses.map((response) => response.status);
     const refused = responses.filter((response) => response.status === 429);
-    console.log(`REST burst (${_name}): ${checks.count} passwords checked, ${refused.length} x 429, ${statuses.filter((status) => status === 401).length} x 401, in ${Date.now() - started} ms`);
+    console.log(
+      `REST burst (${_name}): ${checks.count} passwords checked, ${refused.length} x 429, ${statuses.filter((status) => status === 401).length} x 401, in ${Date.now() - started} ms`,
+    );
     expect(checks.count).toBeLessThanOrEqual(ALLOWANCE);
     expect(statuses.filter((status) => status === 401 || status === 201)).toHaveLength(checks.count);
     expect(refused.length).toBeGreaterThanOrEqual(60 - ALLOWANCE);
@@ -74,8 +87,16 @@ describe.each(LIMITERS)('concurrent logins cannot pass the limit (%s limiter)', 
     try {
       await Promise.all(sockets.map((socket) => socket.connected()));
       checks.reset();
-      const acks = await Promise.all(sockets.map((socket, index) =>
-        socket.call('create', 'authentication', { strategy: 'local', email, password: index === 39 ? PASSWORD : `wrong ${index}` }, {})));
+      const acks = await Promise.all(
+        sockets.map((socket, index) =>
+          socket.call(
+            'create',
+            'authentication',
+            { strategy: 'local', email, password: index === 39 ? PASSWORD : `wrong ${index}` },
+            {},
+          ),
+        ),
+      );
       const errors = acks.map(([error]) => error as { name?: string; data?: { retryAfter?: number } } | null);
       const refused = errors.filter((error) => error?.name === 'TooManyRequests');
       console.log(`socket burst (${_name}): ${checks.count} passwords checked, ${refused.length} x TooManyRequests`);
@@ -90,41 +111,49 @@ describe.each(LIMITERS)('concurrent logins cannot pass the limit (%s limiter)', 
 
   it('a correct login gives its reservation back: logins of the owner in a row are never refused', async () => {
     const email = await signUp(app);
-    for (let attempt = 0; attempt < ALLOWANCE * 2; attempt++) expect((await login(app, email, PASSWORD)).status).toBe(201);
+    for (let attempt = 0; attempt < ALLOWANCE * 2; attempt++)
+      expect((await login(app, email, PASSWORD)).status).toBe(201);
   }, 30_000);
 });
 
-describe.each(LIMITERS)('an address cannot lock out the accounts that log in from it (%s limiter)', (_name, withRedis) => {
-  let redis: RedisProcess | undefined;
-  let app: RunningApp;
+describe.each(LIMITERS)(
+  'an address cannot lock out the accounts that log in from it (%s limiter)',
+  (_name, withRedis) => {
+    let redis: RedisProcess | undefined;
+    let app: RunningApp;
 
-  beforeAll(async () => {
-    redis = withRedis ? await startRedis() : undefined;
-    // The configured defaults: 20 failures per address, 5 per account and address.
-    app = await startApp({ STORE: 'memory', ...(redis ? { REDIS_URL: redis.url } : {}) }, { rateLimit: {} });
-    if (redis) await untilLimiterUsesRedis(app, redis);
-  }, 30_000);
-  afterAll(async () => {
-    await app?.close();
-    await redis?.kill();
-  });
+    beforeAll(async () => {
+      redis = withRedis ? await startRedis() : undefined;
+      // The configured defaults: 20 failures per address, 5 per account and address.
+      app = await startApp({ STORE: 'memory', ...(redis ? { REDIS_URL: redis.url } : {}) }, { rateLimit: {} });
+      if (redis) await untilLimiterUsesRedis(app, redis);
+    }, 30_000);
+    afterAll(async () => {
+      await app?.close();
+      await redis?.kill();
+    });
 
-  it('after 25 failed logins for random e-mails from one address (sent at once), a user who logged in from it before still logs in', async () => {
-    const regular = await signUp(app);
-    const newcomer = await signUp(app);
-    expect((await login(app, regular, PASSWORD)).status).toBe(201);
-    const checks = countPasswordChecks(app.composed, HOLD_MS);
-    const spray = await Promise.all(Array.from({ length: 25 }, (_, index) => login(app, uniqueEmail(`random${index}`), 'guess')));
-    const statuses = spray.map((response) => response.status);
-    console.log(`spray (${_name}): ${statuses.filter((status) => status === 401).length} x 401, ${statuses.filter((status) => status === 429).length} x 429, ${checks.count} passwords checked`);
-    expect(checks.count).toBeLessThanOrEqual(20);
-    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(5);
-    // The address is in its delay for accounts it never logged into...
-    expect((await login(app, newcomer, PASSWORD)).status).toBe(429);
-    // ...but not for the account that logged in from it before, again and again.
-    for (let attempt = 0; attempt < 3; attempt++) expect((await login(app, regular, PASSWORD)).status).toBe(201);
-    // That pair keeps its own allowance of failures, then its own delays.
-    for (let attempt = 0; attempt < 5; attempt++) expect((await login(app, regular, 'wrong')).status).toBe(401);
-    expect((await login(app, regular, PASSWORD)).status).toBe(429);
-  }, 30_000);
-});
+    it('after 25 failed logins for random e-mails from one address (sent at once), a user who logged in from it before still logs in', async () => {
+      const regular = await signUp(app);
+      const newcomer = await signUp(app);
+      expect((await login(app, regular, PASSWORD)).status).toBe(201);
+      const checks = countPasswordChecks(app.composed, HOLD_MS);
+      const spray = await Promise.all(
+        Array.from({ length: 25 }, (_, index) => login(app, uniqueEmail(`random${index}`), 'guess')),
+      );
+      const statuses = spray.map((response) => response.status);
+      console.log(
+        `spray (${_name}): ${statuses.filter((status) => status === 401).length} x 401, ${statuses.filter((status) => status === 429).length} x 429, ${checks.count} passwords checked`,
+      );
+      expect(checks.count).toBeLessThanOrEqual(20);
+      expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(5);
+      // The address is in its delay for accounts it never logged into...
+      expect((await login(app, newcomer, PASSWORD)).status).toBe(429);
+      // ...but not for the account that logged in from it before, again and again.
+      for (let attempt = 0; attempt < 3; attempt++) expect((await login(app, regular, PASSWORD)).status).toBe(201);
+      // That pair keeps its own allowance of failures, then its own delays.
+      for (let attempt = 0; attempt < 5; attempt++) expect((await login(app, regular, 'wrong')).status).toBe(401);
+      expect((await login(app, regular, PASSWORD)).status).toBe(429);
+    }, 30_000);
+  },
+);

@@ -25,7 +25,11 @@ describe('login timing', () => {
 
   const timeLogin = async (email: string): Promise<number> => {
     const started = performance.now();
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ strategy: 'local', email, password: `not-${PASSWORD}` }) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ strategy: 'local', email, password: `not-${PASSWORD}` }),
+    });
     await response.arrayBuffer();
     const elapsed = performance.now() - started;
     expect(response.status).toBe(401);

@@ -13,13 +13,25 @@ describe('POST /authentication (local and jwt)', () => {
     agent = request(composed.http);
     await signUp(agent, 'ann@example.com');
     // Counts the users lookups the local strategy makes (internal finds).
-    composed.app.service('users').hooks({ before: { find: [(context: HookContext) => { if (!context.params.provider) lookups++; }] } });
+    composed.app.service('users').hooks({
+      before: {
+        find: [
+          (context: HookContext) => {
+            if (!context.params.provider) lookups++;
+          },
+        ],
+      },
+    });
   });
-  beforeEach(() => { lookups = 0; });
+  beforeEach(() => {
+    lookups = 0;
+  });
   afterAll(() => composed.close());
 
   it('logs in with email and password: 201 with token, payload and the user without its hash', async () => {
-    const response = await agent.post('/authentication').send({ strategy: 'local', email: 'ann@example.com', password: PASSWORD });
+    const response = await agent
+      .post('/authentication')
+      .send({ strategy: 'local', email: 'ann@example.com', password: PASSWORD });
     expect(response.status).toBe(201);
     const { accessToken, authentication, user } = response.body;
     expect(Object.keys(response.body).sort()).toEqual(['accessToken', 'authentication', 'refreshToken', 'user']);
@@ -39,18 +51,34 @@ describe('POST /authentication (local and jwt)', () => {
     const response = await agent.post('/authentication').send({ strategy: 'jwt', accessToken: token });
     expect(response.status).toBe(201);
     expect(response.body.accessToken).toBe(token);
-    expect(response.body.authentication).toEqual({ strategy: 'jwt', accessToken: token, payload: decodePart(token, 1) });
+    expect(response.body.authentication).toEqual({
+      strategy: 'jwt',
+      accessToken: token,
+      payload: decodePart(token, 1),
+    });
     expect(response.body.user).toEqual({ email: 'ann@example.com', _id: decodePart(token, 1).sub });
   });
 
   it('gives the same 401 body for an unknown user and a wrong password', async () => {
-    const unknown = await agent.post('/authentication').send({ strategy: 'local', email: 'nobody@example.com', password: PASSWORD });
-    const wrong = await agent.post('/authentication').send({ strategy: 'local', email: 'ann@example.com', password: 'wrong password' });
+    const unknown = await agent
+      .post('/authentication')
+      .send({ strategy: 'local', email: 'nobody@example.com', password: PASSWORD });
+    const wrong = await agent
+      .post('/authentication')
+      .send({ strategy: 'local', email: 'ann@example.com', password: 'wrong password' });
     expect(unknown.status).toBe(401);
     expect(wrong.status).toBe(401);
-    expect(unknown.body).toEqual({ name: 'NotAuthenticated', message: 'Invalid login', code: 401, className: 'not-authenticated' });
+    expect(unknown.body).toEqual({
+      name: 'NotAuthenticated',
+      message: 'Invalid login',
+      code: 401,
+      className: 'not-authenticated',
+    });
     expect(wrong.body).toEqual(unknown.body);
-    const headerNames = (response: request.Response) => Object.keys(response.headers).filter((name) => !['date', 'x-request-id', 'etag'].includes(name)).sort();
+    const headerNames = (response: request.Response) =>
+      Object.keys(response.headers)
+        .filter((name) => !['date', 'x-request-id', 'etag'].includes(name))
+        .sort();
     expect(headerNames(wrong)).toEqual(headerNames(unknown));
   });
 
@@ -73,9 +101,17 @@ describe('POST /authentication (local and jwt)', () => {
   });
 
   it.each([
-    ['no strategy', { email: 'ann@example.com', password: PASSWORD }, 'Invalid authentication information (no `strategy` set)'],
+    [
+      'no strategy',
+      { email: 'ann@example.com', password: PASSWORD },
+      'Invalid authentication information (no `strategy` set)',
+    ],
     ['a non-string strategy', { strategy: { $ne: null } }, 'Invalid authentication information (no `strategy` set)'],
-    ['an unknown strategy', { strategy: 'api-key' }, 'Invalid authentication information (strategy not allowed in authStrategies)'],
+    [
+      'an unknown strategy',
+      { strategy: 'api-key' },
+      'Invalid authentication information (strategy not allowed in authStrategies)',
+    ],
     ['a jwt request without a token', { strategy: 'jwt' }, 'No access token'],
     ['a jwt request with a non-string token', { strategy: 'jwt', accessToken: { $ne: null } }, 'No access token'],
     ['a garbage token', { strategy: 'jwt', accessToken: 'garbage' }, 'jwt malformed'],
@@ -111,7 +147,9 @@ describe('DELETE /authentication (logout)', () => {
     const response = await agent.delete('/authentication').set('Authorization', `Bearer ${token}`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      accessToken: token, authentication: { strategy: 'jwt', accessToken: token, payload: decodePart(token, 1) }, user: { email: 'bob@example.com', _id: decodePart(token, 1).sub },
+      accessToken: token,
+      authentication: { strategy: 'jwt', accessToken: token, payload: decodePart(token, 1) },
+      user: { email: 'bob@example.com', _id: decodePart(token, 1).sub },
     });
     const again = await agent.delete('/authentication').set('Authorization', `Bearer ${token}`);
     expect(again.status).toBe(401);
@@ -132,7 +170,10 @@ describe('DELETE /authentication (logout)', () => {
     const item = await agent.delete('/authentication/anything');
     for (const response of [collection, item]) {
       expect(response.status).toBe(401);
-      expect(response.body).toMatchObject({ name: 'NotAuthenticated', message: 'Invalid authentication information (no `strategy` set)' });
+      expect(response.body).toMatchObject({
+        name: 'NotAuthenticated',
+        message: 'Invalid authentication information (no `strategy` set)',
+      });
     }
   });
 

@@ -7,7 +7,10 @@ import { Tokens } from '../../../src/composition/tokens';
  * `holdMs` makes each comparison take at least that long, as a costly hash does on a busy
  * server, so every attempt of a burst is in flight before the first one fails.
  */
-export function countPasswordChecks(composed: ComposedApplication, holdMs = 0): { readonly count: number; reset(): void } {
+export function countPasswordChecks(
+  composed: ComposedApplication,
+  holdMs = 0,
+): { readonly count: number; reset(): void } {
   const hasher = composed.container.get(Tokens.auth.passwordHasher);
   const compare = hasher.compare.bind(hasher);
   let count = 0;

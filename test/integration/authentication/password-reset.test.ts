@@ -13,7 +13,10 @@ const headerNames = (headers: Headers): string[] => {
 };
 
 const NEW_PASSWORD = 'a fresh long password';
-const SAME_ANSWER = { message: 'If this address belongs to an account, a link to choose a new password has been sent to it. The link works once, within an hour.' };
+const SAME_ANSWER = {
+  message:
+    'If this address belongs to an account, a link to choose a new password has been sent to it. The link works once, within an hour.',
+};
 
 /** "Forgot password": a link by e-mail through a real SMTP server, used once, ending every session. */
 describe.each(BOTH_STORES)('password reset by e-mail on the %s store', (_store, env) => {
@@ -24,7 +27,12 @@ describe.each(BOTH_STORES)('password reset by e-mail on the %s store', (_store, 
   beforeAll(async () => {
     inbox = await startSmtpInbox();
     app = await startRecordedApp(
-      { ...env, SMTP_URL: inbox.url, MAIL_FROM: 'Chat <no-reply@example.com>', PASSWORD_RESET_URL: 'https://chat.example.com/reset' },
+      {
+        ...env,
+        SMTP_URL: inbox.url,
+        MAIL_FROM: 'Chat <no-reply@example.com>',
+        PASSWORD_RESET_URL: 'https://chat.example.com/reset',
+      },
       { passwordResetRateLimit: { perClient: { max: 1000 }, perAddress: { max: 3 } } },
     );
   }, 60_000);
@@ -36,13 +44,16 @@ describe.each(BOTH_STORES)('password reset by e-mail on the %s store', (_store, 
   async function account() {
     const email = uniqueEmail('reset');
     expect((await call(app.url, 'POST', '/users', { body: { email, password: PASSWORD } })).status).toBe(201);
-    const login = (await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } })).body;
+    const login = (
+      await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } })
+    ).body;
     secrets.push(login.accessToken, login.refreshToken);
     return { email, login };
   }
 
   const ask = (email: string) => call(app.url, 'POST', '/password-resets', { body: { email } });
-  const reset = (token: unknown, password: unknown = NEW_PASSWORD) => call(app.url, 'POST', '/password-resets', { body: { token, password } });
+  const reset = (token: unknown, password: unknown = NEW_PASSWORD) =>
+    call(app.url, 'POST', '/password-resets', { body: { token, password } });
 
   /** The token of the link in the mail sent to `email` (waits for it). */
   async function linkSentTo(email: string, nth = 1): Promise<string> {
@@ -64,12 +75,30 @@ describe.each(BOTH_STORES)('password reset by e-mail on the %s store', (_store, 
     const done = await reset(token);
     expect(done.status).toBe(201);
     expect(done.text).not.toContain(token);
-    expect((await call(app.url, 'GET', '/messages', { token: login.accessToken })).body).toMatchObject({ code: 401, data: { reason: 'revoked' } });
-    expect((await call(app.url, 'POST', '/authentication', { body: { strategy: 'refresh', refreshToken: login.refreshToken } })).status).toBe(401);
-    expect((await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } })).status).toBe(401);
-    expect((await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: NEW_PASSWORD } })).status).toBe(201);
+    expect((await call(app.url, 'GET', '/messages', { token: login.accessToken })).body).toMatchObject({
+      code: 401,
+      data: { reason: 'revoked' },
+    });
+    expect(
+      (
+        await call(app.url, 'POST', '/authentication', {
+          body: { strategy: 'refresh', refreshToken: login.refreshToken },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } }))
+        .status,
+    ).toBe(401);
+    expect(
+      (await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: NEW_PASSWORD } }))
+        .status,
+    ).toBe(201);
     // Used once: refused ever after.
-    expect((await reset(token, 'yet another password')).body).toMatchObject({ code: 400, message: 'This reset link is invalid, used or expired: ask for a new one' });
+    expect((await reset(token, 'yet another password')).body).toMatchObject({
+      code: 400,
+      message: 'This reset link is invalid, used or expired: ask for a new one',
+    });
   });
 
   it('answers an unknown address exactly as a known one, and mails nothing', async () => {
@@ -90,7 +119,10 @@ describe.each(BOTH_STORES)('password reset by e-mail on the %s store', (_store, 
     for (let attempt = 0; attempt < 7; attempt++) known.push((await account()).email);
     const times = { known: [] as number[], unknown: [] as number[] };
     for (const email of known) {
-      for (const [kind, address] of [['known', email], ['unknown', uniqueEmail('timing')]] as const) {
+      for (const [kind, address] of [
+        ['known', email],
+        ['unknown', uniqueEmail('timing')],
+      ] as const) {
         const started = performance.now();
         expect((await ask(address)).status).toBe(201);
         times[kind].push(performance.now() - started);
@@ -114,7 +146,10 @@ describe.each(BOTH_STORES)('password reset by e-mail on the %s store', (_store, 
     }
     expect((await call(app.url, 'POST', '/password-resets', { body: {} })).status).toBe(400);
     expect((await call(app.url, 'POST', '/password-resets', { body: { email: { $gt: '' } } })).status).toBe(400);
-    expect((await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } })).status).toBe(201);
+    expect(
+      (await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } }))
+        .status,
+    ).toBe(201);
   });
 
   it('a password the rules refuse is a 400 that leaves the link usable', async () => {
@@ -147,10 +182,16 @@ describe.each(BOTH_STORES)('password reset by e-mail on the %s store', (_store, 
 describe('password reset requests per client address', () => {
   it('are throttled whatever the address asked about', async () => {
     const inbox = await startSmtpInbox();
-    const app = await startRecordedApp({ STORE: 'memory', SMTP_URL: inbox.url }, { passwordResetRateLimit: { perClient: { max: 4 } } });
+    const app = await startRecordedApp(
+      { STORE: 'memory', SMTP_URL: inbox.url },
+      { passwordResetRateLimit: { perClient: { max: 4 } } },
+    );
     try {
       const statuses: number[] = [];
-      for (let attempt = 0; attempt < 6; attempt++) statuses.push((await call(app.url, 'POST', '/password-resets', { body: { email: uniqueEmail('client') } })).status);
+      for (let attempt = 0; attempt < 6; attempt++)
+        statuses.push(
+          (await call(app.url, 'POST', '/password-resets', { body: { email: uniqueEmail('client') } })).status,
+        );
       expect(statuses).toEqual([201, 201, 201, 201, 429, 429]);
     } finally {
       await app.close();
@@ -175,7 +216,10 @@ describe('password reset mail without SMTP_URL', () => {
   it('is not sent, and not logged, in production', async () => {
     const lines: string[] = [];
     const write = (obj: object | string, msg?: string) => void lines.push(JSON.stringify([obj, msg ?? null]));
-    const mailer = createMailer({ nodeEnv: 'production', mail: { from: 'x@example.com' } }, { debug: write, info: write, warn: write, error: write });
+    const mailer = createMailer(
+      { nodeEnv: 'production', mail: { from: 'x@example.com' } },
+      { debug: write, info: write, warn: write, error: write },
+    );
     await mailer.send({ to: 'ann@example.com', subject: 'Choose a new password', text: 'secret link' });
     expect(lines.join('\n')).not.toContain('secret link');
     expect(lines.join('\n')).toContain('set SMTP_URL');

@@ -36,16 +36,21 @@ describeWithRedis('RedisLoginRateLimiter', () => {
 
   it('grants a burst spread over two instances the allowance exactly, then the growing delays', async () => {
     const keys = { client: '6.6.6.6', email: 'owner@example.com' };
-    const reservations = await Promise.all(Array.from({ length: 60 }, (_, index) => (index % 2 === 0 ? first : second).reserve(keys)));
+    const reservations = await Promise.all(
+      Array.from({ length: 60 }, (_, index) => (index % 2 === 0 ? first : second).reserve(keys)),
+    );
     expect(reservations.filter((reservation) => reservation.granted)).toHaveLength(3);
-    for (const reservation of reservations) if (!reservation.granted) expect(reservation.retryAfterMs).toBeGreaterThan(900);
-    for (const reservation of reservations) if (!reservation.granted) expect(reservation.retryAfterMs).toBeLessThanOrEqual(1_000);
+    for (const reservation of reservations)
+      if (!reservation.granted) expect(reservation.retryAfterMs).toBeGreaterThan(900);
+    for (const reservation of reservations)
+      if (!reservation.granted) expect(reservation.retryAfterMs).toBeLessThanOrEqual(1_000);
   });
 
   it('a success refunds the address, clears the pair, and keeps the known pair out of the address count on every instance', async () => {
     const known = { client: '10.0.0.1', email: 'known@example.com' };
     await first.succeeded(granted(await first.reserve(known)));
-    for (let attempt = 0; attempt < 4; attempt++) granted(await second.reserve({ client: '10.0.0.1', email: `random${attempt}@example.com` }));
+    for (let attempt = 0; attempt < 4; attempt++)
+      granted(await second.reserve({ client: '10.0.0.1', email: `random${attempt}@example.com` }));
     const newcomer = await first.reserve({ client: '10.0.0.1', email: 'newcomer@example.com' });
     expect(newcomer).toMatchObject({ granted: false });
     const again = granted(await second.reserve(known));

@@ -24,8 +24,14 @@ describe('REST client against an authenticated server', () => {
     expect(user).toEqual({ email: 'ann@example.com', _id: expect.stringMatching(/^[0-9a-f]{24}$/) });
     await expect(anonymous.service('messages').find()).rejects.toMatchObject({ name: 'NotAuthenticated', code: 401 });
 
-    const login = await anonymous.service('authentication').create({ strategy: 'local', email: 'ann@example.com', password: PASSWORD });
-    expect(login).toMatchObject({ accessToken: expect.any(String), authentication: { strategy: 'local' }, user: { email: 'ann@example.com', _id: user._id } });
+    const login = await anonymous
+      .service('authentication')
+      .create({ strategy: 'local', email: 'ann@example.com', password: PASSWORD });
+    expect(login).toMatchObject({
+      accessToken: expect.any(String),
+      authentication: { strategy: 'local' },
+      user: { email: 'ann@example.com', _id: user._id },
+    });
 
     const signedIn = rest(url).fetch(fetch, { headers: { Authorization: `Bearer ${login.accessToken}` } });
     const created = await signedIn.service('messages').create({ text: 'hello' });
@@ -36,11 +42,20 @@ describe('REST client against an authenticated server', () => {
 
   it('authenticates per call through params.headers', async () => {
     const client = rest(url).fetch(fetch);
-    const { accessToken } = await client.service('authentication').create({ strategy: 'local', email: 'ann@example.com', password: PASSWORD });
+    const { accessToken } = await client
+      .service('authentication')
+      .create({ strategy: 'local', email: 'ann@example.com', password: PASSWORD });
     const messages = client.service('messages');
-    await expect(messages.find({ headers: { Authorization: `Bearer ${accessToken}` } })).resolves.toMatchObject({ total: 1 });
-    await expect(messages.find({ headers: { Authorization: 'Bearer garbage' } })).rejects.toMatchObject({ name: 'NotAuthenticated', message: 'jwt malformed' });
+    await expect(messages.find({ headers: { Authorization: `Bearer ${accessToken}` } })).resolves.toMatchObject({
+      total: 1,
+    });
+    await expect(messages.find({ headers: { Authorization: 'Bearer garbage' } })).rejects.toMatchObject({
+      name: 'NotAuthenticated',
+      message: 'jwt malformed',
+    });
     // Logout through the client: DELETE /authentication with the bearer token.
-    await expect(client.service('authentication').remove(null, { headers: { Authorization: `Bearer ${accessToken}` } })).resolves.toMatchObject({ accessToken });
+    await expect(
+      client.service('authentication').remove(null, { headers: { Authorization: `Bearer ${accessToken}` } }),
+    ).resolves.toMatchObject({ accessToken });
   });
 });

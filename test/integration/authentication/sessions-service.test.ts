@@ -14,7 +14,10 @@ describe.each(BOTH_STORES)('GET and DELETE /sessions on the %s store', (_store, 
   afterAll(() => app?.close());
 
   async function login(email: string, userAgent: string) {
-    const response = await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD }, headers: { 'user-agent': userAgent } });
+    const response = await call(app.url, 'POST', '/authentication', {
+      body: { strategy: 'local', email, password: PASSWORD },
+      headers: { 'user-agent': userAgent },
+    });
     expect(response.status).toBe(201);
     return response.body as { accessToken: string; refreshToken: string };
   }
@@ -31,10 +34,16 @@ describe.each(BOTH_STORES)('GET and DELETE /sessions on the %s store', (_store, 
     const response = await call(app.url, 'GET', '/sessions', { token: laptop.accessToken });
     expect(response.status).toBe(200);
     expect(response.body.total).toBe(2);
-    const byAgent = Object.fromEntries(response.body.data.map((session: Record<string, unknown>) => [session.userAgent, session]));
+    const byAgent = Object.fromEntries(
+      response.body.data.map((session: Record<string, unknown>) => [session.userAgent, session]),
+    );
     expect(byAgent['laptop-browser/1.0']).toEqual({
-      _id: sidOf(laptop.accessToken), userAgent: 'laptop-browser/1.0', address: expect.stringMatching(/127\.0\.0\.1/),
-      createdAt: expect.any(String), lastUsedAt: expect.any(String), expiresAt: expect.any(String),
+      _id: sidOf(laptop.accessToken),
+      userAgent: 'laptop-browser/1.0',
+      address: expect.stringMatching(/127\.0\.0\.1/),
+      createdAt: expect.any(String),
+      lastUsedAt: expect.any(String),
+      expiresAt: expect.any(String),
     });
     expect(byAgent['phone-app/2.0']._id).toBe(sidOf(phone.accessToken));
     expect(response.text).not.toMatch(/refreshTokenHash|rotatedTokenHashes|userId|[0-9a-f]{64}/);
@@ -44,9 +53,15 @@ describe.each(BOTH_STORES)('GET and DELETE /sessions on the %s store', (_store, 
 
   it('a refresh moves "last used" on', async () => {
     const { laptop } = await account();
-    const [before] = (await call(app.url, 'GET', '/sessions', { token: laptop.accessToken })).body.data.filter((session: { _id: string }) => session._id === sidOf(laptop.accessToken));
-    const refreshed = await call(app.url, 'POST', '/authentication', { body: { strategy: 'refresh', refreshToken: laptop.refreshToken } });
-    const [after] = (await call(app.url, 'GET', '/sessions', { token: refreshed.body.accessToken })).body.data.filter((session: { _id: string }) => session._id === sidOf(laptop.accessToken));
+    const [before] = (await call(app.url, 'GET', '/sessions', { token: laptop.accessToken })).body.data.filter(
+      (session: { _id: string }) => session._id === sidOf(laptop.accessToken),
+    );
+    const refreshed = await call(app.url, 'POST', '/authentication', {
+      body: { strategy: 'refresh', refreshToken: laptop.refreshToken },
+    });
+    const [after] = (await call(app.url, 'GET', '/sessions', { token: refreshed.body.accessToken })).body.data.filter(
+      (session: { _id: string }) => session._id === sidOf(laptop.accessToken),
+    );
     expect(Date.parse(after.lastUsedAt)).toBeGreaterThanOrEqual(Date.parse(before.lastUsedAt));
     expect(Date.parse(after.expiresAt)).toBeGreaterThanOrEqual(Date.parse(before.expiresAt));
     expect(after.createdAt).toBe(before.createdAt);
@@ -54,20 +69,33 @@ describe.each(BOTH_STORES)('GET and DELETE /sessions on the %s store', (_store, 
 
   it('DELETE /sessions/:id ends that session (its tokens are refused at once) and no other', async () => {
     const { laptop, phone } = await account();
-    expect((await call(app.url, 'DELETE', `/sessions/${sidOf(phone.accessToken)}`, { token: laptop.accessToken })).status).toBe(200);
-    expect((await call(app.url, 'GET', '/messages', { token: phone.accessToken })).body).toMatchObject({ code: 401, data: { reason: 'revoked' } });
-    expect((await call(app.url, 'POST', '/authentication', { body: { strategy: 'refresh', refreshToken: phone.refreshToken } })).status).toBe(401);
+    expect(
+      (await call(app.url, 'DELETE', `/sessions/${sidOf(phone.accessToken)}`, { token: laptop.accessToken })).status,
+    ).toBe(200);
+    expect((await call(app.url, 'GET', '/messages', { token: phone.accessToken })).body).toMatchObject({
+      code: 401,
+      data: { reason: 'revoked' },
+    });
+    expect(
+      (
+        await call(app.url, 'POST', '/authentication', {
+          body: { strategy: 'refresh', refreshToken: phone.refreshToken },
+        })
+      ).status,
+    ).toBe(401);
     expect((await call(app.url, 'GET', '/messages', { token: laptop.accessToken })).status).toBe(200);
   });
 
-  it('nobody sees or ends another user\'s session: it does not exist for them (404)', async () => {
+  it("nobody sees or ends another user's session: it does not exist for them (404)", async () => {
     const ann = await account();
     const bob = await account();
     const annSession = sidOf(ann.laptop.accessToken);
     const listed = await call(app.url, 'GET', '/sessions', { token: bob.laptop.accessToken });
     expect(listed.body.data.map((session: { _id: string }) => session._id)).not.toContain(annSession);
     expect((await call(app.url, 'GET', `/sessions/${annSession}`, { token: bob.laptop.accessToken })).status).toBe(404);
-    expect((await call(app.url, 'DELETE', `/sessions/${annSession}`, { token: bob.laptop.accessToken })).status).toBe(404);
+    expect((await call(app.url, 'DELETE', `/sessions/${annSession}`, { token: bob.laptop.accessToken })).status).toBe(
+      404,
+    );
     // A query cannot reach past the policy either: the owner field is not one a client may filter by.
     const annId = JSON.parse(Buffer.from(ann.laptop.accessToken.split('.')[1], 'base64url').toString('utf8')).sub;
     const asked = await call(app.url, 'GET', `/sessions?userId=${annId}`, { token: bob.laptop.accessToken });
@@ -85,7 +113,14 @@ describe.each(BOTH_STORES)('GET and DELETE /sessions on the %s store', (_store, 
     expect((await call(app.url, 'DELETE', `/sessions/${sidOf(laptop.accessToken)}`)).status).toBe(401);
     for (const method of ['POST', 'PUT', 'PATCH']) {
       const path = method === 'POST' ? '/sessions' : `/sessions/${sidOf(laptop.accessToken)}`;
-      expect((await call(app.url, method, path, { token: laptop.accessToken, body: { userId: 'someone', expiresAt: '2999-01-01' } })).status).toBe(405);
+      expect(
+        (
+          await call(app.url, method, path, {
+            token: laptop.accessToken,
+            body: { userId: 'someone', expiresAt: '2999-01-01' },
+          })
+        ).status,
+      ).toBe(405);
     }
   });
 
@@ -98,7 +133,9 @@ describe.each(BOTH_STORES)('GET and DELETE /sessions on the %s store', (_store, 
       const [error, page] = (await socket.call('find', 'sessions', {})) as [unknown, { total: number }];
       expect(error).toBeNull();
       expect(page.total).toBe(2);
-      await call(app.url, 'POST', '/authentication', { body: { strategy: 'refresh', refreshToken: phone.refreshToken } });
+      await call(app.url, 'POST', '/authentication', {
+        body: { strategy: 'refresh', refreshToken: phone.refreshToken },
+      });
       const [removeError] = await socket.call('remove', 'sessions', sidOf(phone.accessToken), {});
       expect(removeError).toBeNull();
       expect(socket.events.filter(([name]) => name.startsWith('sessions'))).toEqual([]);

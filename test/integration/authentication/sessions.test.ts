@@ -18,7 +18,10 @@ describe.each(BOTH_STORES)('sessions on the %s store', (_store, env) => {
   afterAll(() => app?.close());
 
   async function login(email: string, password = PASSWORD, headers: Record<string, string> = {}) {
-    const response = await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email, password }, headers });
+    const response = await call(app.url, 'POST', '/authentication', {
+      body: { strategy: 'local', email, password },
+      headers,
+    });
     expect(response.status).toBe(201);
     secrets.push(response.body.accessToken, response.body.refreshToken);
     return response.body as { accessToken: string; refreshToken: string; user: Record<string, any> };
@@ -32,7 +35,8 @@ describe.each(BOTH_STORES)('sessions on the %s store', (_store, env) => {
     return { ...tokens, email, user: created.body as Record<string, any> };
   }
 
-  const refresh = (refreshToken: unknown) => call(app.url, 'POST', '/authentication', { body: { strategy: 'refresh', refreshToken } });
+  const refresh = (refreshToken: unknown) =>
+    call(app.url, 'POST', '/authentication', { body: { strategy: 'refresh', refreshToken } });
   const messages = (token: string) => call(app.url, 'GET', '/messages', { token });
 
   it('a login answers a short access token of a session and an opaque refresh token', async () => {
@@ -44,7 +48,11 @@ describe.each(BOTH_STORES)('sessions on the %s store', (_store, env) => {
     expect(refreshToken).toMatch(/^[0-9a-f-]{36}\.[0-9a-f]{64}$/);
     // Only the refresh token's hash is stored.
     const stored = await app.composed.app.service('sessions').get(claims.sid);
-    expect(stored).toMatchObject({ userId: user._id, refreshTokenHash: expect.stringMatching(/^[0-9a-f]{64}$/), rotatedTokenHashes: [] });
+    expect(stored).toMatchObject({
+      userId: user._id,
+      refreshTokenHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      rotatedTokenHashes: [],
+    });
     expect(JSON.stringify(stored)).not.toContain(refreshToken.split('.')[1]);
   });
 
@@ -72,14 +80,23 @@ describe.each(BOTH_STORES)('sessions on the %s store', (_store, env) => {
     const reused = await refresh(victim.refreshToken);
     expect(reused.status).toBe(401);
     expect(reused.body).toMatchObject({ name: 'NotAuthenticated', data: { reason: 'revoked' } });
-    for (const token of [victim.accessToken, rotated.body.accessToken]) expect((await messages(token)).body).toMatchObject({ code: 401, data: { reason: 'revoked' } });
+    for (const token of [victim.accessToken, rotated.body.accessToken])
+      expect((await messages(token)).body).toMatchObject({ code: 401, data: { reason: 'revoked' } });
     expect((await refresh(rotated.body.refreshToken)).status).toBe(401);
   });
 
   it('refuses malformed, unknown and forged refresh tokens with one 401, ending nothing', async () => {
     const owner = await account();
     const sid = claimsOf(owner.accessToken).sid;
-    for (const bad of [undefined, '', 42, { $ne: null }, 'garbage', `${sid}.${'0'.repeat(64)}`, `${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}.${'a'.repeat(64)}`]) {
+    for (const bad of [
+      undefined,
+      '',
+      42,
+      { $ne: null },
+      'garbage',
+      `${sid}.${'0'.repeat(64)}`,
+      `${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}.${'a'.repeat(64)}`,
+    ]) {
       const response = await refresh(bad);
       expect(response.status).toBe(401);
       expect(response.body.message).toBe('Invalid refresh token');
@@ -92,7 +109,11 @@ describe.each(BOTH_STORES)('sessions on the %s store', (_store, env) => {
     const { email, accessToken, refreshToken } = await account();
     const other = await login(email);
     expect((await call(app.url, 'DELETE', '/authentication', { token: accessToken })).status).toBe(200);
-    expect((await messages(accessToken)).body).toMatchObject({ code: 401, message: 'The session of this access token has ended: log in again', data: { reason: 'revoked' } });
+    expect((await messages(accessToken)).body).toMatchObject({
+      code: 401,
+      message: 'The session of this access token has ended: log in again',
+      data: { reason: 'revoked' },
+    });
     expect((await refresh(refreshToken)).status).toBe(401);
     expect((await messages(other.accessToken)).status).toBe(200);
   });
@@ -112,7 +133,9 @@ describe.each(BOTH_STORES)('sessions on the %s store', (_store, env) => {
     const second = await login(email);
     expect((await call(app.url, 'DELETE', `/users/${user._id}`, { token: accessToken })).status).toBe(200);
     expect((await refresh(second.refreshToken)).status).toBe(401);
-    expect(await app.composed.app.service('sessions').find({ query: { userId: user._id }, paginate: false })).toEqual([]);
+    expect(await app.composed.app.service('sessions').find({ query: { userId: user._id }, paginate: false })).toEqual(
+      [],
+    );
   });
 
   it('a revoked session is refused over a socket: the connection becomes anonymous and stops hearing events', async () => {
@@ -138,10 +161,13 @@ describe.each(BOTH_STORES)('sessions on the %s store', (_store, env) => {
     }
   });
 
-  it('a password change through the API ends every other session of the user and keeps the caller\'s', async () => {
+  it("a password change through the API ends every other session of the user and keeps the caller's", async () => {
     const { email, user, accessToken } = await account();
     const elsewhere = await login(email);
-    const changed = await call(app.url, 'PATCH', `/users/${user._id}`, { token: accessToken, body: { password: 'another long password', currentPassword: PASSWORD } });
+    const changed = await call(app.url, 'PATCH', `/users/${user._id}`, {
+      token: accessToken,
+      body: { password: 'another long password', currentPassword: PASSWORD },
+    });
     expect(changed.status).toBe(200);
     expect((await messages(accessToken)).status).toBe(200);
     expect((await messages(elsewhere.accessToken)).body).toMatchObject({ code: 401, data: { reason: 'revoked' } });

@@ -7,13 +7,21 @@ import { untilRedisHolds } from './limiter-on-redis';
 
 const skipReason = redisUnavailableReason();
 if (skipReason) console.log(`sign-up limit tests with REDIS_URL skipped: ${skipReason}`);
-const LIMITERS: Array<[string, boolean]> = skipReason ? [['memory', false]] : [['memory', false], ['redis', true]];
+const LIMITERS: Array<[string, boolean]> = skipReason
+  ? [['memory', false]]
+  : [
+      ['memory', false],
+      ['redis', true],
+    ];
 
 /** Three sign-ups per address a minute; the address is the one the (trusted) proxy forwards. */
 const ENV = { STORE: 'memory', SIGNUP_MAX_PER_CLIENT: '3', SIGNUP_WINDOW_MS: '60000', TRUST_PROXY: '1' };
 
 const signUp = (app: RunningApp, from: string) =>
-  call(app.url, 'POST', '/users', { body: { email: uniqueEmail('signup'), password: PASSWORD }, headers: { 'x-forwarded-for': from } });
+  call(app.url, 'POST', '/users', {
+    body: { email: uniqueEmail('signup'), password: PASSWORD },
+    headers: { 'x-forwarded-for': from },
+  });
 
 describe.each(LIMITERS)('sign-up is limited per client address (%s limiter)', (_name, withRedis) => {
   let redis: RedisProcess | undefined;
@@ -28,7 +36,11 @@ describe.each(LIMITERS)('sign-up is limited per client address (%s limiter)', (_
     second = await startApp(env, { signUpRateLimit: {} });
     if (redis) {
       for (const app of [first, second]) {
-        await untilRedisHolds(redis.url, (attempt) => `hexa-services:requests:sign-up:192.0.2.${attempt}`, (attempt) => signUp(app, `192.0.2.${attempt}`));
+        await untilRedisHolds(
+          redis.url,
+          (attempt) => `hexa-services:requests:sign-up:192.0.2.${attempt}`,
+          (attempt) => signUp(app, `192.0.2.${attempt}`),
+        );
       }
     }
   }, 30_000);
@@ -47,7 +59,10 @@ describe.each(LIMITERS)('sign-up is limited per client address (%s limiter)', (_
     expect(refused).toHaveLength(17);
     for (const response of refused) {
       expect(isErrorBody(response.body, 429)).toBe(true);
-      expect(response.body).toMatchObject({ name: 'TooManyRequests', message: 'Too many sign-up requests from this address, try again later' });
+      expect(response.body).toMatchObject({
+        name: 'TooManyRequests',
+        message: 'Too many sign-up requests from this address, try again later',
+      });
       expect(response.body.data.retryAfter).toBeGreaterThan(0);
       expect(response.body.data.retryAfter).toBeLessThanOrEqual(60);
       expect(response.headers.get('retry-after')).toBe(String(response.body.data.retryAfter));
@@ -62,22 +77,31 @@ describe.each(LIMITERS)('sign-up is limited per client address (%s limiter)', (_
     const socket = new RecordingSocket(first.url, { extraHeaders: { 'x-forwarded-for': '2001:db8:5:6::77' } });
     try {
       await socket.connected();
-      const [error] = (await socket.call('create', 'users', { email: uniqueEmail('socket'), password: PASSWORD }, {})) as [{ name: string }];
+      const [error] = (await socket.call(
+        'create',
+        'users',
+        { email: uniqueEmail('socket'), password: PASSWORD },
+        {},
+      )) as [{ name: string }];
       expect(error).toMatchObject({ name: 'TooManyRequests' });
     } finally {
       socket.close();
     }
     const users = first.composed.app.service('users');
-    for (let index = 0; index < 5; index++) await expect(users.create({ email: uniqueEmail('internal'), password: PASSWORD })).resolves.toBeDefined();
+    for (let index = 0; index < 5; index++)
+      await expect(users.create({ email: uniqueEmail('internal'), password: PASSWORD })).resolves.toBeDefined();
   });
 
-  it(withRedis ? 'with REDIS_URL the instances share one count' : 'without REDIS_URL each instance counts on its own', async () => {
-    for (let index = 0; index < 2; index++) expect((await signUp(first, '203.0.113.20')).status).toBe(201);
-    expect((await signUp(second, '203.0.113.20')).status).toBe(201);
-    expect((await signUp(second, '203.0.113.20')).status).toBe(withRedis ? 429 : 201);
-    expect((await signUp(first, '203.0.113.20')).status).toBe(withRedis ? 429 : 201);
-    expect((await signUp(first, '203.0.113.20')).status).toBe(429);
-  });
+  it(
+    withRedis ? 'with REDIS_URL the instances share one count' : 'without REDIS_URL each instance counts on its own',
+    async () => {
+      for (let index = 0; index < 2; index++) expect((await signUp(first, '203.0.113.20')).status).toBe(201);
+      expect((await signUp(second, '203.0.113.20')).status).toBe(201);
+      expect((await signUp(second, '203.0.113.20')).status).toBe(withRedis ? 429 : 201);
+      expect((await signUp(first, '203.0.113.20')).status).toBe(withRedis ? 429 : 201);
+      expect((await signUp(first, '203.0.113.20')).status).toBe(429);
+    },
+  );
 });
 
 describe('the sign-up limit with the configured defaults', () => {

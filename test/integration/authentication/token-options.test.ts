@@ -3,7 +3,12 @@ import request from 'supertest';
 import type { ComposedApplication } from '../../../src/composition-root';
 import { claims, decodePart, forgeToken, givenAuthApp, logIn, signUp, TEST_SECRET, type Agent } from './auth-test-app';
 
-const pem = () => generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+const pem = () =>
+  generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
 
 describe('RS256 with a key pair', () => {
   const keyPair = pem();
@@ -29,7 +34,11 @@ describe('RS256 with a key pair', () => {
     const confused = forgeToken({ alg: 'HS256', typ: 'access' }, claims(), { hmac: keyPair.publicKey });
     const response = await agent.get('/messages').set('Authorization', `Bearer ${confused}`);
     expect(response.status).toBe(401);
-    expect(response.body).toMatchObject({ name: 'NotAuthenticated', message: 'invalid algorithm', data: { name: 'JsonWebTokenError' } });
+    expect(response.body).toMatchObject({
+      name: 'NotAuthenticated',
+      message: 'invalid algorithm',
+      data: { name: 'JsonWebTokenError' },
+    });
   });
 
   it('refuses an RS256 token of another key and alg none', async () => {
@@ -43,13 +52,19 @@ describe('RS256 with a key pair', () => {
 
   it('accepts a hand-made RS256 token of the right key and claims (the checks are not over-strict)', async () => {
     // Of a session the server started (every access token must belong to one).
-    const good = forgeToken({ alg: 'RS256', typ: 'access' }, claims({ sub: annId, sid: decodePart(token, 1).sid }), { rsaPrivateKey: keyPair.privateKey });
+    const good = forgeToken({ alg: 'RS256', typ: 'access' }, claims({ sub: annId, sid: decodePart(token, 1).sid }), {
+      rsaPrivateKey: keyPair.privateKey,
+    });
     expect((await agent.get('/messages').set('Authorization', `Bearer ${good}`)).status).toBe(200);
   });
 
   it('refuses to start with an algorithm that does not fit the key', async () => {
-    await expect(givenAuthApp({ keyPair, jwtOptions: { algorithm: 'HS256' } })).rejects.toThrow('jwtOptions.algorithm HS256 does not fit a rsa key');
-    await expect(givenAuthApp({ jwtOptions: { algorithm: 'RS256' } })).rejects.toThrow('jwtOptions.algorithm RS256 does not fit a shared secret');
+    await expect(givenAuthApp({ keyPair, jwtOptions: { algorithm: 'HS256' } })).rejects.toThrow(
+      'jwtOptions.algorithm HS256 does not fit a rsa key',
+    );
+    await expect(givenAuthApp({ jwtOptions: { algorithm: 'RS256' } })).rejects.toThrow(
+      'jwtOptions.algorithm RS256 does not fit a shared secret',
+    );
   });
 });
 
@@ -63,14 +78,21 @@ describe('partial jwtOptions', () => {
       expect(decodePart(token, 0)).toEqual({ alg: 'HS256', typ: 'access' });
       const payload = decodePart(token, 1);
       expect(payload.exp - payload.iat).toBe(7200);
-      expect(payload).toMatchObject({ aud: 'hexa-services', iss: 'hexa-services', sub: expect.stringMatching(/^[0-9a-f]{24}$/) });
+      expect(payload).toMatchObject({
+        aud: 'hexa-services',
+        iss: 'hexa-services',
+        sub: expect.stringMatching(/^[0-9a-f]{24}$/),
+      });
     } finally {
       await composed.close();
     }
   });
 
   it('pin a configured audience and issuer on verification', async () => {
-    const composed = await givenAuthApp({ rateLimit: false, jwtOptions: { audience: 'https://api.example.com', issuer: 'example' } });
+    const composed = await givenAuthApp({
+      rateLimit: false,
+      jwtOptions: { audience: 'https://api.example.com', issuer: 'example' },
+    });
     try {
       const agent = request(composed.http);
       await signUp(agent, 'ann@example.com');
@@ -90,7 +112,10 @@ describe('partial jwtOptions', () => {
 
 describe('JWT_AUDIENCE and JWT_ISSUER', () => {
   it('are written into tokens and required on verification', async () => {
-    const composed = await givenAuthApp({ rateLimit: false }, { JWT_AUDIENCE: 'https://api.example.com', JWT_ISSUER: 'example-auth' });
+    const composed = await givenAuthApp(
+      { rateLimit: false },
+      { JWT_AUDIENCE: 'https://api.example.com', JWT_ISSUER: 'example-auth' },
+    );
     try {
       const agent = request(composed.http);
       const user = await signUp(agent, 'ann@example.com');
@@ -98,7 +123,10 @@ describe('JWT_AUDIENCE and JWT_ISSUER', () => {
       expect(decodePart(token, 1)).toMatchObject({ aud: 'https://api.example.com', iss: 'example-auth' });
       expect((await agent.get('/messages').set('Authorization', `Bearer ${token}`)).status).toBe(200);
       const defaults = forgeToken({ alg: 'HS256', typ: 'access' }, claims({ sub: user._id }), { hmac: TEST_SECRET });
-      expect((await agent.get('/messages').set('Authorization', `Bearer ${defaults}`)).body).toMatchObject({ code: 401, message: 'jwt audience invalid. expected: https://api.example.com' });
+      expect((await agent.get('/messages').set('Authorization', `Bearer ${defaults}`)).body).toMatchObject({
+        code: 401,
+        message: 'jwt audience invalid. expected: https://api.example.com',
+      });
     } finally {
       await composed.close();
     }

@@ -78,13 +78,19 @@ describe('TRUST_PROXY decides which address logins are limited by', () => {
 
   it('applies to socket handshakes too', () =>
     withApp({ TRUST_PROXY: '1' }, async (app) => {
-      const socketFrom = (address: string) => new RecordingSocket(app.url, { extraHeaders: { 'x-forwarded-for': address } });
+      const socketFrom = (address: string) =>
+        new RecordingSocket(app.url, { extraHeaders: { 'x-forwarded-for': address } });
       const first = socketFrom('203.0.113.50');
       const second = socketFrom('203.0.113.51');
       try {
         await Promise.all([first.connected(), second.connected()]);
         const attempt = async (socket: RecordingSocket) => {
-          const [error] = (await socket.call('create', 'authentication', { strategy: 'local', email: uniqueEmail('nobody'), password: 'guess' }, {})) as [{ code: number }];
+          const [error] = (await socket.call(
+            'create',
+            'authentication',
+            { strategy: 'local', email: uniqueEmail('nobody'), password: 'guess' },
+            {},
+          )) as [{ code: number }];
           return error.code;
         };
         for (let failure = 0; failure < 3; failure++) expect(await attempt(first)).toBe(401);

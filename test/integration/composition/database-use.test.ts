@@ -15,7 +15,11 @@ import { notesService } from '../../fixtures/services/notes.definition';
 const SECRET = 'database-use-secret-that-is-long-enough-00';
 /** What the remote issued to this server (`npm run service-credential`). */
 const DEFINITIONS = [...SERVICES, notesService];
-const { credential } = signServiceCredential(createJwtSettings({ secret: SECRET }), 'composition-test', credentialScopes(DEFINITIONS, DEFINITIONS.map((definition) => definition.path).join(',')));
+const { credential } = signServiceCredential(
+  createJwtSettings({ secret: SECRET }),
+  'composition-test',
+  credentialScopes(DEFINITIONS, DEFINITIONS.map((definition) => definition.path).join(',')),
+);
 const NAMES = DEFINITIONS.map((definition) => definition.path);
 
 /** Connections the embedded server has open (the monitoring client's own included). */
@@ -35,7 +39,14 @@ async function settle(monitor: MongoClient, holds: (count: number) => boolean): 
 }
 
 function compose(env: Record<string, string>): Promise<ComposedApplication> {
-  const config = loadConfig({ NODE_ENV: 'test', STORE: 'mongo', AUTH_SECRET: SECRET, PASSWORD_HASH_COST: '10', DATABASE_TIMEOUT_MS: '3000', ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    STORE: 'mongo',
+    AUTH_SECRET: SECRET,
+    PASSWORD_HASH_COST: '10',
+    DATABASE_TIMEOUT_MS: '3000',
+    ...env,
+  });
   return composeApplication(config, { services: DEFINITIONS });
 }
 
@@ -50,7 +61,10 @@ describe('the database opens when, and only when, some service is stored locally
     database = await startEmbeddedMongo({ host: '127.0.0.1', port: 0 });
     monitor = await new MongoClient(database.url, { maxPoolSize: 1 }).connect();
     // The server remote bindings point at: every service on its memory store.
-    remote = await composeApplication(loadConfig({ NODE_ENV: 'test', STORE: 'memory', AUTH_SECRET: SECRET, PASSWORD_HASH_COST: '10' }), { services: DEFINITIONS });
+    remote = await composeApplication(
+      loadConfig({ NODE_ENV: 'test', STORE: 'memory', AUTH_SECRET: SECRET, PASSWORD_HASH_COST: '10' }),
+      { services: DEFINITIONS },
+    );
     remoteServer = createServer(remote.http);
     await new Promise<void>((resolve) => remoteServer.listen(0, '127.0.0.1', resolve));
     remoteUrl = `http://127.0.0.1:${(remoteServer.address() as AddressInfo).port}`;
@@ -64,38 +78,65 @@ describe('the database opens when, and only when, some service is stored locally
   });
 
   // Every combination of local and remote bindings of three services.
-  const combinations = Array.from({ length: 2 ** NAMES.length }, (_, mask) => NAMES.filter((_name, index) => mask & (1 << index)));
-  it.each(combinations.map((remotes) => [remotes.join(', ') || 'none', remotes]))('remote: %s', async (_label, remotes) => {
-    const baseline = await settle(monitor, () => true);
-    const env = Object.fromEntries((remotes as string[]).flatMap((name) => [[`${name.toUpperCase()}_REMOTE_URL`, remoteUrl], [`${name.toUpperCase()}_REMOTE_TOKEN`, credential]]));
-    const composed = await compose({ MONGODB_URL: database.url, ...env });
-    const storesLocally = (remotes as string[]).length < NAMES.length;
-    try {
-      // Nothing to wait for when no connection is expected: a short pause, then one reading.
-      const opened = storesLocally ? await settle(monitor, (count) => count > baseline) : await sleep(300).then(() => connections(monitor));
-      expect(opened > baseline).toBe(storesLocally);
-      const ready = await request(composed.http).get('/ready');
-      expect(ready.status).toBe(200);
-    } finally {
-      await composed.close();
-    }
-    expect(await settle(monitor, (count) => count <= baseline)).toBe(baseline);
-  });
+  const combinations = Array.from({ length: 2 ** NAMES.length }, (_, mask) =>
+    NAMES.filter((_name, index) => mask & (1 << index)),
+  );
+  it.each(combinations.map((remotes) => [remotes.join(', ') || 'none', remotes]))(
+    'remote: %s',
+    async (_label, remotes) => {
+      const baseline = await settle(monitor, () => true);
+      const env = Object.fromEntries(
+        (remotes as string[]).flatMap((name) => [
+          [`${name.toUpperCase()}_REMOTE_URL`, remoteUrl],
+          [`${name.toUpperCase()}_REMOTE_TOKEN`, credential],
+        ]),
+      );
+      const composed = await compose({ MONGODB_URL: database.url, ...env });
+      const storesLocally = (remotes as string[]).length < NAMES.length;
+      try {
+        // Nothing to wait for when no connection is expected: a short pause, then one reading.
+        const opened = storesLocally
+          ? await settle(monitor, (count) => count > baseline)
+          : await sleep(300).then(() => connections(monitor));
+        expect(opened > baseline).toBe(storesLocally);
+        const ready = await request(composed.http).get('/ready');
+        expect(ready.status).toBe(200);
+      } finally {
+        await composed.close();
+      }
+      expect(await settle(monitor, (count) => count <= baseline)).toBe(baseline);
+    },
+  );
 
   it('closes the database it opened when the composition fails half-way', async () => {
     const baseline = await settle(monitor, () => true);
     // Refused when the services are registered, after the database was connected.
-    const broken = { ...notesService, relations: { author: { service: 'users', field: 'userId' } } } as unknown as typeof notesService;
-    const config = loadConfig({ NODE_ENV: 'test', STORE: 'mongo', AUTH_SECRET: SECRET, PASSWORD_HASH_COST: '10', MONGODB_URL: database.url });
-    await expect(composeApplication(config, { services: [...SERVICES, broken] })).rejects.toThrow(/declares relations but no policy/);
+    const broken = {
+      ...notesService,
+      relations: { author: { service: 'users', field: 'userId' } },
+    } as unknown as typeof notesService;
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      STORE: 'mongo',
+      AUTH_SECRET: SECRET,
+      PASSWORD_HASH_COST: '10',
+      MONGODB_URL: database.url,
+    });
+    await expect(composeApplication(config, { services: [...SERVICES, broken] })).rejects.toThrow(
+      /declares relations but no policy/,
+    );
     expect(await settle(monitor, (count) => count <= baseline)).toBe(baseline);
   });
 
   it('/ready pings the database of the one local service when the other two are remote', async () => {
     const own = await startEmbeddedMongo({ host: '127.0.0.1', port: 0 });
     const composed = await compose({
-      MONGODB_URL: own.url, DATABASE_OPERATION_TIMEOUT_MS: '500',
-      USERS_REMOTE_URL: remoteUrl, USERS_REMOTE_TOKEN: credential, MESSAGES_REMOTE_URL: remoteUrl, MESSAGES_REMOTE_TOKEN: credential,
+      MONGODB_URL: own.url,
+      DATABASE_OPERATION_TIMEOUT_MS: '500',
+      USERS_REMOTE_URL: remoteUrl,
+      USERS_REMOTE_TOKEN: credential,
+      MESSAGES_REMOTE_URL: remoteUrl,
+      MESSAGES_REMOTE_TOKEN: credential,
     });
     try {
       expect((await request(composed.http).get('/ready')).status).toBe(200);
@@ -109,6 +150,8 @@ describe('the database opens when, and only when, some service is stored locally
 
   it('refuses a remote binding that names no service, with one line naming the variable', async () => {
     await expect(compose({ MONGODB_URL: database.url, FOO_REMOTE_URL: remoteUrl })).rejects.toThrow(ConfigError);
-    await expect(compose({ MONGODB_URL: database.url, FOO_REMOTE_URL: remoteUrl })).rejects.toThrow(/^FOO_REMOTE_URL names no service \(known: users, messages, notes\)$/);
+    await expect(compose({ MONGODB_URL: database.url, FOO_REMOTE_URL: remoteUrl })).rejects.toThrow(
+      /^FOO_REMOTE_URL names no service \(known: users, messages, notes\)$/,
+    );
   });
 });

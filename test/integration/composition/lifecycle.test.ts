@@ -14,7 +14,12 @@ const ENV = { NODE_ENV: 'test', AUTH_SECRET: 'lifecycle-secret-that-is-long-enou
 /** A composition whose log lines are kept, to see what it opened. */
 async function compose(env: Record<string, string>): Promise<{ composed: ComposedApplication; messages: string[] }> {
   const messages: string[] = [];
-  const sink = new Writable({ write(chunk, _encoding, done) { messages.push(JSON.parse(String(chunk)).msg); done(); } });
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      messages.push(JSON.parse(String(chunk)).msg);
+      done();
+    },
+  });
   const composed = await composeApplication(loadConfig({ ...ENV, ...env }), { logger: pino({ level: 'info' }, sink) });
   return { composed, messages };
 }
@@ -44,7 +49,11 @@ describe('close() releases, in order, what the composition opened, and opens not
 
     it('closes the sockets, tears the app down, then closes the database, the remote connections and the limiters', async () => {
       const remoteUrl = `http://127.0.0.1:${(remoteServer.address() as AddressInfo).port}`;
-      const { composed, messages } = await compose({ STORE: 'mongo', DATA_DIR: ':memory:', MESSAGES_REMOTE_URL: remoteUrl });
+      const { composed, messages } = await compose({
+        STORE: 'mongo',
+        DATA_DIR: ':memory:',
+        MESSAGES_REMOTE_URL: remoteUrl,
+      });
       expect(messages).toContain('database connected');
       // Already resolved by the composition: getting them again opens nothing new.
       const database = await composed.container.getAsync(Tokens.infrastructure.database);
@@ -63,7 +72,9 @@ describe('close() releases, in order, what the composition opened, and opens not
       await composed.close();
 
       for (const spy of Object.values(closes)) expect(spy).toHaveBeenCalledTimes(1);
-      const order = Object.entries(closes).sort(([, a], [, b]) => a.mock.invocationCallOrder[0] - b.mock.invocationCallOrder[0]).map(([name]) => name);
+      const order = Object.entries(closes)
+        .sort(([, a], [, b]) => a.mock.invocationCallOrder[0] - b.mock.invocationCallOrder[0])
+        .map(([name]) => name);
       expect(order).toEqual(['realtime', 'app', 'database', 'remote', 'rateLimiters']);
       // The driver is disconnected and the embedded server stopped (its socket removed).
       expect(await database.ping()).toBe(false);

@@ -8,7 +8,12 @@ import { account, SECRET_A, SECRET_B, serversOnOneDatabase, stop, type Running }
 
 const CALLS = 2_000;
 const POOL = 64; // the default of REMOTE_POOL_SIZE
-const UNAVAILABLE = { name: 'Unavailable', message: "The 'messages' service is unavailable", code: 503, className: 'unavailable' };
+const UNAVAILABLE = {
+  name: 'Unavailable',
+  message: "The 'messages' service is unavailable",
+  code: 503,
+  className: 'unavailable',
+};
 
 /**
  * Server A's side of the link: the TCP connections that carried HTTP requests (at once and in
@@ -70,8 +75,18 @@ describe('a remote binding reaches its server through a bounded keep-alive pool'
 
   /** B with `messages` bound to A through A's credential for B, and sockets; one socket of B may send every call at once. */
   async function startB(env: Record<string, string>): Promise<Running> {
-    const { credential } = signServiceCredential(createJwtSettings({ secret: SECRET_A }), 'server-b', credentialScopes(SERVICES, 'messages'));
-    const b = await start({ AUTH_SECRET: SECRET_B, MESSAGES_REMOTE_URL: serverA.url, MESSAGES_REMOTE_TOKEN: credential, SOCKET_MAX_CALLS_IN_FLIGHT: String(CALLS), ...env });
+    const { credential } = signServiceCredential(
+      createJwtSettings({ secret: SECRET_A }),
+      'server-b',
+      credentialScopes(SERVICES, 'messages'),
+    );
+    const b = await start({
+      AUTH_SECRET: SECRET_B,
+      MESSAGES_REMOTE_URL: serverA.url,
+      MESSAGES_REMOTE_TOKEN: credential,
+      SOCKET_MAX_CALLS_IN_FLIGHT: String(CALLS),
+      ...env,
+    });
     b.composed.realtime.attach(b.http.server);
     running.push(b);
     return b;
@@ -110,8 +125,10 @@ describe('a remote binding reaches its server through a bounded keep-alive pool'
       const kind = error === null ? 'result' : `${(error as { code?: number }).code}`;
       outcomes.set(kind, (outcomes.get(kind) ?? 0) + 1);
     }
-    console.log(`${CALLS} calls through B in ${Date.now() - started} ms: ${JSON.stringify(Object.fromEntries(outcomes))}; `
-      + `A accepted ${watch.seen.connections} connections (at most ${watch.seen.mostOpen} open at once), answered ${watch.seen.requests} requests, ran at most ${watch.seen.mostFinds} finds at once`);
+    console.log(
+      `${CALLS} calls through B in ${Date.now() - started} ms: ${JSON.stringify(Object.fromEntries(outcomes))}; ` +
+        `A accepted ${watch.seen.connections} connections (at most ${watch.seen.mostOpen} open at once), answered ${watch.seen.requests} requests, ran at most ${watch.seen.mostFinds} finds at once`,
+    );
 
     expect(watch.seen.requests).toBe(CALLS);
     expect(watch.seen.connections).toBeLessThanOrEqual(POOL);
@@ -133,7 +150,9 @@ describe('a remote binding reaches its server through a bounded keep-alive pool'
     expect(watch.seen.mostFinds).toBe(POOL);
     watch.release();
     await waitFor(() => socket.acks.size === CALLS, 'the held calls to be answered', 30_000);
-    console.log(`held A: ${refused.length} calls got 503 after ${waited} ms, ${POOL} were answered once A went on; A accepted ${watch.seen.connections} connections`);
+    console.log(
+      `held A: ${refused.length} calls got 503 after ${waited} ms, ${POOL} were answered once A went on; A accepted ${watch.seen.connections} connections`,
+    );
 
     expect(refused.every((error) => JSON.stringify(error) === JSON.stringify(UNAVAILABLE))).toBe(true);
     expect(waited).toBeGreaterThanOrEqual(1000);
@@ -150,7 +169,11 @@ describe('a remote binding reaches its server through a bounded keep-alive pool'
     watch.hold();
     socket.flood(CALLS, 'find', 'messages', {});
     // The pool's calls are held at A and the queue is full: every other call is refused without waiting.
-    await waitFor(() => socket.acks.size === CALLS - POOL - queueLimit, `${CALLS - POOL - queueLimit} refusals`, 10_000);
+    await waitFor(
+      () => socket.acks.size === CALLS - POOL - queueLimit,
+      `${CALLS - POOL - queueLimit} refusals`,
+      10_000,
+    );
     const refused = [...socket.acks.values()].map(([error]) => error);
     expect(refused.every((error) => JSON.stringify(error) === JSON.stringify(UNAVAILABLE))).toBe(true);
     expect(watch.seen.mostFinds).toBe(POOL);

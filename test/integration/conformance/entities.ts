@@ -117,7 +117,9 @@ export class EntityMap implements MatchEntities {
   }
 
   clients(): Array<[string, ClientEntity]> {
-    return [...this.entries].flatMap(([id, e]) => (e.kind === 'client' ? [[id, e.value] as [string, ClientEntity]] : []));
+    return [...this.entries].flatMap(([id, e]) =>
+      e.kind === 'client' ? [[id, e.value] as [string, ClientEntity]] : [],
+    );
   }
 
   /** Creates the file's entities in order; the caller closes the map even when this fails midway. */
@@ -137,10 +139,16 @@ export class EntityMap implements MatchEntities {
       const entity: ClientEntity = { client, events: [], observing: true };
       const ignored = new Set([...ALWAYS_IGNORED, ...ignoreCommandMonitoringEvents]);
       const record = (type: ObservedEventType, event: ObservedEvent): void => {
-        if (entity.observing && observeEvents.includes(type) && !ignored.has(event.commandName)) entity.events.push(event);
+        if (entity.observing && observeEvents.includes(type) && !ignored.has(event.commandName))
+          entity.events.push(event);
       };
       client.on('commandStarted', (e: CommandStartedEvent) =>
-        record('commandStartedEvent', { type: 'commandStartedEvent', commandName: e.commandName, databaseName: e.databaseName, command: e.command }),
+        record('commandStartedEvent', {
+          type: 'commandStartedEvent',
+          commandName: e.commandName,
+          databaseName: e.databaseName,
+          command: e.command,
+        }),
       );
       client.on('commandSucceeded', (e: CommandSucceededEvent) =>
         record('commandSucceededEvent', {
@@ -151,7 +159,11 @@ export class EntityMap implements MatchEntities {
         }),
       );
       client.on('commandFailed', (e: CommandFailedEvent) =>
-        record('commandFailedEvent', { type: 'commandFailedEvent', commandName: e.commandName, databaseName: e.databaseName }),
+        record('commandFailedEvent', {
+          type: 'commandFailedEvent',
+          commandName: e.commandName,
+          databaseName: e.databaseName,
+        }),
       );
       this.add(id, { kind: 'client', value: entity });
       await client.connect();
@@ -165,7 +177,10 @@ export class EntityMap implements MatchEntities {
     }
     if (def.collection) {
       const { id, database, collectionName, collectionOptions } = def.collection;
-      this.add(id, { kind: 'collection', value: this.database(database).collection(collectionName, collectionOptions) });
+      this.add(id, {
+        kind: 'collection',
+        value: this.database(database).collection(collectionName, collectionOptions),
+      });
       return;
     }
     if (def.session) {

@@ -2,7 +2,13 @@ import { MongoServerError, type MongoClient } from 'mongodb';
 import type { EntityMap, ObservedEvent } from './entities';
 import { findExactMismatch, findMismatch, preview } from './matcher';
 import { returnsCursorDocuments } from './operations';
-import type { CollectionData, ExpectedError, ExpectedEvent, ExpectedEventsForClient, OperationDef } from './unified-types';
+import type {
+  CollectionData,
+  ExpectedError,
+  ExpectedEvent,
+  ExpectedEventsForClient,
+  OperationDef,
+} from './unified-types';
 
 // Each check returns a failure message, or undefined when the expectation holds.
 
@@ -46,7 +52,8 @@ export function expectError(expected: ExpectedError, error: unknown, entities: E
   }
   if (expected.errorContains !== undefined) {
     const message = String(err.message ?? '').toLowerCase();
-    if (!message.includes(expected.errorContains.toLowerCase())) return `expected error containing "${expected.errorContains}", got ${got}`;
+    if (!message.includes(expected.errorContains.toLowerCase()))
+      return `expected error containing "${expected.errorContains}", got ${got}`;
   }
   for (const label of expected.errorLabelsContain ?? []) {
     if (!err.hasErrorLabel?.(label)) return `expected error label ${label}, got ${got}`;
@@ -70,9 +77,19 @@ function eventLine(event: ObservedEvent): string {
   return `${event.type}:${event.commandName}`;
 }
 
-function matchEvent(expected: ExpectedEvent, actual: ObservedEvent, entities: EntityMap, at: string): string | undefined {
+function matchEvent(
+  expected: ExpectedEvent,
+  actual: ObservedEvent,
+  entities: EntityMap,
+  at: string,
+): string | undefined {
   const type = Object.keys(expected)[0] as keyof ExpectedEvent;
-  const body = (expected[type] ?? {}) as { command?: unknown; reply?: unknown; commandName?: string; databaseName?: string };
+  const body = (expected[type] ?? {}) as {
+    command?: unknown;
+    reply?: unknown;
+    commandName?: string;
+    databaseName?: string;
+  };
   if (actual.type !== type) return `${at}: expected ${type}, got ${eventLine(actual)}`;
   if (body.commandName !== undefined && body.commandName !== actual.commandName) {
     return `${at}: expected commandName ${body.commandName}, got ${actual.commandName}`;

@@ -94,7 +94,9 @@ export function bsonTypeNames(value: unknown): string[] {
   if (typeof value === 'bigint') return ['long', 'number'];
   if (typeof value === 'number') {
     if (!Number.isInteger(value)) return ['double', 'number'];
-    return value >= INT32_MIN && value <= INT32_MAX ? ['int', 'long', 'double', 'number'] : ['long', 'double', 'number'];
+    return value >= INT32_MIN && value <= INT32_MAX
+      ? ['int', 'long', 'double', 'number']
+      : ['long', 'double', 'number'];
   }
   if (Array.isArray(value)) return ['array'];
   if (value instanceof Date) return ['date'];
@@ -146,7 +148,8 @@ function bsonValuesEqual(expected: object, actual: object): boolean {
  * when integral and in range, else double; wrappers keep their own type.
  */
 function numberKind(value: unknown): 'int' | 'long' | 'double' | undefined {
-  if (typeof value === 'number') return Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX ? 'int' : 'double';
+  if (typeof value === 'number')
+    return Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX ? 'int' : 'double';
   if (typeof value === 'bigint') return 'long';
   const tag = bsontype(value);
   return tag === 'Int32' ? 'int' : tag === 'Long' ? 'long' : tag === 'Double' ? 'double' : undefined;
@@ -164,7 +167,8 @@ function scalarsEqual(expected: unknown, actual: unknown, state: State): boolean
   if (expected instanceof Uint8Array) {
     return actual instanceof Uint8Array && Buffer.compare(Buffer.from(expected), Buffer.from(actual)) === 0;
   }
-  if (bsontype(expected) !== undefined) return bsontype(actual) !== undefined && bsonValuesEqual(expected as object, actual as object);
+  if (bsontype(expected) !== undefined)
+    return bsontype(actual) !== undefined && bsonValuesEqual(expected as object, actual as object);
   return Object.is(expected, actual);
 }
 
@@ -172,7 +176,14 @@ function child(path: string, key: string | number): string {
   return typeof key === 'number' ? `${path}[${key}]` : `${path}.${key}`;
 }
 
-function matchOperator(op: string, arg: unknown, actual: unknown, path: string, isRoot: boolean, state: State): Mismatch {
+function matchOperator(
+  op: string,
+  arg: unknown,
+  actual: unknown,
+  path: string,
+  isRoot: boolean,
+  state: State,
+): Mismatch {
   switch (op) {
     case '$$type': {
       const wanted = Array.isArray(arg) ? (arg as string[]) : [arg as string];
@@ -197,10 +208,13 @@ function matchOperator(op: string, arg: unknown, actual: unknown, path: string, 
       const limit = numeric(arg);
       const value = numeric(actual);
       if (limit === undefined) return `${path}: $$lte needs a number, got ${preview(arg)}`;
-      return value !== undefined && value <= limit ? undefined : `${path}: expected <= ${limit}, got ${preview(actual)}`;
+      return value !== undefined && value <= limit
+        ? undefined
+        : `${path}: expected <= ${limit}, got ${preview(actual)}`;
     }
     case '$$matchAsDocument': {
-      if (typeof actual !== 'string') return `${path}: $$matchAsDocument needs an extended JSON string, got ${preview(actual)}`;
+      if (typeof actual !== 'string')
+        return `${path}: $$matchAsDocument needs an extended JSON string, got ${preview(actual)}`;
       let parsed: unknown;
       try {
         parsed = EJSON.parse(actual, { relaxed: false });
@@ -220,7 +234,9 @@ function matchOperator(op: string, arg: unknown, actual: unknown, path: string, 
           : bsontype(actual) === 'Binary'
             ? Buffer.from((actual as { buffer: Uint8Array }).buffer)
             : undefined;
-      return bytes && bytes.toString('hex') === hex ? undefined : `${path}: expected bytes ${hex}, got ${preview(actual)}`;
+      return bytes && bytes.toString('hex') === hex
+        ? undefined
+        : `${path}: expected bytes ${hex}, got ${preview(actual)}`;
     }
     default:
       return `${path}: unsupported special operator ${op}`;
@@ -245,7 +261,8 @@ function matchDocument(
       }
       continue;
     }
-    if (op === undefined && actualValue === undefined) return `${child(path, key)}: missing (expected ${preview(value)})`;
+    if (op === undefined && actualValue === undefined)
+      return `${child(path, key)}: missing (expected ${preview(value)})`;
     const mismatch = matchValue(value, actualValue, child(path, key), false, state);
     if (mismatch) return mismatch;
   }
@@ -278,7 +295,10 @@ function matchValue(expected: unknown, rawActual: unknown, path: string, isRoot:
   }
   if (actual === undefined) return `${path}: missing (expected ${preview(expected)})`;
   if (scalarsEqual(expected, actual, state)) return undefined;
-  const kinds = state.exact && numberKind(expected) !== numberKind(actual) ? ` (${numberKind(expected)} vs ${numberKind(actual)})` : '';
+  const kinds =
+    state.exact && numberKind(expected) !== numberKind(actual)
+      ? ` (${numberKind(expected)} vs ${numberKind(actual)})`
+      : '';
   return `${path}: expected ${preview(expected)}, got ${preview(actual)}${kinds}`;
 }
 

@@ -165,7 +165,12 @@ export function supportedOperations(): string[] {
  * else on the wire and lets create-null-ids reach the server as written.
  */
 function keepsExplicitIds(name: string, args: Args): boolean {
-  const docs = name === 'insertOne' ? [args.document] : name === 'insertMany' ? (args.documents as unknown[] | undefined) : undefined;
+  const docs =
+    name === 'insertOne'
+      ? [args.document]
+      : name === 'insertMany'
+        ? (args.documents as unknown[] | undefined)
+        : undefined;
   return !!docs && docs.length > 0 && docs.every((d) => d !== null && typeof d === 'object' && '_id' in d);
 }
 
@@ -192,7 +197,9 @@ export async function runOperation(op: OperationDef, entities: EntityMap): Promi
     if (!fn) throw new RunnerError(`operation ${op.name} on a database is not supported by the runner`);
     return fn(entities.database(op.object), args);
   }
-  throw new RunnerError(`operation ${op.name} targets "${op.object}" (${kind ?? 'undefined'}), which the runner does not support`);
+  throw new RunnerError(
+    `operation ${op.name} targets "${op.object}" (${kind ?? 'undefined'}), which the runner does not support`,
+  );
 }
 
 /** A gap in the runner itself, as opposed to a driver or server error the case may expect. */

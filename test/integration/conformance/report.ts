@@ -16,7 +16,9 @@ export function formatReport(results: CaseResult[], total: number): string {
     for (const f of failures) {
       const key = `${f.file} > ${f.description}`;
       const deviation = DRIVER_DEVIATIONS.get(key);
-      lines.push(`    - ${key}: ${f.reason ?? ''}${deviation ? `\n      (known driver deviation, not the server: ${deviation})` : ''}`);
+      lines.push(
+        `    - ${key}: ${f.reason ?? ''}${deviation ? `\n      (known driver deviation, not the server: ${deviation})` : ''}`,
+      );
     }
   }
   return lines.join('\n');

@@ -24,8 +24,10 @@ export function compareVersions(a: string, b: string): number {
 
 /** Why one requirement is not met, or undefined when it is. */
 function unmet(req: RunOnRequirement, server: ServerInfo): string | undefined {
-  if (req.minServerVersion && compareVersions(server.version, req.minServerVersion) < 0) return `needs >= ${req.minServerVersion}`;
-  if (req.maxServerVersion && compareVersions(server.version, req.maxServerVersion) > 0) return `needs <= ${req.maxServerVersion}`;
+  if (req.minServerVersion && compareVersions(server.version, req.minServerVersion) < 0)
+    return `needs >= ${req.minServerVersion}`;
+  if (req.maxServerVersion && compareVersions(server.version, req.maxServerVersion) > 0)
+    return `needs <= ${req.maxServerVersion}`;
   if (req.topologies && !req.topologies.includes(server.topology)) return `needs topology ${req.topologies.join('|')}`;
   if (req.serverless === 'require') return 'needs serverless';
   if (req.auth === true) return 'needs auth';

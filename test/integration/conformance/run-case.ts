@@ -6,7 +6,8 @@ import { RunnerError, runOperation } from './operations';
 import { requirementsUnmet, type ServerInfo } from './requirements';
 import type { CollectionData, OperationDef, SelectedCase } from './unified-types';
 
-export type FailureStage = 'load' | 'requirements' | 'setup' | 'operation' | 'events' | 'outcome' | 'timeout' | 'runner';
+export type FailureStage =
+  'load' | 'requirements' | 'setup' | 'operation' | 'events' | 'outcome' | 'timeout' | 'runner';
 
 export interface CaseResult {
   file: string;
@@ -41,7 +42,8 @@ async function setUpInitialData(internal: MongoClient, initialData: CollectionDa
     const db = internal.db(databaseName);
     await db.collection(collectionName).drop(MAJORITY); // the driver ignores NamespaceNotFound
     if (createOptions) await db.createCollection(collectionName, { ...createOptions, ...MAJORITY });
-    if (documents.length > 0) await db.collection(collectionName).insertMany(documents, { ...MAJORITY, forceServerObjectId: true });
+    if (documents.length > 0)
+      await db.collection(collectionName).insertMany(documents, { ...MAJORITY, forceServerObjectId: true });
     else if (!createOptions) await db.createCollection(collectionName, MAJORITY);
   }
 }
@@ -117,7 +119,8 @@ export async function runCase(c: SelectedCase, ctx: RunContext): Promise<CaseRes
   });
   if (c.loadError || !c.unifiedFile || !c.test) return verdict(false, 'load', c.loadError ?? 'not loaded');
   const unmet =
-    requirementsUnmet(c.unifiedFile.runOnRequirements, ctx.server) ?? requirementsUnmet(c.test.runOnRequirements, ctx.server);
+    requirementsUnmet(c.unifiedFile.runOnRequirements, ctx.server) ??
+    requirementsUnmet(c.test.runOnRequirements, ctx.server);
   if (unmet) return verdict(false, 'requirements', unmet);
   if (c.test.skipReason) return verdict(false, 'requirements', `test has skipReason: ${c.test.skipReason}`);
 

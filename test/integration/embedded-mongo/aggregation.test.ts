@@ -40,24 +40,59 @@ describe('embedded mongo: aggregation', () => {
       .collection('authors')
       .aggregate([
         { $match: { _id: 1 } },
-        { $lookup: { from: 'books', let: { a: '$_id' }, pipeline: [{ $match: { $expr: { $eq: ['$author', '$$a'] } } }, { $count: 'n' }], as: 'c' } },
+        {
+          $lookup: {
+            from: 'books',
+            let: { a: '$_id' },
+            pipeline: [{ $match: { $expr: { $eq: ['$author', '$$a'] } } }, { $count: 'n' }],
+            as: 'c',
+          },
+        },
       ])
       .toArray();
     expect(ann.c).toEqual([{ n: 2 }]);
     const [cy] = await f.db
       .collection('authors')
-      .aggregate([{ $match: { _id: 3 } }, { $graphLookup: { from: 'authors', startWith: '$boss', connectFromField: 'boss', connectToField: '_id', as: 'chain' } }])
+      .aggregate([
+        { $match: { _id: 3 } },
+        {
+          $graphLookup: {
+            from: 'authors',
+            startWith: '$boss',
+            connectFromField: 'boss',
+            connectToField: '_id',
+            as: 'chain',
+          },
+        },
+      ])
       .toArray();
     expect(cy.chain.map((a: { name: string }) => a.name).sort()).toEqual(['ann', 'bob']);
-    const union = await f.db.collection('authors').aggregate([{ $project: { _id: 1 } }, { $unionWith: { coll: 'books', pipeline: [{ $project: { _id: 1 } }] } }]).toArray();
+    const union = await f.db
+      .collection('authors')
+      .aggregate([{ $project: { _id: 1 } }, { $unionWith: { coll: 'books', pipeline: [{ $project: { _id: 1 } }] } }])
+      .toArray();
     expect(union).toHaveLength(6);
   });
 
   test('$out and $merge write through the server (indexes included)', async () => {
-    await f.db.collection('authors').aggregate([{ $match: { boss: { $ne: null } } }, { $out: 'managed' }]).toArray();
+    await f.db
+      .collection('authors')
+      .aggregate([{ $match: { boss: { $ne: null } } }, { $out: 'managed' }])
+      .toArray();
     expect(await f.db.collection('managed').countDocuments()).toBe(2);
-    await f.db.collection('books').aggregate([{ $group: { _id: '$author', n: { $sum: 1 } } }, { $merge: { into: 'managed', whenMatched: 'merge' } }]).toArray();
-    expect(await f.db.collection('managed').findOne({ _id: 2 as never })).toEqual({ _id: 2, name: 'bob', boss: 1, n: 1 });
+    await f.db
+      .collection('books')
+      .aggregate([
+        { $group: { _id: '$author', n: { $sum: 1 } } },
+        { $merge: { into: 'managed', whenMatched: 'merge' } },
+      ])
+      .toArray();
+    expect(await f.db.collection('managed').findOne({ _id: 2 as never })).toEqual({
+      _id: 2,
+      name: 'bob',
+      boss: 1,
+      n: 1,
+    });
     expect(await f.db.collection('managed').findOne({ _id: 1 as never })).toEqual({ _id: 1, n: 2 });
   });
 
@@ -65,9 +100,15 @@ describe('embedded mongo: aggregation', () => {
     const hex = '5f1d7a3e9b1e8a2b3c4d5e6f';
     const [row] = await f.db
       .collection('authors')
-      .aggregate([{ $match: { $expr: { $eq: ['$name', '$$who'] } } }, { $project: { _id: 0, oid: { $toObjectId: hex }, who: '$$who' } }], {
-        let: { who: { $concat: ['a', 'nn'] } },
-      })
+      .aggregate(
+        [
+          { $match: { $expr: { $eq: ['$name', '$$who'] } } },
+          { $project: { _id: 0, oid: { $toObjectId: hex }, who: '$$who' } },
+        ],
+        {
+          let: { who: { $concat: ['a', 'nn'] } },
+        },
+      )
       .toArray();
     expect(row.oid).toEqual(new ObjectId(hex));
     expect(row.who).toBe('ann');
@@ -75,10 +116,15 @@ describe('embedded mongo: aggregation', () => {
 
   test('ObjectId values compare by value in filters, $in and $group', async () => {
     const id = new ObjectId();
-    await f.db.collection('oids').insertMany([{ ref: id }, { ref: new ObjectId(id.toHexString()) }, { ref: new ObjectId() }]);
+    await f.db
+      .collection('oids')
+      .insertMany([{ ref: id }, { ref: new ObjectId(id.toHexString()) }, { ref: new ObjectId() }]);
     expect(await f.db.collection('oids').countDocuments({ ref: new ObjectId(id.toHexString()) })).toBe(2);
     expect(await f.db.collection('oids').countDocuments({ ref: { $in: [id] } })).toBe(2);
-    const groups = await f.db.collection('oids').aggregate([{ $group: { _id: '$ref', n: { $sum: 1 } } }]).toArray();
+    const groups = await f.db
+      .collection('oids')
+      .aggregate([{ $group: { _id: '$ref', n: { $sum: 1 } } }])
+      .toArray();
     expect(groups.map((g) => g.n).sort()).toEqual([1, 2]);
   });
 

@@ -31,7 +31,8 @@ describe('embedded mongo: capped collections', () => {
       session.startTransaction();
       await expect(fixture.db.collection('log').insertOne({ n: 99 }, { session })).rejects.toMatchObject({
         code: 263,
-        message: "Collection 'embedded_test.log' is a capped collection. Writes in transactions are not allowed on capped collections.",
+        message:
+          "Collection 'embedded_test.log' is a capped collection. Writes in transactions are not allowed on capped collections.",
       });
       await session.abortTransaction().catch(() => undefined);
     } finally {

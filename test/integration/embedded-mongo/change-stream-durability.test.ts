@@ -13,14 +13,19 @@ jest.setTimeout(60_000);
 /** A short awaitData wait: an empty batch comes back after 100 ms. */
 const QUICK = { maxAwaitTimeMS: 100 };
 
-const connect = (url: string): Promise<MongoClient> => new MongoClient(url, { serverSelectionTimeoutMS: 5000, retryWrites: false, maxPoolSize: 10 }).connect();
+const connect = (url: string): Promise<MongoClient> =>
+  new MongoClient(url, { serverSelectionTimeoutMS: 5000, retryWrites: false, maxPoolSize: 10 }).connect();
 
 /** Every event a stream resumed after `token` delivers now (it stops at the first empty batch). */
 async function eventsAfter(client: MongoClient, token: ResumeToken, bound: number): Promise<ChangeStreamDocument[]> {
-  const stream = client.db('crash').collection('events').watch([], { ...QUICK, resumeAfter: token });
+  const stream = client
+    .db('crash')
+    .collection('events')
+    .watch([], { ...QUICK, resumeAfter: token });
   const events: ChangeStreamDocument[] = [];
   try {
-    for (let event = await stream.tryNext(); event && events.length <= bound; event = await stream.tryNext()) events.push(event);
+    for (let event = await stream.tryNext(); event && events.length <= bound; event = await stream.tryNext())
+      events.push(event);
   } finally {
     await stream.close();
   }
@@ -61,7 +66,8 @@ describe('embedded mongo: the change-stream history is as durable as the data (o
         }
       }
     });
-    for (let waited = 0; acknowledged.size < 400 && waited < 15_000; waited += 5) await new Promise((r) => setTimeout(r, 5));
+    for (let waited = 0; acknowledged.size < 400 && waited < 15_000; waited += 5)
+      await new Promise((r) => setTimeout(r, 5));
     await child.kill();
     await Promise.all(writers);
     await client.close();
@@ -70,9 +76,17 @@ describe('embedded mongo: the change-stream history is as durable as the data (o
     child = await startChildServer(dataDir);
     const again = await connect(child.url);
     try {
-      const stored = (await again.db('crash').collection('events').find({}, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id as unknown as number);
+      const stored = (
+        await again
+          .db('crash')
+          .collection('events')
+          .find({}, { projection: { _id: 1 } })
+          .toArray()
+      ).map((doc) => doc._id as unknown as number);
       const seen = await eventsAfter(again, before, next);
-      const inserted = seen.map((event) => (event.operationType === 'insert' ? (event.documentKey._id as unknown as number) : -1));
+      const inserted = seen.map((event) =>
+        event.operationType === 'insert' ? (event.documentKey._id as unknown as number) : -1,
+      );
       expect([...acknowledged].filter((id) => !inserted.includes(id))).toEqual([]); // no acknowledged change lost
       expect(inserted.sort((a, b) => a - b)).toEqual(stored.sort((a, b) => a - b)); // and none without its document, or twice
     } finally {
@@ -81,12 +95,16 @@ describe('embedded mongo: the change-stream history is as durable as the data (o
   });
 
   test('a run as a standalone keeps the window as it found it (as mongod keeps its oplog): a token from before resumes afterwards', async () => {
-    const start = (standalone: boolean) => startEmbeddedMongo({ host: '127.0.0.1', port: 0, dataDir, standalone, logger: recordingLogger() });
+    const start = (standalone: boolean) =>
+      startEmbeddedMongo({ host: '127.0.0.1', port: 0, dataDir, standalone, logger: recordingLogger() });
     let server = await start(false);
     let client = await connect(server.url);
     const stream = client.db('kept').collection('c').watch([], QUICK);
     await stream.tryNext();
-    await client.db('kept').collection('c').insertMany([{ n: 1 }, { n: 2 }]);
+    await client
+      .db('kept')
+      .collection('c')
+      .insertMany([{ n: 1 }, { n: 2 }]);
     const token = ((await stream.next()) as Document)._id as ResumeToken;
     await stream.close();
     await client.close();
@@ -101,7 +119,10 @@ describe('embedded mongo: the change-stream history is as durable as the data (o
     server = await start(false);
     client = await connect(server.url);
     try {
-      const resumed = client.db('kept').collection('c').watch([], { ...QUICK, resumeAfter: token });
+      const resumed = client
+        .db('kept')
+        .collection('c')
+        .watch([], { ...QUICK, resumeAfter: token });
       expect(((await resumed.next()) as Document).fullDocument.n).toBe(2);
       expect(await resumed.tryNext()).toBeNull();
       await resumed.close();
@@ -128,16 +149,30 @@ describe('embedded mongo: the change-stream history is as durable as the data (o
     };
     const legacyFolder = path.join(dataDir, 'change-stream-history');
     await mkdir(legacyFolder);
-    await writeFile(path.join(legacyFolder, 'journal-0000000001.log'), frameRecord([encodeStored(horizon), encodeStored(record)]));
+    await writeFile(
+      path.join(legacyFolder, 'journal-0000000001.log'),
+      frameRecord([encodeStored(horizon), encodeStored(record)]),
+    );
 
     const replayed = async (): Promise<Document[]> => {
       const server = await startEmbeddedMongo({ host: '127.0.0.1', port: 0, dataDir, logger: recordingLogger() });
       const client = await connect(server.url);
       try {
-        const stream = client.db('old').collection('things').watch([], { ...QUICK, startAtOperationTime: time });
+        const stream = client
+          .db('old')
+          .collection('things')
+          .watch([], { ...QUICK, startAtOperationTime: time });
         const first = await stream.tryNext();
         await stream.close();
-        return first ? [{ operationType: first.operationType, fullDocument: (first as Document).fullDocument, clusterTime: (first as Document).clusterTime }] : [];
+        return first
+          ? [
+              {
+                operationType: first.operationType,
+                fullDocument: (first as Document).fullDocument,
+                clusterTime: (first as Document).clusterTime,
+              },
+            ]
+          : [];
       } finally {
         await client.close();
         await server.stop();

@@ -29,12 +29,21 @@ describe('embedded mongo change streams', () => {
     await coll.replaceOne({ _id: 1 }, { c: 3 });
     await coll.deleteOne({ _id: 1 });
     const [insert, update, replace, remove] = await nextEvents(stream, 4);
-    expect(insert).toMatchObject({ operationType: 'insert', ns: { db: 'embedded_test', coll: 'events' }, documentKey: { _id: 1 }, fullDocument: { _id: 1, a: 1 } });
+    expect(insert).toMatchObject({
+      operationType: 'insert',
+      ns: { db: 'embedded_test', coll: 'events' },
+      documentKey: { _id: 1 },
+      fullDocument: { _id: 1, a: 1 },
+    });
     expect(insert._id._data).toEqual(expect.any(String));
     expect(insert.clusterTime).toBeDefined();
     expect(insert.wallTime).toBeInstanceOf(Date);
     expect(update).toMatchObject({ operationType: 'update', documentKey: { _id: 1 } });
-    expect(update.updateDescription).toEqual({ updatedFields: { a: 5, 'nested.y': 2 }, removedFields: ['b'], truncatedArrays: [{ field: 'list', newSize: 2 }] });
+    expect(update.updateDescription).toEqual({
+      updatedFields: { a: 5, 'nested.y': 2 },
+      removedFields: ['b'],
+      truncatedArrays: [{ field: 'list', newSize: 2 }],
+    });
     expect(update.fullDocument).toBeUndefined();
     expect(replace).toMatchObject({ operationType: 'replace', fullDocument: { _id: 1, c: 3 } });
     expect(remove).toMatchObject({ operationType: 'delete', documentKey: { _id: 1 } });
@@ -65,7 +74,10 @@ describe('embedded mongo change streams', () => {
   });
 
   it('db.watch() and client.watch() see other collections and databases; following stages filter and reshape (mongod allows $match/$project/$addFields)', async () => {
-    const dbStream = f.db.watch([{ $match: { operationType: 'insert' } }, { $project: { operationType: 1, ns: 1, 'fullDocument.v': 1 } }], QUICK);
+    const dbStream = f.db.watch(
+      [{ $match: { operationType: 'insert' } }, { $project: { operationType: 1, ns: 1, 'fullDocument.v': 1 } }],
+      QUICK,
+    );
     const clientStream = f.client.watch([{ $match: { 'ns.db': 'other_db' } }, { $addFields: { seen: true } }], QUICK);
     await dbStream.tryNext();
     await clientStream.tryNext();
@@ -73,7 +85,12 @@ describe('embedded mongo change streams', () => {
     await f.db.collection('one').deleteMany({});
     await f.client.db('other_db').collection('two').insertOne({ v: 2 });
     const [fromDb] = await nextEvents(dbStream, 1);
-    expect(fromDb).toEqual({ _id: expect.any(Object), operationType: 'insert', ns: { db: 'embedded_test', coll: 'one' }, fullDocument: { v: 1 } });
+    expect(fromDb).toEqual({
+      _id: expect.any(Object),
+      operationType: 'insert',
+      ns: { db: 'embedded_test', coll: 'one' },
+      fullDocument: { v: 1 },
+    });
     const [fromClient] = await nextEvents(clientStream, 1);
     expect(fromClient).toMatchObject({ operationType: 'insert', ns: { db: 'other_db', coll: 'two' }, seen: true });
     await dbStream.close();
@@ -82,12 +99,22 @@ describe('embedded mongo change streams', () => {
 
   it('mongod refuses stages that may not follow $changeStream (code 20) and a pipeline that drops the resume token _id (code 280)', async () => {
     const grouped = f.db.collection('x').watch([{ $group: { _id: null } }], QUICK);
-    await expect(grouped.tryNext()).rejects.toMatchObject({ code: 20, message: '$group is not permitted in a $changeStream pipeline' });
+    await expect(grouped.tryNext()).rejects.toMatchObject({
+      code: 20,
+      message: '$group is not permitted in a $changeStream pipeline',
+    });
     await grouped.close();
     const coll = f.db.collection('noid');
-    const raw = await f.db.command({ aggregate: 'noid', pipeline: [{ $changeStream: {} }, { $project: { _id: 0 } }], cursor: {} });
+    const raw = await f.db.command({
+      aggregate: 'noid',
+      pipeline: [{ $changeStream: {} }, { $project: { _id: 0 } }],
+      cursor: {},
+    });
     await coll.insertOne({ a: 1 });
-    await expect(f.db.command({ getMore: raw.cursor.id, collection: 'noid' })).rejects.toMatchObject({ code: 280, codeName: 'ChangeStreamFatalError' });
+    await expect(f.db.command({ getMore: raw.cursor.id, collection: 'noid' })).rejects.toMatchObject({
+      code: 280,
+      codeName: 'ChangeStreamFatalError',
+    });
   });
 
   it('drop and rename of the watched collection report drop / rename, then invalidate and close the stream (mongod invalidate events)', async () => {
@@ -107,7 +134,11 @@ describe('embedded mongo change streams', () => {
     await renameStream.tryNext();
     await renamed.rename('renamed');
     const [rename, renameInvalidate] = await nextEvents(renameStream, 2);
-    expect(rename).toMatchObject({ operationType: 'rename', ns: { coll: 'to_rename' }, to: { db: 'embedded_test', coll: 'renamed' } });
+    expect(rename).toMatchObject({
+      operationType: 'rename',
+      ns: { coll: 'to_rename' },
+      to: { db: 'embedded_test', coll: 'renamed' },
+    });
     expect(renameInvalidate.operationType).toBe('invalidate');
     expect(await f.db.collection('renamed').countDocuments()).toBe(1);
   });

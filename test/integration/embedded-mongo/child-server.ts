@@ -19,7 +19,18 @@ export interface ChildServer {
 
 /** Runs the CLI in a child process on 127.0.0.1, a free port and `dataDir`; resolves once it listens. */
 export async function startChildServer(dataDir: string, extraArgs: string[] = []): Promise<ChildServer> {
-  const args = ['-r', '@swc-node/register', CLI, '--bind_ip', '127.0.0.1', '--port', '0', '--dbpath', dataDir, ...extraArgs];
+  const args = [
+    '-r',
+    '@swc-node/register',
+    CLI,
+    '--bind_ip',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--dbpath',
+    dataDir,
+    ...extraArgs,
+  ];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -23,7 +23,8 @@ describe('embedded mongo: collation', () => {
   });
 
   test('equality and ranges honour strength', async () => {
-    const ids = async (filter: object, collation?: CollationOptions) => (await names.find(filter, { collation }).toArray()).map((doc) => doc._id);
+    const ids = async (filter: object, collation?: CollationOptions) =>
+      (await names.find(filter, { collation }).toArray()).map((doc) => doc._id);
     expect(await ids({ name: 'ALICE' })).toEqual([4]);
     expect(await ids({ name: 'ALICE' }, caseInsensitive)).toEqual([1, 4]);
     expect(await ids({ name: 'emile' }, caseInsensitive)).toEqual([]);
@@ -35,9 +36,13 @@ describe('embedded mongo: collation', () => {
   test('sort is case-insensitive, accent-aware and numeric when asked', async () => {
     const sorted = await names.find({}, { collation: caseInsensitive, sort: { name: 1, _id: 1 } }).toArray();
     expect(sorted.map((doc) => doc.name)).toEqual(['alice', 'ALICE', 'Bob', 'carol', 'Émile']);
-    const numeric = await names.find({}, { collation: { locale: 'en', numericOrdering: true }, sort: { file: 1 } }).toArray();
+    const numeric = await names
+      .find({}, { collation: { locale: 'en', numericOrdering: true }, sort: { file: 1 } })
+      .toArray();
     expect(numeric.map((doc) => doc.file)).toEqual(['file1', 'file2', 'file9', 'file10', 'file100']);
-    expect(await names.countDocuments({ file: { $gt: 'file9' } }, { collation: { locale: 'en', numericOrdering: true } })).toBe(2);
+    expect(
+      await names.countDocuments({ file: { $gt: 'file9' } }, { collation: { locale: 'en', numericOrdering: true } }),
+    ).toBe(2);
   });
 
   test('count, distinct, update and delete use the collation', async () => {
@@ -47,7 +52,9 @@ describe('embedded mongo: collation', () => {
     expect(updated.modifiedCount).toBe(2);
     const deleted = await names.deleteMany({ name: 'BOB' }, { collation: caseInsensitive });
     expect(deleted.deletedCount).toBe(1);
-    const grouped = await names.aggregate([{ $group: { _id: '$name', n: { $sum: 1 } } }, { $sort: { n: -1 } }], { collation: caseInsensitive }).toArray();
+    const grouped = await names
+      .aggregate([{ $group: { _id: '$name', n: { $sum: 1 } } }, { $sort: { n: -1 } }], { collation: caseInsensitive })
+      .toArray();
     expect(grouped[0].n).toBe(2);
   });
 
@@ -62,13 +69,17 @@ describe('embedded mongo: collation', () => {
     await users.insertOne({ login: 'Anne' });
     const explain = await users.find({ login: 'ANN' }, { collation: caseInsensitive }).explain('executionStats');
     expect(explain.queryPlanner.winningPlan.inputStage).toMatchObject({ stage: 'IXSCAN', indexName: 'login_1' });
-    expect((await users.find({ login: 'ANN' }, { collation: caseInsensitive }).toArray()).map((doc) => doc.login)).toEqual(['Ann']);
+    expect(
+      (await users.find({ login: 'ANN' }, { collation: caseInsensitive }).toArray()).map((doc) => doc.login),
+    ).toEqual(['Ann']);
     // Without the matching collation the index cannot answer string bounds.
     const plain = await users.find({ login: 'Ann' }).explain('executionStats');
     expect(plain.queryPlanner.winningPlan.stage).toBe('COLLSCAN');
   });
 
   test('an unknown locale is refused', async () => {
-    await expect(names.find({}, { collation: { locale: 'xx_NOPE_123456789' } }).toArray()).rejects.toMatchObject({ code: 2 });
+    await expect(names.find({}, { collation: { locale: 'xx_NOPE_123456789' } }).toArray()).rejects.toMatchObject({
+      code: 2,
+    });
   });
 });

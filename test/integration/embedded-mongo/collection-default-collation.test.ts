@@ -12,12 +12,14 @@ describe('embedded mongo: a collection default collation (createCollection with 
   test('mongod applies it to queries and sorts that give no collation of their own', async () => {
     const names = fixture.db.collection('names');
     expect(await names.countDocuments({ name: 'Apple' })).toBe(2);
-    expect((await names.find({}, { projection: { _id: 0 } }).sort({ name: 1 }).toArray()).map((doc) => doc.name.toLowerCase())).toEqual([
-      'apple',
-      'apple',
-      'banana',
-      'cherry',
-    ]);
+    expect(
+      (
+        await names
+          .find({}, { projection: { _id: 0 } })
+          .sort({ name: 1 })
+          .toArray()
+      ).map((doc) => doc.name.toLowerCase()),
+    ).toEqual(['apple', 'apple', 'banana', 'cherry']);
   });
 
   test('mongod applies it to distinct, count and aggregate, and an explicit simple collation overrides it', async () => {

@@ -7,7 +7,10 @@ import { startFixture, stopFixture } from './embedded-mongo-fixture';
 /** Creates collections with options and collMod changes, then checks them after a restart on the same data folder. */
 async function roundTrip(dataDir: string, engineOptions: EmbeddedMongoOptions): Promise<void> {
   const first = await startFixture({ dataDir, ...engineOptions });
-  await first.db.createCollection('checked', { validator: { $jsonSchema: { required: ['name'] } }, collation: { locale: 'en', strength: 2 } });
+  await first.db.createCollection('checked', {
+    validator: { $jsonSchema: { required: ['name'] } },
+    collation: { locale: 'en', strength: 2 },
+  });
   await first.db.command({ collMod: 'checked', validationLevel: 'moderate', validationAction: 'error' });
   await first.db.collection('checked').createIndex({ name: 1 }, { unique: true });
   await first.db.command({ collMod: 'checked', index: { name: 'name_1', hidden: true } });
@@ -30,7 +33,11 @@ async function roundTrip(dataDir: string, engineOptions: EmbeddedMongoOptions): 
     await expect(second.db.collection('checked').insertOne({ other: 1 })).rejects.toMatchObject({ code: 121 });
     expect(await second.db.collection('checked').countDocuments({ name: 'ANN' })).toBe(1);
     const indexes = await second.db.collection('checked').listIndexes().toArray();
-    expect(indexes.find((index) => index.name === 'name_1')).toMatchObject({ hidden: true, unique: true, collation: { locale: 'en', strength: 2 } });
+    expect(indexes.find((index) => index.name === 'name_1')).toMatchObject({
+      hidden: true,
+      unique: true,
+      collation: { locale: 'en', strength: 2 },
+    });
     expect(indexes.find((index) => index.name === 'at_1')).toMatchObject({ expireAfterSeconds: 5 });
     // The hidden unique index is rebuilt: still enforced, still not used by the planner.
     await expect(second.db.collection('checked').insertOne({ name: 'ann' })).rejects.toMatchObject({ code: 11000 });

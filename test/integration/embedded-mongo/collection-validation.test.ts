@@ -33,7 +33,10 @@ describe('embedded mongo: collection validators', () => {
     const error = await serverError(contacts.insertOne({ _id: 7 as never, name: 5, age: 200 }));
     expect(error.code).toBe(121);
     expect(error.message).toBe('Document failed validation');
-    const errInfo = error.errInfo as { failingDocumentId: unknown; details: { operatorName: string; title: string; schemaRulesNotSatisfied: Array<Record<string, unknown>> } };
+    const errInfo = error.errInfo as {
+      failingDocumentId: unknown;
+      details: { operatorName: string; title: string; schemaRulesNotSatisfied: Array<Record<string, unknown>> };
+    };
     expect(errInfo.failingDocumentId).toBe(7);
     expect(errInfo.details.operatorName).toBe('$jsonSchema');
     expect(errInfo.details.title).toBe('contact');
@@ -46,11 +49,26 @@ describe('embedded mongo: collection validators', () => {
             {
               propertyName: 'name',
               description: 'must be a string',
-              details: [{ operatorName: 'bsonType', specifiedAs: { bsonType: 'string' }, reason: 'type did not match', consideredValue: 5, consideredType: 'int' }],
+              details: [
+                {
+                  operatorName: 'bsonType',
+                  specifiedAs: { bsonType: 'string' },
+                  reason: 'type did not match',
+                  consideredValue: 5,
+                  consideredType: 'int',
+                },
+              ],
             },
             {
               propertyName: 'age',
-              details: [{ operatorName: 'maximum', specifiedAs: { maximum: 150, exclusiveMaximum: true }, reason: 'comparison failed', consideredValue: 200 }],
+              details: [
+                {
+                  operatorName: 'maximum',
+                  specifiedAs: { maximum: 150, exclusiveMaximum: true },
+                  reason: 'comparison failed',
+                  consideredValue: 200,
+                },
+              ],
             },
           ],
         },
@@ -71,13 +89,25 @@ describe('embedded mongo: collection validators', () => {
   ])('mongod reports the failed %s keyword under properties', async (_label, doc, operatorName) => {
     const error = await serverError(db.collection('contacts').insertOne(doc));
     expect(error.code).toBe(121);
-    const details = (error.errInfo as { details: { schemaRulesNotSatisfied: Array<{ propertiesNotSatisfied: Array<{ details: Array<{ operatorName: string }> }> }> } }).details;
-    const reported = details.schemaRulesNotSatisfied.flatMap((rule) => rule.propertiesNotSatisfied ?? []).flatMap((property) => property.details.map((detail) => detail.operatorName));
+    const details = (
+      error.errInfo as {
+        details: {
+          schemaRulesNotSatisfied: Array<{
+            propertiesNotSatisfied: Array<{ details: Array<{ operatorName: string }> }>;
+          }>;
+        };
+      }
+    ).details;
+    const reported = details.schemaRulesNotSatisfied
+      .flatMap((rule) => rule.propertiesNotSatisfied ?? [])
+      .flatMap((property) => property.details.map((detail) => detail.operatorName));
     expect(reported).toContain(operatorName);
   });
 
   test('mongod accepts values a restriction keyword does not apply to (minimum on a string) and keys not listed in properties', async () => {
-    const loose = await db.createCollection('loose', { validator: { $jsonSchema: { properties: { n: { minimum: 5 } } } } });
+    const loose = await db.createCollection('loose', {
+      validator: { $jsonSchema: { properties: { n: { minimum: 5 } } } },
+    });
     await expect(loose.insertOne({ n: 'text', other: true })).resolves.toBeDefined();
   });
 
@@ -106,7 +136,8 @@ describe('embedded mongo: collection validators', () => {
     ];
     for (const [doc, operatorName] of cases) {
       const error = await serverError(shapes.insertOne(doc));
-      const rules = (error.errInfo as { details: { schemaRulesNotSatisfied: Array<{ operatorName: string }> } }).details.schemaRulesNotSatisfied;
+      const rules = (error.errInfo as { details: { schemaRulesNotSatisfied: Array<{ operatorName: string }> } }).details
+        .schemaRulesNotSatisfied;
       expect(rules.map((rule) => rule.operatorName)).toContain(operatorName);
     }
     // oneOf: neither or both branches matching fails; here no kind at all matches both ('properties' of an absent field holds).
@@ -115,15 +146,33 @@ describe('embedded mongo: collection validators', () => {
   });
 
   test('mongod explains a query-operator validator clause by clause ($and of failing clauses, reason and consideredValue)', async () => {
-    const orders = await db.createCollection('orders', { validator: { qty: { $gt: 0 }, status: { $in: ['new', 'paid'] } } });
+    const orders = await db.createCollection('orders', {
+      validator: { qty: { $gt: 0 }, status: { $in: ['new', 'paid'] } },
+    });
     const error = await serverError(orders.insertOne({ _id: 1 as never, qty: -1, status: 'x' }));
     expect(error.errInfo).toEqual({
       failingDocumentId: 1,
       details: {
         operatorName: '$and',
         clausesNotSatisfied: [
-          { index: 0, details: { operatorName: '$gt', specifiedAs: { qty: { $gt: 0 } }, reason: 'comparison failed', consideredValue: -1 } },
-          { index: 1, details: { operatorName: '$in', specifiedAs: { status: { $in: ['new', 'paid'] } }, reason: 'no matching value found in array', consideredValue: 'x' } },
+          {
+            index: 0,
+            details: {
+              operatorName: '$gt',
+              specifiedAs: { qty: { $gt: 0 } },
+              reason: 'comparison failed',
+              consideredValue: -1,
+            },
+          },
+          {
+            index: 1,
+            details: {
+              operatorName: '$in',
+              specifiedAs: { status: { $in: ['new', 'paid'] } },
+              reason: 'no matching value found in array',
+              consideredValue: 'x',
+            },
+          },
         ],
       },
     });
@@ -131,18 +180,29 @@ describe('embedded mongo: collection validators', () => {
     // The implicit $and stays the top-level operator when only one of its clauses fails.
     expect(missing.errInfo).toEqual({
       failingDocumentId: 2,
-      details: { operatorName: '$and', clausesNotSatisfied: [{ index: 0, details: { operatorName: '$gt', specifiedAs: { qty: { $gt: 0 } }, reason: 'field was missing' } }] },
+      details: {
+        operatorName: '$and',
+        clausesNotSatisfied: [
+          { index: 0, details: { operatorName: '$gt', specifiedAs: { qty: { $gt: 0 } }, reason: 'field was missing' } },
+        ],
+      },
     });
   });
 
   test('mongod validates updates, replacements, findAndModify and upserts, and writes nothing on failure', async () => {
-    const items = await db.createCollection('items', { validator: { $jsonSchema: { required: ['sku'], properties: { qty: { bsonType: 'int', minimum: 0 } } } } });
+    const items = await db.createCollection('items', {
+      validator: { $jsonSchema: { required: ['sku'], properties: { qty: { bsonType: 'int', minimum: 0 } } } },
+    });
     await items.insertOne({ _id: 1 as never, sku: 'a', qty: 1 });
     expect((await serverError(items.updateOne({ _id: 1 as never }, { $set: { qty: -5 } }))).code).toBe(121);
     expect((await serverError(items.replaceOne({ _id: 1 as never }, { qty: 2 }))).code).toBe(121);
     expect((await serverError(items.findOneAndUpdate({ _id: 1 as never }, { $unset: { sku: '' } }))).code).toBe(121);
-    expect((await serverError(items.updateOne({ _id: 2 as never }, { $set: { qty: 1 } }, { upsert: true }))).code).toBe(121);
-    expect((await serverError(items.findOneAndUpdate({ _id: 3 as never }, { $set: { qty: 1 } }, { upsert: true }))).code).toBe(121);
+    expect((await serverError(items.updateOne({ _id: 2 as never }, { $set: { qty: 1 } }, { upsert: true }))).code).toBe(
+      121,
+    );
+    expect(
+      (await serverError(items.findOneAndUpdate({ _id: 3 as never }, { $set: { qty: 1 } }, { upsert: true }))).code,
+    ).toBe(121);
     expect(await items.find().toArray()).toEqual([{ _id: 1, sku: 'a', qty: 1 }]);
     // A bulk write reports the failure as a writeError with errInfo, at the failing index.
     const bulk = await serverError(items.insertMany([{ sku: 'b' }, { qty: 3 }], { ordered: false }));
@@ -160,7 +220,10 @@ describe('embedded mongo: collection validators', () => {
 
   test('validationLevel moderate: mongod validates inserts and updates of valid documents, not updates of documents that already fail', async () => {
     const legacy = db.collection('legacy');
-    await legacy.insertMany([{ _id: 1 as never, n: 5 }, { _id: 2 as never, n: -5 }]);
+    await legacy.insertMany([
+      { _id: 1 as never, n: 5 },
+      { _id: 2 as never, n: -5 },
+    ]);
     await db.command({ collMod: 'legacy', validator: { n: { $gte: 0 } }, validationLevel: 'moderate' });
     await legacy.updateOne({ _id: 2 as never }, { $set: { n: -6 } });
     expect((await serverError(legacy.updateOne({ _id: 1 as never }, { $set: { n: -1 } }))).code).toBe(121);
@@ -172,7 +235,10 @@ describe('embedded mongo: collection validators', () => {
   });
 
   test('validationAction warn: mongod stores the document and logs "Document would fail validation"', async () => {
-    const warned = await db.createCollection('warned', { validator: { n: { $type: 'int' } }, validationAction: 'warn' });
+    const warned = await db.createCollection('warned', {
+      validator: { n: { $type: 'int' } },
+      validationAction: 'warn',
+    });
     logger.lines.length = 0;
     await warned.insertOne({ n: 'x' });
     expect(await warned.countDocuments()).toBe(1);
@@ -180,19 +246,34 @@ describe('embedded mongo: collection validators', () => {
   });
 
   test('mongod refuses unknown and unsupported $jsonSchema keywords at create and collMod with code 9 (FailedToParse)', async () => {
-    await expect(db.createCollection('bad1', { validator: { $jsonSchema: { foo: 1 } } })).rejects.toMatchObject({ code: 9, message: 'Unknown $jsonSchema keyword: foo' });
-    await expect(db.createCollection('bad2', { validator: { $jsonSchema: { format: 'email' } } })).rejects.toMatchObject({
+    await expect(db.createCollection('bad1', { validator: { $jsonSchema: { foo: 1 } } })).rejects.toMatchObject({
+      code: 9,
+      message: 'Unknown $jsonSchema keyword: foo',
+    });
+    await expect(
+      db.createCollection('bad2', { validator: { $jsonSchema: { format: 'email' } } }),
+    ).rejects.toMatchObject({
       code: 9,
       message: "$jsonSchema keyword 'format' is not currently supported",
     });
-    await expect(db.createCollection('bad3', { validator: { $jsonSchema: { type: 'integer' } } })).rejects.toMatchObject({ code: 9 });
-    await expect(db.command({ collMod: 'items', validator: { $jsonSchema: { properties: { a: { $ref: '#' } } } } })).rejects.toMatchObject({ code: 9 });
-    await expect(db.createCollection('bad4', { validationLevel: 'sometimes' })).rejects.toMatchObject({ code: 2, codeName: 'BadValue' });
+    await expect(
+      db.createCollection('bad3', { validator: { $jsonSchema: { type: 'integer' } } }),
+    ).rejects.toMatchObject({ code: 9 });
+    await expect(
+      db.command({ collMod: 'items', validator: { $jsonSchema: { properties: { a: { $ref: '#' } } } } }),
+    ).rejects.toMatchObject({ code: 9 });
+    await expect(db.createCollection('bad4', { validationLevel: 'sometimes' })).rejects.toMatchObject({
+      code: 2,
+      codeName: 'BadValue',
+    });
     expect(await db.listCollections({ name: /^bad/ }).toArray()).toEqual([]);
   });
 
   test('mongod evaluates a validator under the collection default collation', async () => {
-    const tagged = await db.createCollection('collated', { collation: { locale: 'en', strength: 2 }, validator: { kind: 'book' } });
+    const tagged = await db.createCollection('collated', {
+      collation: { locale: 'en', strength: 2 },
+      validator: { kind: 'book' },
+    });
     await tagged.insertOne({ kind: 'BOOK' });
     expect((await serverError(tagged.insertOne({ kind: 'dvd' }))).code).toBe(121);
   });

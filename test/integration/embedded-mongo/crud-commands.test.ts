@@ -26,10 +26,17 @@ describe('embedded mongo: CRUD commands through the driver', () => {
   });
 
   test('find with filter, sort, skip, limit and projection', async () => {
-    const docs = await people.find({ age: { $gte: 25 } }, { sort: { age: -1 }, skip: 1, limit: 1, projection: { _id: 0, name: 1 } }).toArray();
+    const docs = await people
+      .find({ age: { $gte: 25 } }, { sort: { age: -1 }, skip: 1, limit: 1, projection: { _id: 0, name: 1 } })
+      .toArray();
     expect(docs).toEqual([{ name: 'ann' }]);
     expect(await people.findOne({ _id: 2 as never })).toMatchObject({ name: 'bob' });
-    expect(await people.find({ tags: 'b' }).map((d) => d._id).toArray()).toEqual([1, 2]);
+    expect(
+      await people
+        .find({ tags: 'b' })
+        .map((d) => d._id)
+        .toArray(),
+    ).toEqual([1, 2]);
   });
 
   test('count, estimatedDocumentCount, countDocuments and distinct', async () => {
@@ -46,7 +53,10 @@ describe('embedded mongo: CRUD commands through the driver', () => {
     expect(same).toMatchObject({ matchedCount: 1, modifiedCount: 0 });
     await people.replaceOne({ _id: 2 as never }, { name: 'robert' });
     expect(await people.findOne({ _id: 2 as never })).toEqual({ _id: 2, name: 'robert' });
-    await people.updateOne({ _id: 3 as never }, [{ $set: { label: { $concat: ['$name', '!'] } } }, { $project: { _id: 0, label: 1 } }]);
+    await people.updateOne({ _id: 3 as never }, [
+      { $set: { label: { $concat: ['$name', '!'] } } },
+      { $project: { _id: 0, label: 1 } },
+    ]);
     expect(await people.findOne({ _id: 3 as never })).toEqual({ _id: 3, label: 'cy!' });
   });
 
@@ -59,33 +69,59 @@ describe('embedded mongo: CRUD commands through the driver', () => {
     expect(result.upsertedCount).toBe(1);
     const doc = await people.findOne({ _id: result.upsertedId as never });
     expect(doc).toEqual({ _id: result.upsertedId, name: 'eve', address: { city: 'Oslo' }, active: true, created: 1 });
-    await people.updateOne({ name: 'eve' }, { $set: { active: false }, $setOnInsert: { created: 2 } }, { upsert: true });
+    await people.updateOne(
+      { name: 'eve' },
+      { $set: { active: false }, $setOnInsert: { created: 2 } },
+      { upsert: true },
+    );
     expect(await people.findOne({ name: 'eve' })).toMatchObject({ active: false, created: 1 });
     const replaced = await people.replaceOne({ _id: 99 as never }, { name: 'zed' }, { upsert: true });
     expect(replaced.upsertedId).toBe(99);
   });
 
   test('positional $, $[] and $[id] with arrayFilters', async () => {
-    await people.insertOne({ _id: 10 as never, scores: [1, 5, 9], items: [{ k: 'a', n: 1 }, { k: 'b', n: 2 }] });
+    await people.insertOne({
+      _id: 10 as never,
+      scores: [1, 5, 9],
+      items: [
+        { k: 'a', n: 1 },
+        { k: 'b', n: 2 },
+      ],
+    });
     await people.updateOne({ _id: 10 as never, scores: 5 }, { $set: { 'scores.$': 50 } });
     await people.updateOne({ _id: 10 as never }, { $inc: { 'items.$[].n': 10 } });
-    await people.updateOne({ _id: 10 as never }, { $set: { 'items.$[it].k': 'B' } }, { arrayFilters: [{ 'it.k': 'b' }] });
+    await people.updateOne(
+      { _id: 10 as never },
+      { $set: { 'items.$[it].k': 'B' } },
+      { arrayFilters: [{ 'it.k': 'b' }] },
+    );
     expect(await people.findOne({ _id: 10 as never })).toEqual({
       _id: 10,
       scores: [1, 50, 9],
-      items: [{ k: 'a', n: 11 }, { k: 'B', n: 12 }],
+      items: [
+        { k: 'a', n: 11 },
+        { k: 'B', n: 12 },
+      ],
     });
   });
 
   test('changing _id is refused with ImmutableField (66)', async () => {
     await expect(people.updateOne({ _id: 1 as never }, { $set: { _id: 7 } })).rejects.toMatchObject({ code: 66 });
-    await expect(people.replaceOne({ _id: 1 as never }, { _id: 8, name: 'x' } as never)).rejects.toMatchObject({ code: 66 });
+    await expect(people.replaceOne({ _id: 1 as never }, { _id: 8, name: 'x' } as never)).rejects.toMatchObject({
+      code: 66,
+    });
   });
 
   test('an invalid $regex pattern or flag is refused with the codes mongod uses (51091, 51108)', async () => {
-    for (const run of [(filter: object) => people.find(filter).toArray(), (filter: object) => people.aggregate([{ $match: filter }]).toArray()]) {
+    for (const run of [
+      (filter: object) => people.find(filter).toArray(),
+      (filter: object) => people.aggregate([{ $match: filter }]).toArray(),
+    ]) {
       await expect(run({ name: { $regex: '(' } })).rejects.toMatchObject({ code: 51091, codeName: 'Location51091' });
-      await expect(run({ name: { $regex: 'a', $options: '%' } })).rejects.toMatchObject({ code: 51108, codeName: 'Location51108' });
+      await expect(run({ name: { $regex: 'a', $options: '%' } })).rejects.toMatchObject({
+        code: 51108,
+        codeName: 'Location51108',
+      });
     }
   });
 
@@ -95,13 +131,21 @@ describe('embedded mongo: CRUD commands through the driver', () => {
   });
 
   test('findAndModify: update, replace, delete, upsert', async () => {
-    const after = await people.findOneAndUpdate({ name: 'bob' }, { $set: { age: 26 } }, { returnDocument: 'after', projection: { age: 1 } });
+    const after = await people.findOneAndUpdate(
+      { name: 'bob' },
+      { $set: { age: 26 } },
+      { returnDocument: 'after', projection: { age: 1 } },
+    );
     expect(after).toEqual({ _id: 2, age: 26 });
     const before = await people.findOneAndReplace({ name: 'cy' }, { name: 'cyrus' }, { sort: { age: 1 } });
     expect(before).toMatchObject({ name: 'cy' });
     const removed = await people.findOneAndDelete({}, { sort: { _id: -1 } });
     expect(removed).toMatchObject({ _id: 3, name: 'cyrus' });
-    const upserted = await people.findOneAndUpdate({ _id: 50 as never }, { $set: { n: 1 } }, { upsert: true, returnDocument: 'after' });
+    const upserted = await people.findOneAndUpdate(
+      { _id: 50 as never },
+      { $set: { n: 1 } },
+      { upsert: true, returnDocument: 'after' },
+    );
     expect(upserted).toEqual({ _id: 50, n: 1 });
     expect(await people.findOneAndUpdate({ _id: 404 as never }, { $set: { n: 1 } })).toBeNull();
   });
@@ -127,7 +171,13 @@ describe('embedded mongo: CRUD commands through the driver', () => {
   test('views answer reads and refuse writes', async () => {
     await f.db.createCollection('adults', { viewOn: 'people', pipeline: [{ $match: { age: { $gte: 30 } } }] });
     expect(await f.db.collection('adults').countDocuments()).toBe(2);
-    expect(await f.db.collection('adults').find({}, { sort: { age: 1 } }).map((d) => d.name).toArray()).toEqual(['ann', 'cy']);
+    expect(
+      await f.db
+        .collection('adults')
+        .find({}, { sort: { age: 1 } })
+        .map((d) => d.name)
+        .toArray(),
+    ).toEqual(['ann', 'cy']);
     await expect(f.db.collection('adults').insertOne({ age: 50 })).rejects.toMatchObject({ code: 166 });
     await f.db.collection('adults').drop();
   });
@@ -142,14 +192,24 @@ describe('embedded mongo: CRUD commands through the driver', () => {
     const collation = { locale: 'en_US', strength: 2 };
     expect(await people.countDocuments({ name: 'ann' }, { collation })).toBe(3);
     expect(await people.distinct('name', { name: 'ann' }, { collation })).toHaveLength(1);
-    const sorted = await people.find({}, { collation, sort: { name: 1, _id: 1 }, projection: { _id: 0, name: 1 } }).toArray();
+    const sorted = await people
+      .find({}, { collation, sort: { name: 1, _id: 1 }, projection: { _id: 0, name: 1 } })
+      .toArray();
     expect(sorted.map((d) => d.name.toLowerCase())).toEqual(['ann', 'ann', 'ann', 'bob', 'cy']);
   });
 
   test('a write command without its statements fails as mongod parses it: 40414, the field named', async () => {
-    for (const [command, field] of [['insert', 'documents'], ['update', 'updates'], ['delete', 'deletes']]) {
+    for (const [command, field] of [
+      ['insert', 'documents'],
+      ['update', 'updates'],
+      ['delete', 'deletes'],
+    ]) {
       const error = await serverError(f.db.command({ [command]: 'people' }));
-      expect(error).toMatchObject({ code: 40414, codeName: 'Location40414', message: `BSON field '${command}.${field}' is missing but a required field` });
+      expect(error).toMatchObject({
+        code: 40414,
+        codeName: 'Location40414',
+        message: `BSON field '${command}.${field}' is missing but a required field`,
+      });
     }
   });
 });

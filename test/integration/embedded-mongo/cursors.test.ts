@@ -17,7 +17,10 @@ describe('embedded mongo: cursors', () => {
   const getMores = (): CommandStartedEvent[] => started.filter((event) => event.commandName === 'getMore');
 
   test('batchSize splits the results over several getMore calls, in order', async () => {
-    const docs = await f.db.collection('many').find({}, { batchSize: 40, sort: { i: 1 } }).toArray();
+    const docs = await f.db
+      .collection('many')
+      .find({}, { batchSize: 40, sort: { i: 1 } })
+      .toArray();
     expect(docs.map((d) => d.i)).toEqual(Array.from({ length: 250 }, (_, i) => i));
     expect(getMores()).toHaveLength(6);
   });
@@ -89,12 +92,18 @@ describe('embedded mongo: cursors', () => {
     await walk.deleteMany({ n: { $in: [5, 15] } });
     await walk.insertMany([{ n: 12.5 }, { n: -1 }]);
     for await (const doc of cursor) seen.push(doc.n as number);
-    const expected = [...Array.from({ length: 50 }, (_, n) => n).filter((n) => n !== 15), 12.5].sort((x, y) => x - y).filter((n) => n >= 0);
+    const expected = [...Array.from({ length: 50 }, (_, n) => n).filter((n) => n !== 15), 12.5]
+      .sort((x, y) => x - y)
+      .filter((n) => n >= 0);
     expect(seen).toEqual(expected);
   });
 
   test('pipeline stages after the head stream across getMore batches', async () => {
-    const cursor = f.db.collection('many').aggregate([{ $addFields: { twice: { $multiply: ['$i', 2] } } }, { $project: { twice: 1, i: 1, _id: 0 } }], { batchSize: 30 });
+    const cursor = f.db
+      .collection('many')
+      .aggregate([{ $addFields: { twice: { $multiply: ['$i', 2] } } }, { $project: { twice: 1, i: 1, _id: 0 } }], {
+        batchSize: 30,
+      });
     const docs = await cursor.toArray();
     expect(docs).toHaveLength(250);
     expect(docs.every((doc, position) => doc.i === position && doc.twice === 2 * position)).toBe(true);

@@ -59,7 +59,8 @@ describe('embedded mongo: the dataDir lock', () => {
     await childServer?.kill();
     childServer = undefined;
     for (const pid of strayPids.splice(0)) killQuietly(pid);
-    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const child of children.splice(0))
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -69,7 +70,9 @@ describe('embedded mongo: the dataDir lock', () => {
     const server = await startEmbeddedMongo({ dataDir, logger });
     expect(JSON.parse(await readFile(lockFile, 'utf8'))).toMatchObject({ pid: process.pid });
     await server.stop();
-    expect(logger.lines.filter((line) => line.startsWith('taking over a stale dataDir lock'))).toEqual([expect.stringContaining(`"previousOwner":${pid}`)]);
+    expect(logger.lines.filter((line) => line.startsWith('taking over a stale dataDir lock'))).toEqual([
+      expect.stringContaining(`"previousOwner":${pid}`),
+    ]);
     expect(await readdir(dataDir)).not.toContain('mongod.lock');
   }
 
@@ -88,7 +91,9 @@ describe('embedded mongo: the dataDir lock', () => {
     expect(await readdir(dataDir)).not.toContain('mongod.lock');
 
     childServer = await startChildServer(dataDir);
-    await expect(startEmbeddedMongo({ dataDir, logger: recordingLogger() })).rejects.toThrow(`is in use by another server (pid ${childServer.child.pid}`);
+    await expect(startEmbeddedMongo({ dataDir, logger: recordingLogger() })).rejects.toThrow(
+      `is in use by another server (pid ${childServer.child.pid}`,
+    );
   });
 
   test('a lock left by an owner that exited is taken over', async () => {
@@ -99,10 +104,14 @@ describe('embedded mongo: the dataDir lock', () => {
 
   onLinux('a lock held by a zombie (killed, never reaped by its parent) is taken over', async () => {
     // sh starts the server in the background, then becomes `sleep`, which never reaps it.
-    const holder = spawn('sh', ['-c', `"${process.execPath}" -r @swc-node/register "${CLI}" --port 0 --dbpath "${dataDir}" & exec sleep 60`], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const holder = spawn(
+      'sh',
+      ['-c', `"${process.execPath}" -r @swc-node/register "${CLI}" --port 0 --dbpath "${dataDir}" & exec sleep 60`],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     children.push(holder);
     let output = '';
     holder.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -111,7 +120,9 @@ describe('embedded mongo: the dataDir lock', () => {
     const serverPid = (JSON.parse(readFileSync(lockFile, 'utf8')) as { pid: number }).pid;
     strayPids.push(serverPid);
     expect(procStat(serverPid)![1]).toBe(String(holder.pid)); // its parent is the non-reaping sleep
-    await expect(startEmbeddedMongo({ dataDir, logger: recordingLogger() })).rejects.toThrow(`in use by another server (pid ${serverPid}`);
+    await expect(startEmbeddedMongo({ dataDir, logger: recordingLogger() })).rejects.toThrow(
+      `in use by another server (pid ${serverPid}`,
+    );
 
     process.kill(serverPid, 'SIGKILL');
     await waitUntil(() => procStat(serverPid)?.[0] === 'Z', 'the zombie state');
@@ -131,27 +142,41 @@ describe('embedded mongo: the dataDir lock', () => {
     expect(unrelated.exitCode).toBeNull(); // untouched
   });
 
-  onLinux('a lock naming our own pid, written by a previous run (same pid, as a container entry process gets), is taken over', async () => {
-    const ourStart = procStat(process.pid)![19];
-    await writeFile(lockFile, `${JSON.stringify({ pid: process.pid, startTicks: String(Number(ourStart) - 1), bootId: bootId() })}\n`);
-    await expectTakeOver(process.pid);
-    // ...also in the format older versions wrote (the bare pid), and from an earlier boot.
-    await writeFile(lockFile, `${process.pid}\n`);
-    await expectTakeOver(process.pid);
-    await writeFile(lockFile, `${JSON.stringify({ pid: process.pid, startTicks: ourStart, bootId: 'another-boot' })}\n`);
-    await expectTakeOver(process.pid);
-  });
+  onLinux(
+    'a lock naming our own pid, written by a previous run (same pid, as a container entry process gets), is taken over',
+    async () => {
+      const ourStart = procStat(process.pid)![19];
+      await writeFile(
+        lockFile,
+        `${JSON.stringify({ pid: process.pid, startTicks: String(Number(ourStart) - 1), bootId: bootId() })}\n`,
+      );
+      await expectTakeOver(process.pid);
+      // ...also in the format older versions wrote (the bare pid), and from an earlier boot.
+      await writeFile(lockFile, `${process.pid}\n`);
+      await expectTakeOver(process.pid);
+      await writeFile(
+        lockFile,
+        `${JSON.stringify({ pid: process.pid, startTicks: ourStart, bootId: 'another-boot' })}\n`,
+      );
+      await expectTakeOver(process.pid);
+    },
+  );
 
   test('two servers starting together over a stale lock: exactly one gets the folder', async () => {
     for (let round = 0; round < 3; round++) {
       const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
       await writeFile(lockFile, `${dead}\n`);
-      const starts = await Promise.allSettled([0, 1, 2].map(() => startEmbeddedMongo({ dataDir, logger: recordingLogger() })));
+      const starts = await Promise.allSettled(
+        [0, 1, 2].map(() => startEmbeddedMongo({ dataDir, logger: recordingLogger() })),
+      );
       const started = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
       const refused = starts.flatMap((start) => (start.status === 'rejected' ? [(start.reason as Error).message] : []));
       await Promise.all(started.map((server) => server.stop()));
       expect(started).toHaveLength(1);
-      expect(refused).toEqual([expect.stringContaining('is in use by another server'), expect.stringContaining('is in use by another server')]);
+      expect(refused).toEqual([
+        expect.stringContaining('is in use by another server'),
+        expect.stringContaining('is in use by another server'),
+      ]);
     }
   });
 

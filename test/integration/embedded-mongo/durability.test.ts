@@ -2,7 +2,22 @@ import { spawnSync } from 'node:child_process';
 import { appendFile, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Binary, BSONRegExp, Code, Decimal128, Double, Int32, Long, MaxKey, MinKey, MongoClient, ObjectId, Timestamp, UUID, type Document } from 'mongodb';
+import {
+  Binary,
+  BSONRegExp,
+  Code,
+  Decimal128,
+  Double,
+  Int32,
+  Long,
+  MaxKey,
+  MinKey,
+  MongoClient,
+  ObjectId,
+  Timestamp,
+  UUID,
+  type Document,
+} from 'mongodb';
 import { startEmbeddedMongo } from '../../../src/embedded-mongo';
 import { Catalog } from '../../../src/embedded-mongo/storage/catalog';
 import { SnapshotStorageEngine } from '../../../src/embedded-mongo/storage/snapshot-storage-engine';
@@ -11,7 +26,8 @@ import { recordingLogger, startFixture, stopFixture } from './embedded-mongo-fix
 
 jest.setTimeout(60_000);
 
-const connect = (url: string): Promise<MongoClient> => new MongoClient(url, { serverSelectionTimeoutMS: 5000, retryWrites: false, maxPoolSize: 25 }).connect();
+const connect = (url: string): Promise<MongoClient> =>
+  new MongoClient(url, { serverSelectionTimeoutMS: 5000, retryWrites: false, maxPoolSize: 25 }).connect();
 
 async function journalFiles(dataDir: string): Promise<string[]> {
   return (await readdir(dataDir)).filter((name) => /^journal-\d+\.log$/.test(name)).sort();
@@ -47,7 +63,8 @@ describe('embedded mongo: durability with a dataDir', () => {
         }
       }
     });
-    for (let waited = 0; acknowledged.size < 500 && waited < 15_000; waited += 5) await new Promise((r) => setTimeout(r, 5));
+    for (let waited = 0; acknowledged.size < 500 && waited < 15_000; waited += 5)
+      await new Promise((r) => setTimeout(r, 5));
     await child.kill();
     await Promise.all(writers);
     stopped = true;
@@ -58,7 +75,15 @@ describe('embedded mongo: durability with a dataDir', () => {
     expect(child.output()).toContain('taking over a stale dataDir lock');
     const again = await connect(child.url);
     try {
-      const stored = new Set((await again.db('crash').collection('events').find({}, { projection: { _id: 1 } }).toArray()).map((d) => d._id as unknown as number));
+      const stored = new Set(
+        (
+          await again
+            .db('crash')
+            .collection('events')
+            .find({}, { projection: { _id: 1 } })
+            .toArray()
+        ).map((d) => d._id as unknown as number),
+      );
       const lost = [...acknowledged].filter((id) => !stored.has(id));
       expect(lost).toEqual([]);
       expect(stored.size).toBeLessThanOrEqual(next);
@@ -70,32 +95,41 @@ describe('embedded mongo: durability with a dataDir', () => {
   test.each([
     ['garbage appended after the last record', 'garbage', 10],
     ['the last record cut short', 'truncate', 9],
-  ])('a torn journal tail (%s) is cut off with a warning and everything before it is recovered', async (_label, damage, kept) => {
-    child = await startChildServer(dataDir);
-    const client = await connect(child.url);
-    for (let i = 0; i < 10; i++) await client.db('torn').collection('docs').insertOne({ _id: i as unknown as ObjectId, i });
-    await client.close();
-    await child.kill();
-    child = undefined;
-    const [journal] = (await journalFiles(dataDir)).slice(-1);
-    const file = path.join(dataDir, journal);
-    if (damage === 'garbage') await appendFile(file, Buffer.from([0x2a, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7]));
-    else await truncate(file, (await stat(file)).size - 3);
+  ])(
+    'a torn journal tail (%s) is cut off with a warning and everything before it is recovered',
+    async (_label, damage, kept) => {
+      child = await startChildServer(dataDir);
+      const client = await connect(child.url);
+      for (let i = 0; i < 10; i++)
+        await client
+          .db('torn')
+          .collection('docs')
+          .insertOne({ _id: i as unknown as ObjectId, i });
+      await client.close();
+      await child.kill();
+      child = undefined;
+      const [journal] = (await journalFiles(dataDir)).slice(-1);
+      const file = path.join(dataDir, journal);
+      if (damage === 'garbage') await appendFile(file, Buffer.from([0x2a, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7]));
+      else await truncate(file, (await stat(file)).size - 3);
 
-    const logger = recordingLogger();
-    const fixture = await startFixture({ dataDir, logger });
-    try {
-      const ids = (await fixture.client.db('torn').collection('docs').find().toArray()).map((d) => d._id);
-      expect(ids).toEqual(Array.from({ length: kept }, (_, i) => i));
-      expect(logger.lines.some((line) => line.startsWith('journal tail is torn or corrupt'))).toBe(true);
-    } finally {
-      await stopFixture(fixture);
-    }
-  });
+      const logger = recordingLogger();
+      const fixture = await startFixture({ dataDir, logger });
+      try {
+        const ids = (await fixture.client.db('torn').collection('docs').find().toArray()).map((d) => d._id);
+        expect(ids).toEqual(Array.from({ length: kept }, (_, i) => i));
+        expect(logger.lines.some((line) => line.startsWith('journal tail is torn or corrupt'))).toBe(true);
+      } finally {
+        await stopFixture(fixture);
+      }
+    },
+  );
 
   test('a second server on the same dataDir is refused; a stale lock from a dead pid is taken over', async () => {
     const first = await startEmbeddedMongo({ dataDir, logger: recordingLogger() });
-    await expect(startEmbeddedMongo({ dataDir, logger: recordingLogger() })).rejects.toThrow(/in use by another server/);
+    await expect(startEmbeddedMongo({ dataDir, logger: recordingLogger() })).rejects.toThrow(
+      /in use by another server/,
+    );
     expect(JSON.parse(await readFile(path.join(dataDir, 'mongod.lock'), 'utf8'))).toMatchObject({ pid: process.pid });
     await first.stop();
 
@@ -104,7 +138,9 @@ describe('embedded mongo: durability with a dataDir', () => {
     const logger = recordingLogger();
     const second = await startEmbeddedMongo({ dataDir, logger });
     await second.stop();
-    expect(logger.lines.some((line) => line.startsWith('taking over a stale dataDir lock') && line.includes(String(dead)))).toBe(true);
+    expect(
+      logger.lines.some((line) => line.startsWith('taking over a stale dataDir lock') && line.includes(String(dead))),
+    ).toBe(true);
     expect(await readdir(dataDir)).not.toContain('mongod.lock');
   });
 
@@ -113,7 +149,8 @@ describe('embedded mongo: durability with a dataDir', () => {
     const client = await connect(child.url);
     const docs = client.db('compact').collection('docs');
     await docs.createIndex({ key: 1 }, { unique: true });
-    for (let i = 0; i < 300; i++) await docs.insertOne({ _id: i as unknown as ObjectId, key: `k${i}`, body: 'y'.repeat(150) });
+    for (let i = 0; i < 300; i++)
+      await docs.insertOne({ _id: i as unknown as ObjectId, key: `k${i}`, body: 'y'.repeat(150) });
     await docs.updateMany({ _id: { $lt: 50 } as never }, { $set: { updated: true } });
     await docs.deleteMany({ _id: { $gte: 280 } as never });
     for (let waited = 0; waited < 10_000; waited += 50) {
@@ -131,7 +168,9 @@ describe('embedded mongo: durability with a dataDir', () => {
     const again = await connect(child.url);
     try {
       expect(await again.db('compact').collection('docs').find().toArray()).toEqual(expected);
-      await expect(again.db('compact').collection('docs').insertOne({ key: 'k1' })).rejects.toMatchObject({ code: 11000 });
+      await expect(again.db('compact').collection('docs').insertOne({ key: 'k1' })).rejects.toMatchObject({
+        code: 11000,
+      });
     } finally {
       await again.close();
     }
@@ -163,7 +202,10 @@ describe('embedded mongo: durability with a dataDir', () => {
     const read = async (url: string): Promise<Document | null> => {
       const client = await connect(url);
       try {
-        return await client.db('types').collection('all').findOne({}, { promoteValues: false, promoteLongs: false, bsonRegExp: true });
+        return await client
+          .db('types')
+          .collection('all')
+          .findOne({}, { promoteValues: false, promoteLongs: false, bsonRegExp: true });
       } finally {
         await client.close();
       }

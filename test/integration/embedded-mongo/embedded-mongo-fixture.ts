@@ -8,7 +8,12 @@ export interface Fixture {
 }
 
 /** Collects log lines so tests can assert on them and runs stay quiet. */
-export function recordingLogger(): { lines: string[]; info: () => void; warn: (m: string, meta?: unknown) => void; error: (m: string) => void } {
+export function recordingLogger(): {
+  lines: string[];
+  info: () => void;
+  warn: (m: string, meta?: unknown) => void;
+  error: (m: string) => void;
+} {
   const lines: string[] = [];
   return {
     lines,
@@ -19,7 +24,10 @@ export function recordingLogger(): { lines: string[]; info: () => void; warn: (m
 }
 
 /** Starts a server on 127.0.0.1:0 and a driver client connected to it. */
-export async function startFixture(options: EmbeddedMongoOptions = {}, clientOptions: MongoClientOptions = {}): Promise<Fixture> {
+export async function startFixture(
+  options: EmbeddedMongoOptions = {},
+  clientOptions: MongoClientOptions = {},
+): Promise<Fixture> {
   const server = await startEmbeddedMongo({ host: '127.0.0.1', port: 0, logger: recordingLogger(), ...options });
   const client = new MongoClient(server.url, { serverSelectionTimeoutMS: 3000, ...clientOptions });
   await client.connect();

@@ -62,7 +62,10 @@ describe('embedded mongo: handshake and server commands', () => {
     const session = f.client.startSession();
     await f.db.collection('sessions').insertOne({ s: 1 }, { session });
     await session.endSession();
-    const sessions = await f.client.db('admin').aggregate([{ $listLocalSessions: {} }]).toArray();
+    const sessions = await f.client
+      .db('admin')
+      .aggregate([{ $listLocalSessions: {} }])
+      .toArray();
     expect(sessions.length).toBeGreaterThan(0);
   });
 

@@ -18,7 +18,13 @@ describe('embedded mongo: secondary indexes', () => {
     people = f.db.collection('people');
     await people.drop().catch(() => undefined);
     await people.insertMany(
-      Array.from({ length: 1000 }, (_, i) => ({ _id: i as never, email: `user${i}@x.io`, age: i % 100, city: ['Paris', 'Oslo', 'Rome'][i % 3], tags: [`t${i % 7}`, `t${i % 5}`] })),
+      Array.from({ length: 1000 }, (_, i) => ({
+        _id: i as never,
+        email: `user${i}@x.io`,
+        age: i % 100,
+        city: ['Paris', 'Oslo', 'Rome'][i % 3],
+        tags: [`t${i % 7}`, `t${i % 5}`],
+      })),
     );
   });
 
@@ -52,7 +58,9 @@ describe('embedded mongo: secondary indexes', () => {
     expect(scanStage(prefix)).toMatchObject({ stage: 'IXSCAN', indexName: 'city_1_age_-1' });
     expect(prefix.executionStats.totalDocsExamined).toBe(333);
     const both = await people.find({ city: 'Oslo', age: { $lte: 10 } }).explain('executionStats');
-    expect(both.executionStats.totalDocsExamined).toBe(await people.countDocuments({ city: 'Oslo', age: { $lte: 10 } }));
+    expect(both.executionStats.totalDocsExamined).toBe(
+      await people.countDocuments({ city: 'Oslo', age: { $lte: 10 } }),
+    );
     expect(both.executionStats.totalDocsExamined).toBeLessThan(50);
     const second = await people.find({ age: 5 }).explain('executionStats');
     expect(second.queryPlanner.winningPlan.stage).toBe('COLLSCAN');
@@ -60,7 +68,11 @@ describe('embedded mongo: secondary indexes', () => {
 
   test('a sort on an indexed field walks the index and stops at the limit', async () => {
     await people.createIndex({ email: 1 });
-    const cursor = () => people.find({}, { projection: { email: 1 } }).sort({ email: -1 }).limit(3);
+    const cursor = () =>
+      people
+        .find({}, { projection: { email: 1 } })
+        .sort({ email: -1 })
+        .limit(3);
     expect((await cursor().toArray()).map((doc) => doc.email)).toEqual(['user9@x.io', 'user99@x.io', 'user999@x.io']);
     const explain = await cursor().explain('executionStats');
     expect(scanStage(explain)).toMatchObject({ stage: 'IXSCAN', direction: 'backward' });
@@ -80,9 +92,17 @@ describe('embedded mongo: secondary indexes', () => {
     expect(await people.countDocuments({ age: 3 }, { hint: 'by_age' })).toBe(10);
     const natural = await people.find({ age: 3 }).hint({ $natural: 1 }).explain('executionStats');
     expect(natural.queryPlanner.winningPlan.stage).toBe('COLLSCAN');
-    const error = await people.find({ age: 3 }).hint('nope').toArray().catch((e: unknown) => e);
+    const error = await people
+      .find({ age: 3 })
+      .hint('nope')
+      .toArray()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MongoServerError);
-    expect(error).toMatchObject({ code: 2, codeName: 'BadValue', message: 'hint provided does not correspond to an existing index' });
+    expect(error).toMatchObject({
+      code: 2,
+      codeName: 'BadValue',
+      message: 'hint provided does not correspond to an existing index',
+    });
   });
 
   test('indexes follow updates, deletes, findAndModify, upserts and array changes', async () => {
@@ -129,7 +149,9 @@ describe('embedded mongo: index lookups do not degrade with collection size', ()
   async function lookupMillis(size: number): Promise<number> {
     const collection = f.db.collection(`big${size}`);
     for (let start = 0; start < size; start += 10_000) {
-      await collection.insertMany(Array.from({ length: 10_000 }, (_, i) => ({ n: start + i, code: `c${start + i}`, group: (start + i) % 10 })));
+      await collection.insertMany(
+        Array.from({ length: 10_000 }, (_, i) => ({ n: start + i, code: `c${start + i}`, group: (start + i) % 10 })),
+      );
     }
     await collection.createIndex({ code: 1 });
     for (let i = 0; i < 50; i++) await collection.findOne({ code: `c${i}` });

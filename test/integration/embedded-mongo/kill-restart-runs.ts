@@ -50,13 +50,20 @@ export async function killAndRestart(runs: number): Promise<KillRestartReport> {
     for (let run = 0; run <= runs; run++) {
       let server: RunningServer;
       try {
-        server = run % 2 === 1 && existsSync('/proc/self/stat') ? await startUnderNonReapingParent(dataDir) : await startDirectChild(dataDir);
+        server =
+          run % 2 === 1 && existsSync('/proc/self/stat')
+            ? await startUnderNonReapingParent(dataDir)
+            : await startDirectChild(dataDir);
       } catch (error) {
         restartErrors.push(`run ${run}: ${(error as Error).message.split('\n').slice(0, 3).join(' | ')}`);
         break;
       }
       leftovers.push(server);
-      const client = await new MongoClient(server.url, { serverSelectionTimeoutMS: 5000, retryWrites: false, maxPoolSize: WRITERS }).connect();
+      const client = await new MongoClient(server.url, {
+        serverSelectionTimeoutMS: 5000,
+        retryWrites: false,
+        maxPoolSize: WRITERS,
+      }).connect();
       const events = client.db('crash').collection<{ _id: number; run: number }>('events');
       const stored = new Set((await events.find({}, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id));
       lost.push([...acknowledged].filter((id) => !stored.has(id)).length);
@@ -78,7 +85,8 @@ export async function killAndRestart(runs: number): Promise<KillRestartReport> {
           }
         }
       });
-      for (let waited = 0; acknowledged.size - ackedBefore < ACKS_PER_RUN && waited < 20_000; waited += 2) await sleep(2);
+      for (let waited = 0; acknowledged.size - ackedBefore < ACKS_PER_RUN && waited < 20_000; waited += 2)
+        await sleep(2);
       await server.kill();
       killed = true;
       if (server.zombie) zombieRestarts++;
@@ -119,7 +127,11 @@ async function startUnderNonReapingParent(dataDir: string): Promise<RunningServe
     if (parent.exitCode === null && parent.signalCode === null) parent.kill('SIGKILL');
   };
   try {
-    await waitUntil(() => /mongodb:\/\/127\.0\.0\.1:\d+\//.test(output), `the server's listening line (${output})`, START_TIMEOUT_MS);
+    await waitUntil(
+      () => /mongodb:\/\/127\.0\.0\.1:\d+\//.test(output),
+      `the server's listening line (${output})`,
+      START_TIMEOUT_MS,
+    );
     serverPid = lockOwnerPid(dataDir);
   } catch (error) {
     cleanup();

@@ -8,7 +8,13 @@ describe('embedded mongo: $slice and $elemMatch projections as in mongod 7', () 
     f = await startFixture();
     posts = f.db.collection('projection_posts');
     await posts.insertMany([
-      { _id: 1 as never, title: 't1', arr: [1, 2, 3, 4, 5], nested: { list: [1, 2, 3] }, scores: [{ s: 1 }, { s: 7 }, { s: 9 }] },
+      {
+        _id: 1 as never,
+        title: 't1',
+        arr: [1, 2, 3, 4, 5],
+        nested: { list: [1, 2, 3] },
+        scores: [{ s: 1 }, { s: 7 }, { s: 9 }],
+      },
       { _id: 2 as never, title: 't2', arr: [9], nested: { list: [] }, scores: [] },
     ]);
   });
@@ -24,7 +30,11 @@ describe('embedded mongo: $slice and $elemMatch projections as in mongod 7', () 
       nested: { list: [1, 2, 3] },
       scores: [{ s: 1 }, { s: 7 }, { s: 9 }],
     });
-    expect((await first({ arr: { $slice: -2 }, 'nested.list': { $slice: 1 } }))).toMatchObject({ arr: [4, 5], nested: { list: [1] }, title: 't1' });
+    expect(await first({ arr: { $slice: -2 }, 'nested.list': { $slice: 1 } })).toMatchObject({
+      arr: [4, 5],
+      nested: { list: [1] },
+      title: 't1',
+    });
     expect((await first({ arr: { $slice: [1, 2] } }))?.arr).toEqual([2, 3]);
     expect((await first({ arr: { $slice: [-2, 5] } }))?.arr).toEqual([4, 5]);
   });
@@ -47,7 +57,9 @@ describe('embedded mongo: $slice and $elemMatch projections as in mongod 7', () 
 
   test('mongod $elemMatch projection with a field condition, and through find on several documents', async () => {
     expect(await first({ scores: { $elemMatch: { s: { $gt: 5 } } } })).toEqual({ _id: 1, scores: [{ s: 7 }] });
-    const all = await posts.find({}, { projection: { scores: { $elemMatch: { $or: [{ s: 9 }, { s: 1 }] } }, _id: 0 }, sort: { _id: 1 } }).toArray();
+    const all = await posts
+      .find({}, { projection: { scores: { $elemMatch: { $or: [{ s: 9 }, { s: 1 }] } }, _id: 0 }, sort: { _id: 1 } })
+      .toArray();
     expect(all).toEqual([{ scores: [{ s: 1 }] }, {}]);
   });
 });

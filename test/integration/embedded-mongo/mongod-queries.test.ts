@@ -15,7 +15,8 @@ describe('embedded mongo: query operators as in mongod 7', () => {
     await docs.drop().catch(() => undefined);
   });
 
-  const ids = async (filter: Document) => (await docs.find(filter, { sort: { _id: 1 } }).toArray()).map((doc) => doc._id);
+  const ids = async (filter: Document) =>
+    (await docs.find(filter, { sort: { _id: 1 } }).toArray()).map((doc) => doc._id);
 
   test('mongod $all matches a scalar field equal to its only value, and arrays holding every value', async () => {
     await docs.insertMany([
@@ -44,7 +45,9 @@ describe('embedded mongo: query operators as in mongod 7', () => {
     expect((await docs.find({}, { sort: { b: -1 } }).toArray()).map((doc) => doc._id)).toEqual([4, 3, 2, 1]);
     await docs.createIndex({ b: 1 });
     expect(await ids({ b: { $gt: bin([9]) } })).toEqual([2, 3, 4]);
-    expect((await docs.find({ b: { $gte: bin([1, 1]) } }, { sort: { b: 1 } }).toArray()).map((doc) => doc._id)).toEqual([2, 3, 4]);
+    expect((await docs.find({ b: { $gte: bin([1, 1]) } }, { sort: { b: 1 } }).toArray()).map((doc) => doc._id)).toEqual(
+      [2, 3, 4],
+    );
   });
 
   test('mongod $bits* operators read BinData bit positions over the bytes, little-endian', async () => {
@@ -62,7 +65,7 @@ describe('embedded mongo: query operators as in mongod 7', () => {
     expect(await ids({ b: { $bitsAllSet: 0b10_0000_0001 } })).toEqual([1]);
   });
 
-  test('mongod $bits* operators test all 64 bits of integers (two\'s complement for negatives)', async () => {
+  test("mongod $bits* operators test all 64 bits of integers (two's complement for negatives)", async () => {
     await docs.insertMany([
       { _id: 1 as never, n: Long.fromString('4294967296') }, // bit 32
       { _id: 2 as never, n: -1 },
@@ -99,20 +102,39 @@ describe('embedded mongo: query operators as in mongod 7', () => {
       { _id: 1 as never, loc: [1, 1] },
       { _id: 2 as never, loc: [5, 5] },
     ]);
-    expect(await ids({ loc: { $within: { $box: [[0, 0], [2, 2]] } } })).toEqual([1]);
+    expect(
+      await ids({
+        loc: {
+          $within: {
+            $box: [
+              [0, 0],
+              [2, 2],
+            ],
+          },
+        },
+      }),
+    ).toEqual([1]);
     expect(await ids({ loc: { $within: { $center: [[5, 5], 1] } } })).toEqual([2]);
   });
 
   test('mongod $bucket boundaries are inclusive lower bounds and exclusive upper bounds', async () => {
     await docs.insertMany([0, 5, 10, 15, 20, 25].map((v, i) => ({ _id: i as never, v })));
-    const buckets = await docs.aggregate([{ $bucket: { groupBy: '$v', boundaries: [0, 10, 20], default: 'other' } }]).toArray();
+    const buckets = await docs
+      .aggregate([{ $bucket: { groupBy: '$v', boundaries: [0, 10, 20], default: 'other' } }])
+      .toArray();
     expect(buckets).toEqual([
       { _id: 0, count: 2 },
       { _id: 10, count: 2 },
       { _id: 'other', count: 2 },
     ]);
     const [faceted] = await docs
-      .aggregate([{ $facet: { byTen: [{ $bucket: { groupBy: '$v', boundaries: [0, 10, 30], output: { values: { $push: '$v' } } } }] } }])
+      .aggregate([
+        {
+          $facet: {
+            byTen: [{ $bucket: { groupBy: '$v', boundaries: [0, 10, 30], output: { values: { $push: '$v' } } } }],
+          },
+        },
+      ])
       .toArray();
     expect(faceted.byTen).toEqual([
       { _id: 0, values: [0, 5] },

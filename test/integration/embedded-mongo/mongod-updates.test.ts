@@ -14,9 +14,21 @@ describe('embedded mongo: update semantics as in mongod 7', () => {
   });
 
   test('mongod sets two fields of the element matched by `$` in one update (Mongoose timestamps on a subdocument)', async () => {
-    await items.insertOne({ _id: 1 as never, children: [{ _id: 10, a: 0 }, { _id: 11, a: 0 }] });
+    await items.insertOne({
+      _id: 1 as never,
+      children: [
+        { _id: 10, a: 0 },
+        { _id: 11, a: 0 },
+      ],
+    });
     await items.updateOne({ _id: 1 as never, 'children._id': 11 }, { $set: { 'children.$.a': 5, 'children.$.b': 6 } });
-    expect(await items.findOne({ _id: 1 as never })).toEqual({ _id: 1, children: [{ _id: 10, a: 0 }, { _id: 11, a: 5, b: 6 }] });
+    expect(await items.findOne({ _id: 1 as never })).toEqual({
+      _id: 1,
+      children: [
+        { _id: 10, a: 0 },
+        { _id: 11, a: 5, b: 6 },
+      ],
+    });
   });
 
   test('mongod resolves `$` once, against the document before the update (changing the matched field itself)', async () => {
@@ -26,11 +38,28 @@ describe('embedded mongo: update semantics as in mongod 7', () => {
   });
 
   test('mongod sets two fields of every element an arrayFilters identifier `$[c]` selects', async () => {
-    await items.insertOne({ _id: 1 as never, children: [{ k: 'x', a: 0 }, { k: 'y', a: 0 }, { k: 'x', a: 0 }] });
-    await items.updateOne({ _id: 1 as never }, { $set: { 'children.$[c].a': 1, 'children.$[c].b': 2 } }, { arrayFilters: [{ 'c.k': 'x' }] });
-    expect((await items.findOne({ _id: 1 as never }))?.children).toEqual([{ k: 'x', a: 1, b: 2 }, { k: 'y', a: 0 }, { k: 'x', a: 1, b: 2 }]);
+    await items.insertOne({
+      _id: 1 as never,
+      children: [
+        { k: 'x', a: 0 },
+        { k: 'y', a: 0 },
+        { k: 'x', a: 0 },
+      ],
+    });
+    await items.updateOne(
+      { _id: 1 as never },
+      { $set: { 'children.$[c].a': 1, 'children.$[c].b': 2 } },
+      { arrayFilters: [{ 'c.k': 'x' }] },
+    );
+    expect((await items.findOne({ _id: 1 as never }))?.children).toEqual([
+      { k: 'x', a: 1, b: 2 },
+      { k: 'y', a: 0 },
+      { k: 'x', a: 1, b: 2 },
+    ]);
     await items.updateOne({ _id: 1 as never }, { $inc: { 'children.$[].a': 10 } });
-    expect((await items.findOne({ _id: 1 as never }))?.children.map((child: Document) => child.a)).toEqual([11, 10, 11]);
+    expect((await items.findOne({ _id: 1 as never }))?.children.map((child: Document) => child.a)).toEqual([
+      11, 10, 11,
+    ]);
   });
 
   test('mongod refuses only real path conflicts (`a` and `a.b`) with code 40 ConflictingUpdateOperators', async () => {
@@ -38,7 +67,9 @@ describe('embedded mongo: update semantics as in mongod 7', () => {
     const nested = await serverError(items.updateOne({ _id: 1 as never }, { $set: { a: 1, 'a.b': 2 } }));
     expect([nested.code, nested.codeName]).toEqual([40, 'ConflictingUpdateOperators']);
     expect(nested.message).toBe("Updating the path 'a.b' would create a conflict at 'a'");
-    const across = await serverError(items.updateOne({ _id: 1 as never }, { $set: { list: [1] }, $push: { list: 2 } as never }));
+    const across = await serverError(
+      items.updateOne({ _id: 1 as never }, { $set: { list: [1] }, $push: { list: 2 } as never }),
+    );
     expect(across.code).toBe(40);
     expect(await items.findOne({ _id: 1 as never })).toEqual({ _id: 1, a: { b: 1 }, list: [] });
   });
@@ -84,7 +115,17 @@ describe('embedded mongo: update semantics as in mongod 7', () => {
       { $replaceWith: { $setField: { field: 'a.b', input: '$$ROOT', value: 6 } } },
     ]);
     expect(await items.findOne({ _id: 1 as never })).toEqual({ _id: 1, $price: 5, 'a.b': 6 });
-    const [read] = await items.aggregate([{ $project: { _id: 0, price: { $getField: { field: { $literal: '$price' }, input: '$$ROOT' } }, ab: { $getField: 'a.b' } } }]).toArray();
+    const [read] = await items
+      .aggregate([
+        {
+          $project: {
+            _id: 0,
+            price: { $getField: { field: { $literal: '$price' }, input: '$$ROOT' } },
+            ab: { $getField: 'a.b' },
+          },
+        },
+      ])
+      .toArray();
     expect(read).toEqual({ price: 5, ab: 6 });
   });
 
@@ -107,7 +148,10 @@ describe('embedded mongo: update semantics as in mongod 7', () => {
     expect(Object.keys(stored ?? {})).toEqual(['_id', '__proto__']);
     expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
     await items.updateOne({ _id: 1 as never }, JSON.parse('{ "$set": { "__proto__.polluted": 1 } }') as Document);
-    await items.updateOne({ _id: 2 as never }, JSON.parse('{ "$set": { "__proto__.polluted": 1, "y.__proto__.polluted": 1 } }') as Document);
+    await items.updateOne(
+      { _id: 2 as never },
+      JSON.parse('{ "$set": { "__proto__.polluted": 1, "y.__proto__.polluted": 1 } }') as Document,
+    );
     await items.updateOne({ _id: 2 as never }, JSON.parse('{ "$inc": { "__proto__.count": 1 } }') as Document);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).count).toBeUndefined();

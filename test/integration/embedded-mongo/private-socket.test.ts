@@ -66,7 +66,12 @@ describe('embedded mongo: private socket', () => {
     const again = await startEmbeddedMongo({ privateSocket: true, dataDir, logger: recordingLogger() });
     try {
       const client = new MongoClient(again.url, { serverSelectionTimeoutMS: 5000 });
-      expect(await client.db('private').collection('things').findOne({ _id: 'one' as never })).toMatchObject({ value: 'kept' });
+      expect(
+        await client
+          .db('private')
+          .collection('things')
+          .findOne({ _id: 'one' as never }),
+      ).toMatchObject({ value: 'kept' });
       await client.close();
     } finally {
       await again.stop();

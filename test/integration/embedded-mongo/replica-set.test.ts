@@ -12,7 +12,15 @@ describe('embedded mongo as a one-member replica set', () => {
   it('hello reports the primary of replica set rs0, named by the address the client used (mongod hello on a replica-set primary)', async () => {
     const hello = await f.db.admin().command({ hello: 1 });
     const me = new URL(f.server.url).host;
-    expect(hello).toMatchObject({ setName: 'rs0', isWritablePrimary: true, secondary: false, hosts: [me], primary: me, me, setVersion: 1 });
+    expect(hello).toMatchObject({
+      setName: 'rs0',
+      isWritablePrimary: true,
+      secondary: false,
+      hosts: [me],
+      primary: me,
+      me,
+      setVersion: 1,
+    });
     expect(hello.electionId).toBeDefined();
     expect(hello.lastWrite.opTime.ts).toBeDefined();
     expect(hello.topologyVersion).toBeUndefined(); // keeps the monitor on polling hello
@@ -43,7 +51,9 @@ describe('embedded mongo as a one-member replica set', () => {
     const status = await f.db.admin().command({ replSetGetStatus: 1 });
     expect(status.set).toBe('rs0');
     expect(status.myState).toBe(1);
-    expect(status.members).toEqual([expect.objectContaining({ _id: 0, name: new URL(f.server.url).host, stateStr: 'PRIMARY', self: true })]);
+    expect(status.members).toEqual([
+      expect.objectContaining({ _id: 0, name: new URL(f.server.url).host, stateStr: 'PRIMARY', self: true }),
+    ]);
   });
 
   it('replies carry operationTime, and a causally consistent session reads its own writes', async () => {
@@ -59,7 +69,12 @@ describe('embedded mongo as a one-member replica set', () => {
   });
 
   it('replicaSetName names the set', async () => {
-    const server = await startEmbeddedMongo({ host: '127.0.0.1', port: 0, logger: recordingLogger(), replicaSetName: 'dev' });
+    const server = await startEmbeddedMongo({
+      host: '127.0.0.1',
+      port: 0,
+      logger: recordingLogger(),
+      replicaSetName: 'dev',
+    });
     const client = new MongoClient(`${server.url}?replicaSet=dev`, { serverSelectionTimeoutMS: 3000 });
     try {
       expect((await client.db('admin').command({ hello: 1 })).setName).toBe('dev');
@@ -83,7 +98,9 @@ describe('embedded mongo on a private Unix socket, as the application connects',
       try {
         const hello = await client.db('admin').command({ hello: 1 });
         expect(hello.hosts).toEqual([decodeURIComponent(/^mongodb:\/\/([^/]+)\//.exec(server.url)![1])]);
-        await client.withSession((session) => session.withTransaction(() => client.db('s').collection('c').insertOne({ a: 1 }, { session })));
+        await client.withSession((session) =>
+          session.withTransaction(() => client.db('s').collection('c').insertOne({ a: 1 }, { session })),
+        );
         expect(await client.db('s').collection('c').countDocuments()).toBeGreaterThan(0);
       } finally {
         await client.close();
@@ -110,9 +127,16 @@ describe('embedded mongo with standalone: true', () => {
     try {
       session.startTransaction();
       // A read shows the server's error as it is (on a write the driver swaps in its own retryWrites advice).
-      const error = await f.db.collection('t').findOne({}, { session }).catch((caught: unknown) => caught);
+      const error = await f.db
+        .collection('t')
+        .findOne({}, { session })
+        .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(MongoServerError);
-      expect(error).toMatchObject({ code: 20, codeName: 'IllegalOperation', message: 'Transaction numbers are only allowed on a replica set member or mongos' });
+      expect(error).toMatchObject({
+        code: 20,
+        codeName: 'IllegalOperation',
+        message: 'Transaction numbers are only allowed on a replica set member or mongos',
+      });
     } finally {
       await session.abortTransaction().catch(() => undefined);
       await session.endSession();
@@ -127,6 +151,9 @@ describe('embedded mongo with standalone: true', () => {
   });
 
   it('mongod standalone answers replSetGetStatus with code 76 NoReplicationEnabled', async () => {
-    await expect(f.db.admin().command({ replSetGetStatus: 1 })).rejects.toMatchObject({ code: 76, codeName: 'NoReplicationEnabled' });
+    await expect(f.db.admin().command({ replSetGetStatus: 1 })).rejects.toMatchObject({
+      code: 76,
+      codeName: 'NoReplicationEnabled',
+    });
   });
 });

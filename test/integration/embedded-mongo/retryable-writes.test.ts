@@ -10,7 +10,9 @@ const UPDATE_COMMAND = Buffer.from('\x02update\x00', 'latin1');
  * cuts the client's connection instead of relaying the reply: the write ran, its answer is lost,
  * as when a network fails between the two.
  */
-async function replyLosingRelay(serverPort: number): Promise<{ port: number; armLoss: () => void; close: () => Promise<void> }> {
+async function replyLosingRelay(
+  serverPort: number,
+): Promise<{ port: number; armLoss: () => void; close: () => Promise<void> }> {
   const sockets = new Set<Socket>();
   let armed = false;
   const relay: Server = createServer((client) => {
@@ -90,10 +92,17 @@ describe('embedded mongo: retryable writes run once per (lsid, txnNumber) (mongo
     const first = await command(ordered);
     expect(first).toMatchObject({ n: 1, writeErrors: [expect.objectContaining({ index: 1, code: 11000 })] });
     expect(await command(ordered)).toMatchObject({ n: 1, retriedStmtIds: [0] });
-    const unordered = { insert: 'once_batch', documents: [{ _id: 4 }, { _id: 2 }, { _id: 5 }], ordered: false, txnNumber: nextTxn() };
+    const unordered = {
+      insert: 'once_batch',
+      documents: [{ _id: 4 }, { _id: 2 }, { _id: 5 }],
+      ordered: false,
+      txnNumber: nextTxn(),
+    };
     await command(unordered);
     expect(await command(unordered)).toMatchObject({ n: 2, retriedStmtIds: [0, 2] });
-    expect((await f.db.collection('once_batch').find().sort({ _id: 1 }).toArray()).map((document) => document._id)).toEqual([1, 2, 4, 5]);
+    expect(
+      (await f.db.collection('once_batch').find().sort({ _id: 1 }).toArray()).map((document) => document._id),
+    ).toEqual([1, 2, 4, 5]);
   });
 
   it('an $inc and a findAndModify sent again are not applied twice; the retry gets the first value', async () => {
@@ -102,7 +111,13 @@ describe('embedded mongo: retryable writes run once per (lsid, txnNumber) (mongo
     const update = { update: 'once_update', updates: [{ q: { _id: 1 }, u: { $inc: { n: 1 } } }], txnNumber: nextTxn() };
     await command(update);
     expect(await command(update)).toMatchObject({ n: 1, nModified: 1, retriedStmtIds: [0] });
-    const findAndModify = { findAndModify: 'once_update', query: { _id: 1 }, update: { $inc: { n: 10 } }, new: true, txnNumber: nextTxn() };
+    const findAndModify = {
+      findAndModify: 'once_update',
+      query: { _id: 1 },
+      update: { $inc: { n: 10 } },
+      new: true,
+      txnNumber: nextTxn(),
+    };
     const first = await command(findAndModify);
     expect(first.value).toEqual({ _id: 1, n: 11 });
     const again = await command(findAndModify);
@@ -126,7 +141,15 @@ describe('embedded mongo: retryable writes run once per (lsid, txnNumber) (mongo
 
   it('transactions and retryable writes share the session number: a transaction older than a retryable write is TransactionTooOld', async () => {
     await command({ insert: 'once_shared', documents: [{ _id: 1 }], txnNumber: nextTxn() });
-    const refused = await serverError(command({ insert: 'once_shared', documents: [{ _id: 2 }], txnNumber: txn(-1), startTransaction: true, autocommit: false }));
+    const refused = await serverError(
+      command({
+        insert: 'once_shared',
+        documents: [{ _id: 2 }],
+        txnNumber: txn(-1),
+        startTransaction: true,
+        autocommit: false,
+      }),
+    );
     expect(refused.codeName).toBe('TransactionTooOld');
   });
 
@@ -136,7 +159,9 @@ describe('embedded mongo: retryable writes run once per (lsid, txnNumber) (mongo
     const relay = await replyLosingRelay(Number(new URL(f.server.url).port));
     const clients: MongoClient[] = [];
     const through = async (options: string) => {
-      const client = new MongoClient(`mongodb://127.0.0.1:${relay.port}/?directConnection=true&${options}`, { serverSelectionTimeoutMS: 5000 });
+      const client = new MongoClient(`mongodb://127.0.0.1:${relay.port}/?directConnection=true&${options}`, {
+        serverSelectionTimeoutMS: 5000,
+      });
       clients.push(client);
       await client.connect();
       return client.db(f.db.databaseName).collection('once_lost_reply');

@@ -21,9 +21,16 @@ describe('embedded mongo: text search', () => {
   });
 
   test('a $text query without a text index is IndexNotFound', async () => {
-    const error = await articles.find({ $text: { $search: 'bread' } }).toArray().catch((e: unknown) => e);
+    const error = await articles
+      .find({ $text: { $search: 'bread' } })
+      .toArray()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MongoServerError);
-    expect(error).toMatchObject({ code: 27, codeName: 'IndexNotFound', message: 'text index required for $text query' });
+    expect(error).toMatchObject({
+      code: 27,
+      codeName: 'IndexNotFound',
+      message: 'text index required for $text query',
+    });
   });
 
   test('only one text index per collection', async () => {

@@ -8,12 +8,18 @@ describe('embedded mongo: timeseries collections (observable behaviour)', () => 
   afterAll(() => stopFixture(fixture));
 
   test('mongod lists a timeseries collection with type "timeseries" and its options (granularity, bucketMaxSpanSeconds, expireAfterSeconds)', async () => {
-    await fixture.db.createCollection('weather', { timeseries: { timeField: 'at', metaField: 'sensor' }, expireAfterSeconds: 86400 });
+    await fixture.db.createCollection('weather', {
+      timeseries: { timeField: 'at', metaField: 'sensor' },
+      expireAfterSeconds: 86400,
+    });
     const [info] = await fixture.db.listCollections({ name: 'weather' }, { nameOnly: false }).toArray();
     expect(info).toMatchObject({
       name: 'weather',
       type: 'timeseries',
-      options: { timeseries: { timeField: 'at', metaField: 'sensor', granularity: 'seconds', bucketMaxSpanSeconds: 3600 }, expireAfterSeconds: 86400 },
+      options: {
+        timeseries: { timeField: 'at', metaField: 'sensor', granularity: 'seconds', bucketMaxSpanSeconds: 3600 },
+        expireAfterSeconds: 86400,
+      },
     });
   });
 
@@ -25,12 +31,18 @@ describe('embedded mongo: timeseries collections (observable behaviour)', () => 
       message: "'at' must be present and contain a valid BSON UTC datetime value",
     });
     await expect(weather.insertOne({ at: '2026-01-01', temp: 13 })).rejects.toMatchObject({ code: 2 });
-    expect(await weather.find({ sensor: 'a' }, { projection: { _id: 0 } }).toArray()).toEqual([{ at: new Date('2026-01-01T00:00:00Z'), sensor: 'a', temp: 12 }]);
+    expect(await weather.find({ sensor: 'a' }, { projection: { _id: 0 } }).toArray()).toEqual([
+      { at: new Date('2026-01-01T00:00:00Z'), sensor: 'a', temp: 12 },
+    ]);
   });
 
   test('mongod refuses a timeseries spec without timeField (40414) and expireAfterSeconds on a plain collection (72)', async () => {
-    await expect(fixture.db.createCollection('broken', { timeseries: { metaField: 'm' } as never })).rejects.toMatchObject({ code: 40414 });
-    await expect(fixture.db.createCollection('plainTtl', { expireAfterSeconds: 10 })).rejects.toMatchObject({ code: 72 });
+    await expect(
+      fixture.db.createCollection('broken', { timeseries: { metaField: 'm' } as never }),
+    ).rejects.toMatchObject({ code: 40414 });
+    await expect(fixture.db.createCollection('plainTtl', { expireAfterSeconds: 10 })).rejects.toMatchObject({
+      code: 72,
+    });
   });
 
   test('collMod changes a timeseries collection expireAfterSeconds', async () => {

@@ -94,7 +94,11 @@ describe('embedded mongo: transactions', () => {
         attempts++;
         const current = await accounts.findOne({ _id: 'b' as never }, { session: txn });
         await sleep(delayMs);
-        await accounts.updateOne({ _id: 'b' as never }, { $set: { balance: (current?.balance as number) + 1 } }, { session: txn });
+        await accounts.updateOne(
+          { _id: 'b' as never },
+          { $set: { balance: (current?.balance as number) + 1 } },
+          { session: txn },
+        );
         await sleep(delayMs);
       });
     await Promise.all([increment(30), increment(45)]);
@@ -108,7 +112,9 @@ describe('embedded mongo: transactions', () => {
     first.startTransaction();
     second.startTransaction();
     await accounts.updateOne({ _id: 'a' as never }, { $inc: { balance: 1 } }, { session: first });
-    const error = await serverError(() => accounts.updateOne({ _id: 'a' as never }, { $inc: { balance: 1 } }, { session: second }));
+    const error = await serverError(() =>
+      accounts.updateOne({ _id: 'a' as never }, { $inc: { balance: 1 } }, { session: second }),
+    );
     expect(error.code).toBe(112);
     expect(error.hasErrorLabel('TransientTransactionError')).toBe(true);
     // The conflict aborted the second transaction: its commit is NoSuchTransaction.
@@ -154,7 +160,9 @@ describe('embedded mongo: transactions', () => {
   test('commit and abort of an unknown transaction are NoSuchTransaction; a repeated commit succeeds', async () => {
     const txn = session();
     const unknown = await serverError(() =>
-      fixture.client.db('admin').command({ commitTransaction: 1, txnNumber: Long.fromNumber(42), autocommit: false }, { session: txn }),
+      fixture.client
+        .db('admin')
+        .command({ commitTransaction: 1, txnNumber: Long.fromNumber(42), autocommit: false }, { session: txn }),
     );
     expect(unknown.code).toBe(251);
     expect(unknown.hasErrorLabel('TransientTransactionError')).toBe(true);
@@ -204,7 +212,11 @@ describe('embedded mongo: transactions with a dataDir', () => {
     const [journal] = (await readdir(dataDir)).filter((name) => name.startsWith('journal-'));
     const records = scanRecords(await readFile(path.join(dataDir, journal))).payloads.map(decodeRecord);
     const last = records[records.length - 1];
-    expect(last.events.filter((event) => event.type === 'insert').map((event) => event.collection)).toEqual(['orders', 'orders', 'stock']);
+    expect(last.events.filter((event) => event.type === 'insert').map((event) => event.collection)).toEqual([
+      'orders',
+      'orders',
+      'stock',
+    ]);
     // Its change-stream records are in the same record: one durable write for the data and the history.
     expect(last.history.map((entry) => [entry.operationType, entry.coll, entry.txnOpIndex])).toEqual([
       ['insert', 'orders', 0],

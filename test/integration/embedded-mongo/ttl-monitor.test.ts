@@ -37,7 +37,9 @@ describe('embedded mongo: the TTL monitor deletes what TTL indexes have expired,
     ]);
     const changes = sessions.watch();
     const deleted: unknown[] = [];
-    changes.on('change', (change) => deleted.push(change.operationType === 'delete' ? change.documentKey._id : change.operationType));
+    changes.on('change', (change) =>
+      deleted.push(change.operationType === 'delete' ? change.documentKey._id : change.operationType),
+    );
     // Every 60 s by default, as mongod; a second here.
     await fixture.db.admin().command({ setParameter: 1, ttlMonitorSleepSecs: 1 });
 

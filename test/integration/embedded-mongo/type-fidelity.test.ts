@@ -47,18 +47,37 @@ describe('embedded mongo: BSON numeric type fidelity', () => {
     await numbers.insertOne({ _id: 'nested' as never, items: [{ x: Long.fromNumber(1) }, { x: new Double(2) }] });
     const doc = await numbers.findOne({ _id: 'long' as never }, { projection: { v: 1 } });
     expect(doc?.v).toBeInstanceOf(Long);
-    const nested = await numbers.findOne({ _id: 'nested' as never }, { projection: { items: { $elemMatch: { x: 2 } } } });
+    const nested = await numbers.findOne(
+      { _id: 'nested' as never },
+      { projection: { items: { $elemMatch: { x: 2 } } } },
+    );
     expect(nested?.items).toHaveLength(1);
   });
 
   test('sort orders numbers numerically and types in the canonical order', async () => {
-    await numbers.insertMany([{ _id: 'null' as never, v: null }, { _id: 'object' as never, v: { a: 1 } }, { _id: 'bool' as never, v: true }]);
+    await numbers.insertMany([
+      { _id: 'null' as never, v: null },
+      { _id: 'object' as never, v: { a: 1 } },
+      { _id: 'bool' as never, v: true },
+    ]);
     const order = (await numbers.find().sort({ v: 1 }).toArray()).map((doc) => String(doc._id));
-    expect(order).toEqual(['null', 'double', 'fraction', 'decimal', 'int', 'long', 'bigLong', 'text', 'object', 'bool']);
+    expect(order).toEqual([
+      'null',
+      'double',
+      'fraction',
+      'decimal',
+      'int',
+      'long',
+      'bigLong',
+      'text',
+      'object',
+      'bool',
+    ]);
   });
 
   test('$type tells int, long, double and decimal apart; "number" matches all', async () => {
-    const ids = async (type: unknown) => (await numbers.find({ v: { $type: type as never } }).toArray()).map((doc) => String(doc._id)).sort();
+    const ids = async (type: unknown) =>
+      (await numbers.find({ v: { $type: type as never } }).toArray()).map((doc) => String(doc._id)).sort();
     expect(await ids('int')).toEqual(['int']);
     expect(await ids('long')).toEqual(['bigLong', 'long']);
     expect(await ids('double')).toEqual(['double', 'fraction']);
@@ -77,11 +96,16 @@ describe('embedded mongo: BSON numeric type fidelity', () => {
     expect(double?.v).toBeInstanceOf(Double);
     expect((double?.v as Double).value).toBe(3);
     await numbers.createIndex({ v: 1 });
-    expect((await numbers.find({ v: { $gte: 3, $lte: 8 } }).toArray()).map((doc) => String(doc._id)).sort()).toEqual(['decimal', 'double', 'int', 'long']);
+    expect((await numbers.find({ v: { $gte: 3, $lte: 8 } }).toArray()).map((doc) => String(doc._id)).sort()).toEqual([
+      'decimal',
+      'double',
+      'int',
+      'long',
+    ]);
     expect(await numbers.findOne({ v: 8 })).toMatchObject({ _id: 'long' });
   });
 
-  test('$mul keeps the wider type, widens an int32 overflow to int64, and sets a missing field to a zero of the multiplier\'s type', async () => {
+  test("$mul keeps the wider type, widens an int32 overflow to int64, and sets a missing field to a zero of the multiplier's type", async () => {
     const typeOf = async (id: string) => {
       const value = (await numbers.findOne({ _id: id as never }))?.v;
       return [value?.constructor.name ?? typeof value, Number(value)];
@@ -99,12 +123,22 @@ describe('embedded mongo: BSON numeric type fidelity', () => {
     expect(await typeOf('big')).toEqual(['Long', 4_000_000_000]);
     await numbers.updateOne({ _id: 'text' as never }, { $mul: { missing: Long.fromNumber(9) } });
     expect((await numbers.findOne({ _id: 'text' as never }))?.missing).toEqual(Long.fromNumber(0));
-    const failure = async (update: Promise<unknown>) => update.then(() => 'no error', (error: Error & { code?: unknown }) => [Number(error.code), error.message]);
-    expect(await failure(numbers.updateOne({ _id: 'text' as never }, { $mul: { v: new Int32(2) } }))).toEqual([14, expect.stringContaining('non-numeric type')]);
-    expect(await failure(numbers.updateOne({ _id: 'int' as never }, { $inc: { v: 'x' as never } }))).toEqual([14, expect.stringContaining('non-numeric argument')]);
+    const failure = async (update: Promise<unknown>) =>
+      update.then(
+        () => 'no error',
+        (error: Error & { code?: unknown }) => [Number(error.code), error.message],
+      );
+    expect(await failure(numbers.updateOne({ _id: 'text' as never }, { $mul: { v: new Int32(2) } }))).toEqual([
+      14,
+      expect.stringContaining('non-numeric type'),
+    ]);
+    expect(await failure(numbers.updateOne({ _id: 'int' as never }, { $inc: { v: 'x' as never } }))).toEqual([
+      14,
+      expect.stringContaining('non-numeric argument'),
+    ]);
   });
 
-  test('$min and $max compare across numeric types and keep the winning value\'s type', async () => {
+  test("$min and $max compare across numeric types and keep the winning value's type", async () => {
     await numbers.updateOne({ _id: 'long' as never }, { $min: { v: new Double(6.5) } });
     expect((await numbers.findOne({ _id: 'long' as never }))?.v).toEqual(new Double(6.5));
     await numbers.updateOne({ _id: 'int' as never }, { $max: { v: Long.fromNumber(4) } });
@@ -124,7 +158,12 @@ describe('embedded mongo: BSON numeric type fidelity', () => {
     expect(values.map((value) => value.constructor.name).sort()).toEqual(['Double', 'Long']);
     const [doc] = await numbers.aggregate([{ $match: { _id: 'long' } }, { $sort: { v: 1 } }]).toArray();
     expect(doc.v).toBeInstanceOf(Long);
-    const [sum] = await numbers.aggregate([{ $match: { _id: { $in: ['int', 'long', 'double'] } } }, { $group: { _id: null, total: { $sum: '$v' } } }]).toArray();
+    const [sum] = await numbers
+      .aggregate([
+        { $match: { _id: { $in: ['int', 'long', 'double'] } } },
+        { $group: { _id: null, total: { $sum: '$v' } } },
+      ])
+      .toArray();
     expect(Number(sum.total)).toBe(13);
   });
 });

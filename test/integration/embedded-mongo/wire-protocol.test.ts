@@ -15,7 +15,10 @@ function header(length: number, requestId: number, opCode: number): Buffer {
   return buffer;
 }
 
-function opMsg(command: Document, options: { flags?: number; sequence?: [string, Document[]]; checksum?: boolean } = {}): Buffer {
+function opMsg(
+  command: Document,
+  options: { flags?: number; sequence?: [string, Document[]]; checksum?: boolean } = {},
+): Buffer {
   const parts = [Buffer.alloc(4), Buffer.from([0]), Buffer.from(BSON.serialize(command))];
   parts[0].writeUInt32LE(options.flags ?? 0, 0);
   if (options.sequence) {
@@ -31,13 +34,22 @@ function opMsg(command: Document, options: { flags?: number; sequence?: [string,
 }
 
 function opQuery(namespace: string, query: Document): Buffer {
-  const body = Buffer.concat([Buffer.alloc(4), Buffer.from(`${namespace}\0`), Buffer.alloc(8), Buffer.from(BSON.serialize(query))]);
+  const body = Buffer.concat([
+    Buffer.alloc(4),
+    Buffer.from(`${namespace}\0`),
+    Buffer.alloc(8),
+    Buffer.from(BSON.serialize(query)),
+  ]);
   body.writeInt32LE(-1, 4 + namespace.length + 1 + 4);
   return Buffer.concat([header(16 + body.length, 9, OP_QUERY), body]);
 }
 
 /** Sends bytes and resolves with the first full reply's body document, or 'closed'. */
-function exchange(port: number, bytes: Buffer, waitMs = 1500): Promise<{ opCode: number; doc?: Document } | 'closed' | 'silent'> {
+function exchange(
+  port: number,
+  bytes: Buffer,
+  waitMs = 1500,
+): Promise<{ opCode: number; doc?: Document } | 'closed' | 'silent'> {
   return new Promise((resolve) => {
     const socket: Socket = connect(port, '127.0.0.1');
     let received = Buffer.alloc(0);
@@ -82,12 +94,19 @@ describe('embedded mongo: wire protocol', () => {
 
   test('OP_MSG with a kind-1 document sequence and a checksum trailer', async () => {
     const command = { insert: 'wire', $db: 'wire_test' };
-    const reply = await exchange(port, opMsg(command, { sequence: ['documents', [{ _id: 1 }, { _id: 2 }]], checksum: true, flags: 1 }));
+    const reply = await exchange(
+      port,
+      opMsg(command, { sequence: ['documents', [{ _id: 1 }, { _id: 2 }]], checksum: true, flags: 1 }),
+    );
     expect(reply).toMatchObject({ opCode: OP_MSG, doc: { ok: 1, n: 2 } });
   });
 
   test('moreToCome gets no reply but the write happens', async () => {
-    const silent = await exchange(port, opMsg({ insert: 'wire', documents: [{ _id: 3 }], $db: 'wire_test' }, { flags: 2 }), 300);
+    const silent = await exchange(
+      port,
+      opMsg({ insert: 'wire', documents: [{ _id: 3 }], $db: 'wire_test' }, { flags: 2 }),
+      300,
+    );
     expect(silent).toBe('silent');
     const count = await exchange(port, opMsg({ count: 'wire', $db: 'wire_test' }));
     expect(count).toMatchObject({ doc: { n: 3 } });
@@ -97,7 +116,15 @@ describe('embedded mongo: wire protocol', () => {
     ['garbage bytes', Buffer.from('this is not a mongodb message at all')],
     ['length over 48 MB', header(64 * 1024 * 1024, 1, OP_MSG)],
     ['length under the header size', Buffer.from([4, 0, 0, 0, 0, 0, 0, 0])],
-    ['truncated BSON inside a valid frame', Buffer.concat([header(16 + 4 + 1 + 8, 1, OP_MSG), Buffer.alloc(4), Buffer.from([0]), Buffer.from([200, 0, 0, 0, 1, 2, 3, 4])])],
+    [
+      'truncated BSON inside a valid frame',
+      Buffer.concat([
+        header(16 + 4 + 1 + 8, 1, OP_MSG),
+        Buffer.alloc(4),
+        Buffer.from([0]),
+        Buffer.from([200, 0, 0, 0, 1, 2, 3, 4]),
+      ]),
+    ],
     ['unknown opcode', header(16, 1, 9999)],
   ])('%s closes only that connection; the server keeps answering', async (_name, bytes) => {
     expect(await exchange(port, bytes)).toBe('closed');
@@ -110,14 +137,19 @@ describe('embedded mongo: wire protocol', () => {
   });
 
   test('closed connections are logged with a reason', () => {
-    expect(logger.lines.some((line) => line.includes('closing connection') && line.includes('invalid message length'))).toBe(true);
+    expect(
+      logger.lines.some((line) => line.includes('closing connection') && line.includes('invalid message length')),
+    ).toBe(true);
   });
 
   test('a single insertMany message above 16 MiB is accepted (limit is 48 MB)', async () => {
     const client = new MongoClient(server.url, { serverSelectionTimeoutMS: 2000 });
     try {
       const payload = 'y'.repeat(1024 * 1024);
-      const result = await client.db('wire_test').collection('large').insertMany(Array.from({ length: 24 }, (_, i) => ({ i, payload })));
+      const result = await client
+        .db('wire_test')
+        .collection('large')
+        .insertMany(Array.from({ length: 24 }, (_, i) => ({ i, payload })));
       expect(result.insertedCount).toBe(24);
     } finally {
       await client.close();

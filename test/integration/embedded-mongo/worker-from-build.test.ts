@@ -22,7 +22,15 @@ describe('embedded mongo: the worker thread from compiled JavaScript', () => {
   afterAll(() => rmSync(OUT, { recursive: true, force: true }));
 
   it('starts, serves and stops without any TypeScript loader', () => {
-    buildSync({ entryPoints: typescriptFiles(path.join(ROOT, 'src/embedded-mongo')), outdir: OUT, outbase: path.join(ROOT, 'src'), format: 'cjs', platform: 'node', target: 'node20', logLevel: 'error' });
+    buildSync({
+      entryPoints: typescriptFiles(path.join(ROOT, 'src/embedded-mongo')),
+      outdir: OUT,
+      outbase: path.join(ROOT, 'src'),
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'error',
+    });
     const script = `
       const { startEmbeddedMongo } = require(${JSON.stringify(path.join(OUT, 'embedded-mongo'))});
       const { MongoClient } = require('mongodb');

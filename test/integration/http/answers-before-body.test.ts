@@ -23,10 +23,18 @@ describe('HTTP adapter: answers sent while the client is still sending', () => {
     const exchange = await sendRawBody(running.url, request);
     const answer = parseAnswer(exchange.received);
     const context = `${exchange.received.length} bytes received, ${exchange.sentBytes} sent, error ${exchange.error}`;
-    expect({ status: answer?.status, complete: answer?.body !== undefined, context }).toEqual({ status, complete: true, context });
+    expect({ status: answer?.status, complete: answer?.body !== undefined, context }).toEqual({
+      status,
+      complete: true,
+      context,
+    });
     expect(JSON.parse(answer!.body!)).toMatchObject({ name, code: status });
     expect(answer!.headers.connection).toBe('close');
-    expect({ timedOut: exchange.timedOut, error: exchange.error, sentAll: exchange.sentBytes === request.bodyBytes }).toEqual({ timedOut: false, error: undefined, sentAll: true });
+    expect({
+      timedOut: exchange.timedOut,
+      error: exchange.error,
+      sentAll: exchange.sentBytes === request.bodyBytes,
+    }).toEqual({ timedOut: false, error: undefined, sentAll: true });
   };
 
   for (const chunked of [false, true]) {
@@ -39,24 +47,44 @@ describe('HTTP adapter: answers sent while the client is still sending', () => {
 
     it(`a 50 MB body ${framing} with Connection: close still gets its 413`, async () => {
       for (let round = 0; round < 5; round++) {
-        await expectCompleteAnswer({ path: '/messages', bodyBytes: FIFTY_MB, chunked, headers: { Connection: 'close' } }, 413, 'PayloadTooLarge');
+        await expectCompleteAnswer(
+          { path: '/messages', bodyBytes: FIFTY_MB, chunked, headers: { Connection: 'close' } },
+          413,
+          'PayloadTooLarge',
+        );
       }
     }, 60_000);
   }
 
   it('a 400 for an unsupported encoding and a 404 elsewhere arrive the same way', async () => {
     for (let round = 0; round < 3; round++) {
-      await expectCompleteAnswer({ path: '/messages', bodyBytes: FIFTY_MB, chunked: false, headers: { 'Content-Encoding': 'gzip' } }, 400, 'BadRequest');
+      await expectCompleteAnswer(
+        { path: '/messages', bodyBytes: FIFTY_MB, chunked: false, headers: { 'Content-Encoding': 'gzip' } },
+        400,
+        'BadRequest',
+      );
       await expectCompleteAnswer({ path: '/nowhere', bodyBytes: FIFTY_MB, chunked: true }, 404, 'NotFound');
     }
   }, 60_000);
 
   it('a request whose headers are too large, followed by a large body, reads its 400 too', async () => {
     for (let round = 0; round < 5; round++) {
-      const exchange = await sendRawBody(running.url, { path: '/messages', headers: { 'X-Padding': 'x'.repeat(32 * 1024) }, bodyBytes: FIFTY_MB, chunked: false });
+      const exchange = await sendRawBody(running.url, {
+        path: '/messages',
+        headers: { 'X-Padding': 'x'.repeat(32 * 1024) },
+        bodyBytes: FIFTY_MB,
+        chunked: false,
+      });
       const answer = parseAnswer(exchange.received);
-      expect({ status: answer?.status, complete: answer?.body !== undefined, reset: exchange.error === 'ECONNRESET' }).toEqual({ status: 400, complete: true, reset: false });
-      expect(JSON.parse(answer!.body!)).toMatchObject({ name: 'BadRequest', message: 'The request line or headers are too large' });
+      expect({
+        status: answer?.status,
+        complete: answer?.body !== undefined,
+        reset: exchange.error === 'ECONNRESET',
+      }).toEqual({ status: 400, complete: true, reset: false });
+      expect(JSON.parse(answer!.body!)).toMatchObject({
+        name: 'BadRequest',
+        message: 'The request line or headers are too large',
+      });
     }
   }, 60_000);
 
@@ -73,7 +101,9 @@ describe('HTTP adapter: answers sent while the client is still sending', () => {
     const started = Date.now();
     const received = await new Promise<Buffer>((resolve) => {
       const socket = net.connect(Number(port), hostname, () => {
-        socket.write(`POST /messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${4 * 1024 * 1024}\r\n\r\n`);
+        socket.write(
+          `POST /messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${4 * 1024 * 1024}\r\n\r\n`,
+        );
       });
       const chunks: Buffer[] = [];
       const trickle = setInterval(() => socket.writable && socket.write('x'.repeat(1024)), 50);

@@ -30,7 +30,10 @@ function wide(base: Record<string, unknown>, bytes: number, value: unknown = 'x'
 
 /** Sends one hostile request while `/health` is polled one request at a time from another connection. */
 async function whileHealthPolled(base: string, send: () => Promise<{ status: number; body: any; text: string }>) {
-  const { result, ms, latencies, healthStatuses } = await healthDuring(base, send, { pauseMs: 2, maxSamples: MAX_HEALTH_SAMPLES });
+  const { result, ms, latencies, healthStatuses } = await healthDuring(base, send, {
+    pauseMs: 2,
+    maxSamples: MAX_HEALTH_SAMPLES,
+  });
   return { response: result, ms, latencies, healthStatuses };
 }
 
@@ -58,12 +61,52 @@ describe('bounded validation over HTTP', () => {
 
   const signUpExtra = () => wide({ email: 'wide@example.com', password: 'long enough' }, 807 * 1024);
   const cases: [string, () => { method: string; path: () => string; body: unknown; token?: boolean }][] = [
-    ['the finding: POST /users with 95,000 unknown keys (807 KB)', () => ({ method: 'POST', path: () => '/users', body: signUpExtra() })],
-    ['POST /users with unknown keys holding objects, up to the body limit', () => ({ method: 'POST', path: () => '/users', body: wide({ email: 'w@example.com', password: 'long enough' }, BODY_LIMIT, { a: [1] }) })],
-    ['PATCH /messages/:id with $inc of unknown keys (a nested DTO), up to the body limit', () => ({ method: 'PATCH', path: () => `/messages/${messageId}`, body: { $inc: wide({}, BODY_LIMIT - 16, 1) }, token: true })],
-    ['POST /users with name as an array of 400,000 numbers', () => ({ method: 'POST', path: () => '/users', body: { email: 'n@example.com', password: 'long enough', name: Array.from({ length: 400_000 }, () => 0) } })],
-    ['POST /messages with 300,000 items', () => ({ method: 'POST', path: () => '/messages', body: Array.from({ length: 300_000 }, () => ({})), token: true })],
-    ['POST /users with three 340 KB strings', () => ({ method: 'POST', path: () => '/users', body: { email: `${'a'.repeat(340_000)}@example.com`, password: 'p'.repeat(340_000), name: 'n'.repeat(340_000) } })],
+    [
+      'the finding: POST /users with 95,000 unknown keys (807 KB)',
+      () => ({ method: 'POST', path: () => '/users', body: signUpExtra() }),
+    ],
+    [
+      'POST /users with unknown keys holding objects, up to the body limit',
+      () => ({
+        method: 'POST',
+        path: () => '/users',
+        body: wide({ email: 'w@example.com', password: 'long enough' }, BODY_LIMIT, { a: [1] }),
+      }),
+    ],
+    [
+      'PATCH /messages/:id with $inc of unknown keys (a nested DTO), up to the body limit',
+      () => ({
+        method: 'PATCH',
+        path: () => `/messages/${messageId}`,
+        body: { $inc: wide({}, BODY_LIMIT - 16, 1) },
+        token: true,
+      }),
+    ],
+    [
+      'POST /users with name as an array of 400,000 numbers',
+      () => ({
+        method: 'POST',
+        path: () => '/users',
+        body: { email: 'n@example.com', password: 'long enough', name: Array.from({ length: 400_000 }, () => 0) },
+      }),
+    ],
+    [
+      'POST /messages with 300,000 items',
+      () => ({
+        method: 'POST',
+        path: () => '/messages',
+        body: Array.from({ length: 300_000 }, () => ({})),
+        token: true,
+      }),
+    ],
+    [
+      'POST /users with three 340 KB strings',
+      () => ({
+        method: 'POST',
+        path: () => '/users',
+        body: { email: `${'a'.repeat(340_000)}@example.com`, password: 'p'.repeat(340_000), name: 'n'.repeat(340_000) },
+      }),
+    ],
   ];
 
   it.each(cases)('%s: a bounded 400, quickly, and /health answers meanwhile', async (label, build) => {
@@ -71,9 +114,12 @@ describe('bounded validation over HTTP', () => {
     const payload = JSON.stringify(body);
     expect(payload.length).toBeLessThan(BODY_LIMIT);
     const { response, ms, latencies, healthStatuses } = await whileHealthPolled(app.url, () =>
-      call(app.url, method, path(), { rawBody: payload, token: token ? account.token : undefined }));
+      call(app.url, method, path(), { rawBody: payload, token: token ? account.token : undefined }),
+    );
     const worstHealth = Math.max(0, ...latencies);
-    console.log(`${label}: ${(payload.length / 1024).toFixed(0)} KB body -> ${response.status} in ${ms.toFixed(0)} ms, answer ${response.text.length} bytes; /health x${latencies.length}, worst ${worstHealth.toFixed(1)} ms`);
+    console.log(
+      `${label}: ${(payload.length / 1024).toFixed(0)} KB body -> ${response.status} in ${ms.toFixed(0)} ms, answer ${response.text.length} bytes; /health x${latencies.length}, worst ${worstHealth.toFixed(1)} ms`,
+    );
     expect(response.status).toBe(400);
     expect(isErrorBody(response.body, 400)).toBe(true);
     expect(response.text.length).toBeLessThan(MAX_ANSWER_BYTES);
@@ -98,7 +144,10 @@ describe('bounded validation over HTTP', () => {
     const byField = await call(app.url, 'GET', `/messages?${longField}=1`, { token: account.token });
     expect(byField.status).toBe(400);
     expect(byField.text.length).toBeLessThan(600);
-    const unknownData = await call(app.url, 'POST', '/messages', { body: { text: 'x', [longField]: 1 }, token: account.token });
+    const unknownData = await call(app.url, 'POST', '/messages', {
+      body: { text: 'x', [longField]: 1 },
+      token: account.token,
+    });
     expect(unknownData.status).toBe(400);
     expect(unknownData.text.length).toBeLessThan(600);
   });

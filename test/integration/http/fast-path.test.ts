@@ -6,7 +6,11 @@ import { createApp } from '../../../src/application/app/application';
 import type { Params } from '../../../src/ports/service-params';
 
 /** Answers with the client address the adapter passed in `params.ip`. */
-const whoAmI = { async find(params: Params = {}) { return { ip: params.ip }; } };
+const whoAmI = {
+  async find(params: Params = {}) {
+    return { ip: params.ip };
+  },
+};
 
 function givenApp() {
   const app = createApp();
@@ -22,7 +26,9 @@ describe('service routes answered on the Node request, before any Express dispat
   });
 
   it('honours trustProxy exactly as Express computes req.ip', async () => {
-    const response = await request(createHttpAdapter(givenApp(), { trustProxy: true })).get('/whoami').set('x-forwarded-for', '203.0.113.7');
+    const response = await request(createHttpAdapter(givenApp(), { trustProxy: true }))
+      .get('/whoami')
+      .set('x-forwarded-for', '203.0.113.7');
     expect(response.body.ip).toBe('203.0.113.7');
   });
 
@@ -34,14 +40,21 @@ describe('service routes answered on the Node request, before any Express dispat
     ['a comma-separated list', 'loopback, 203.0.113.0/24', '198.51.100.1, 203.0.113.7'],
     ['an array', ['127.0.0.1', '::ffff:127.0.0.1', '::1'], '198.51.100.1, 203.0.113.7'],
     ['false', false, '198.51.100.1'],
-  ])('trustProxy as %s gives the address Express gives as req.ip for the same setting', async (_label, trustProxy, forwardedFor) => {
-    const reference = express();
-    reference.set('trust proxy', trustProxy);
-    reference.get('/whoami', (req, res) => { res.json({ ip: req.ip }); });
-    const expected = (await request(reference).get('/whoami').set('x-forwarded-for', forwardedFor)).body.ip;
-    const response = await request(createHttpAdapter(givenApp(), { trustProxy })).get('/whoami').set('x-forwarded-for', forwardedFor);
-    expect(response.body.ip).toBe(expected);
-  });
+  ])(
+    'trustProxy as %s gives the address Express gives as req.ip for the same setting',
+    async (_label, trustProxy, forwardedFor) => {
+      const reference = express();
+      reference.set('trust proxy', trustProxy);
+      reference.get('/whoami', (req, res) => {
+        res.json({ ip: req.ip });
+      });
+      const expected = (await request(reference).get('/whoami').set('x-forwarded-for', forwardedFor)).body.ip;
+      const response = await request(createHttpAdapter(givenApp(), { trustProxy }))
+        .get('/whoami')
+        .set('x-forwarded-for', forwardedFor);
+      expect(response.body.ip).toBe(expected);
+    },
+  );
 
   it('mounted without its own trustProxy, takes req.ip of the Express app it is mounted in', async () => {
     const outer = express();
@@ -53,7 +66,9 @@ describe('service routes answered on the Node request, before any Express dispat
 
   it('works mounted inside another Express app, which keeps its own routes', async () => {
     const outer = express();
-    outer.get('/api/ping', (_req, res) => { res.json({ pong: true }); });
+    outer.get('/api/ping', (_req, res) => {
+      res.json({ pong: true });
+    });
     outer.use('/api', createHttpAdapter(givenApp()));
     const agent = request(outer);
     expect((await agent.get('/api/ping')).body).toEqual({ pong: true });

@@ -110,8 +110,13 @@ describe('HTTP adapter: hostile inputs', () => {
     const { hostname, port } = new URL(running.url);
     await new Promise<void>((resolve) => {
       const socket = net.connect(Number(port), hostname, () => {
-        socket.write('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":');
-        setImmediate(() => { socket.destroy(); resolve(); });
+        socket.write(
+          'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":',
+        );
+        setImmediate(() => {
+          socket.destroy();
+          resolve();
+        });
       });
     });
   });
@@ -125,24 +130,35 @@ describe('HTTP adapter: hostile inputs', () => {
 
 function rawGet(base: string, path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    http.get(base + path, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    }).on('error', reject);
+    http
+      .get(base + path, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
   });
 }
 
 /** Streams `chunks` x `size` bytes with chunked encoding, stopping once the answer arrives. */
-function chunkedPost(base: string, path: string, chunks: number, size: number): Promise<{ status: number; body: string }> {
+function chunkedPost(
+  base: string,
+  path: string,
+  chunks: number,
+  size: number,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(base + path, { method: 'POST', headers: { 'Content-Type': 'application/json' } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = http.request(
+      base + path,
+      { method: 'POST', headers: { 'Content-Type': 'application/json' } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     const chunk = Buffer.alloc(size, 0x61);
     let sent = 0;

@@ -10,12 +10,24 @@ export class EchoService {
     const { provider, query, route, authentication, headers } = params;
     return { method, id, data, provider, query, route, authentication, userAgent: headers?.['x-test'] };
   }
-  async find(params?: Params) { return this.call('find', undefined, undefined, params); }
-  async get(id: unknown, params?: Params) { return this.call('get', id, undefined, params); }
-  async create(data: unknown, params?: Params) { return this.call('create', undefined, data, params); }
-  async update(id: unknown, data: unknown, params?: Params) { return this.call('update', id, data, params); }
-  async patch(id: unknown, data: unknown, params?: Params) { return this.call('patch', id, data, params); }
-  async remove(id: unknown, params?: Params) { return this.call('remove', id, undefined, params); }
+  async find(params?: Params) {
+    return this.call('find', undefined, undefined, params);
+  }
+  async get(id: unknown, params?: Params) {
+    return this.call('get', id, undefined, params);
+  }
+  async create(data: unknown, params?: Params) {
+    return this.call('create', undefined, data, params);
+  }
+  async update(id: unknown, data: unknown, params?: Params) {
+    return this.call('update', id, data, params);
+  }
+  async patch(id: unknown, data: unknown, params?: Params) {
+    return this.call('patch', id, data, params);
+  }
+  async remove(id: unknown, params?: Params) {
+    return this.call('remove', id, undefined, params);
+  }
 }
 
 /** A memory service with a custom method, as `todos` in the tests. */
@@ -53,7 +65,11 @@ export interface RunningServer {
 }
 
 /** A real server on 127.0.0.1, port 0, as `npm start` serves one (client errors answered, graceful close). */
-export async function startServer(app: Application, options?: HttpAdapterOptions, listenOptions?: ListenOptions): Promise<RunningServer> {
+export async function startServer(
+  app: Application,
+  options?: HttpAdapterOptions,
+  listenOptions?: ListenOptions,
+): Promise<RunningServer> {
   const { server, url, close } = await listenHttp(createHttpAdapter(app, options), listenOptions);
   return { server, url, close };
 }
@@ -61,7 +77,9 @@ export async function startServer(app: Application, options?: HttpAdapterOptions
 /** A logger that keeps every entry, to assert on the request log lines. */
 export function memoryLogger() {
   const lines: { level: string; obj: any; msg?: string }[] = [];
-  const at = (level: string) => (obj: object | string, msg?: string) => { lines.push({ level, obj, msg }); };
+  const at = (level: string) => (obj: object | string, msg?: string) => {
+    lines.push({ level, obj, msg });
+  };
   return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 

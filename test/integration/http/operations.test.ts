@@ -56,7 +56,10 @@ describe('HTTP adapter: health, readiness, request ids, logs, security headers, 
 
   it('logs one structured line per request with the request id, without the query string', async () => {
     const before = logger.lines.length;
-    const res = await request(running.url).get('/messages?token=secret-value').set('X-Request-Id', 'log-check-1').expect(200);
+    const res = await request(running.url)
+      .get('/messages?token=secret-value')
+      .set('X-Request-Id', 'log-check-1')
+      .expect(200);
     const lines = logger.lines.slice(before).filter((line) => line.obj.requestId === 'log-check-1');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 'info', obj: { method: 'GET', path: '/messages', status: 200 } });
@@ -67,15 +70,29 @@ describe('HTTP adapter: health, readiness, request ids, logs, security headers, 
 
   it('writes one JSON line per request through a real pino logger, with the error for 500s', async () => {
     const lines: any[] = [];
-    const sink = new Writable({ write(chunk, _encoding, done) { lines.push(JSON.parse(String(chunk))); done(); } });
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
     const app = createApp();
-    app.use('boom', { async find() { throw new Error('kaput'); } });
+    app.use('boom', {
+      async find() {
+        throw new Error('kaput');
+      },
+    });
     const server = await startServer(app, { logger: pino({ level: 'info' }, sink), production: true });
     try {
       const res = await request(server.url).get('/boom').expect(500);
       await request(server.url).get('/health').expect(200);
       expect(lines).toHaveLength(2);
-      expect(lines[0]).toMatchObject({ level: 50, requestId: res.headers['x-request-id'], status: 500, err: { message: 'kaput' } });
+      expect(lines[0]).toMatchObject({
+        level: 50,
+        requestId: res.headers['x-request-id'],
+        status: 500,
+        err: { message: 'kaput' },
+      });
       expect(lines[1]).toMatchObject({ level: 30, path: '/health', status: 200 });
       expect(lines[1].err).toBeUndefined();
     } finally {
@@ -101,7 +118,11 @@ describe('HTTP adapter: health, readiness, request ids, logs, security headers, 
   it('CORS is off by default', async () => {
     const res = await request(running.url).get('/messages').set('Origin', 'https://app.example.com').expect(200);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
-    await request(running.url).options('/messages').set('Origin', 'https://app.example.com').set('Access-Control-Request-Method', 'POST').expect(405);
+    await request(running.url)
+      .options('/messages')
+      .set('Origin', 'https://app.example.com')
+      .set('Access-Control-Request-Method', 'POST')
+      .expect(405);
   });
 
   it('CORS, when configured, allows the listed origins and answers preflights', async () => {
@@ -109,8 +130,11 @@ describe('HTTP adapter: health, readiness, request ids, logs, security headers, 
     expect(res.headers['access-control-allow-origin']).toBe('https://app.example.com');
     expect(res.headers['access-control-allow-credentials']).toBe('true');
     expect(res.headers.vary).toBe('Origin');
-    const preflight = await request(withCors.url).options('/messages')
-      .set('Origin', 'https://app.example.com').set('Access-Control-Request-Method', 'PATCH').expect(204);
+    const preflight = await request(withCors.url)
+      .options('/messages')
+      .set('Origin', 'https://app.example.com')
+      .set('Access-Control-Request-Method', 'PATCH')
+      .expect(204);
     expect(preflight.headers['access-control-allow-methods']).toContain('PATCH');
     expect(preflight.headers['access-control-allow-headers']).toContain('X-Service-Method');
     const other = await request(withCors.url).get('/messages').set('Origin', 'https://evil.example.com').expect(200);

@@ -13,7 +13,9 @@ function givenAdapter(options: Parameters<typeof createHttpAdapter>[1] = {}) {
 describe('HTTP adapter: other routes on adapter.express', () => {
   it('serves routes added after the adapter was created, before the JSON 404', async () => {
     const adapter = givenAdapter();
-    adapter.express.get('/docs', (_req, res) => { res.type('text/plain').send('the docs'); });
+    adapter.express.get('/docs', (_req, res) => {
+      res.type('text/plain').send('the docs');
+    });
     const agent = request(adapter);
     const docs = await agent.get('/docs');
     expect(docs.status).toBe(200);
@@ -26,19 +28,31 @@ describe('HTTP adapter: other routes on adapter.express', () => {
 
   it('answers errors passed to next in the JSON error shape, without a stack', async () => {
     const adapter = givenAdapter({ production: true });
-    adapter.express.get('/broken', () => { throw new Error('secret internals'); });
+    adapter.express.get('/broken', () => {
+      throw new Error('secret internals');
+    });
     const response = await request(adapter).get('/broken');
     expect(response.status).toBe(500);
-    expect(response.body).toEqual({ name: 'GeneralError', message: 'Internal server error', code: 500, className: 'general-error' });
+    expect(response.body).toEqual({
+      name: 'GeneralError',
+      message: 'Internal server error',
+      code: 500,
+      className: 'general-error',
+    });
   });
 
   it('sends CORS headers on these routes and answers their preflights', async () => {
     const adapter = givenAdapter({ cors: { origins: ['https://app.example.com'] } });
-    adapter.express.get('/docs', (_req, res) => { res.send('ok'); });
+    adapter.express.get('/docs', (_req, res) => {
+      res.send('ok');
+    });
     const agent = request(adapter);
     const docs = await agent.get('/docs').set('origin', 'https://app.example.com');
     expect(docs.headers['access-control-allow-origin']).toBe('https://app.example.com');
-    const preflight = await agent.options('/docs').set('origin', 'https://app.example.com').set('access-control-request-method', 'GET');
+    const preflight = await agent
+      .options('/docs')
+      .set('origin', 'https://app.example.com')
+      .set('access-control-request-method', 'GET');
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-methods']).toContain('GET');
   });

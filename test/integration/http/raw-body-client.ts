@@ -58,7 +58,9 @@ export function sendRawBody(url: string, request: RawBodyRequest, timeoutMs = 30
       while (sentBytes < request.bodyBytes && socket.writable) {
         const piece = PIECE.subarray(0, Math.min(PIECE.length, request.bodyBytes - sentBytes));
         sentBytes += piece.length;
-        const framed = request.chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece;
+        const framed = request.chunked
+          ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
+          : piece;
         if (!socket.write(framed)) {
           socket.once('drain', pump);
           return;
@@ -94,5 +96,9 @@ export function parseAnswer(received: Buffer): ParsedAnswer | undefined {
   }
   const length = Number(headers['content-length']);
   const rest = received.subarray(end + 4);
-  return { status, headers, body: Number.isInteger(length) && rest.length >= length ? rest.subarray(0, length).toString('utf8') : undefined };
+  return {
+    status,
+    headers,
+    body: Number.isInteger(length) && rest.length >= length ? rest.subarray(0, length).toString('utf8') : undefined,
+  };
 }

@@ -9,14 +9,26 @@ describe('HTTP adapter: request bodies', () => {
     running = await startServer(buildTestApp());
     small = await startServer(buildTestApp(), { bodyLimit: '1kb' });
   });
-  afterAll(async () => { await running.close(); await small.close(); });
+  afterAll(async () => {
+    await running.close();
+    await small.close();
+  });
 
   const post = (server = running) => request(server.url).post('/echo');
 
   it('parses JSON objects and arrays, also with a +json type and a charset', async () => {
-    await post().send({ a: { b: [1, 2] } }).expect(201).expect((res) => expect(res.body.data).toEqual({ a: { b: [1, 2] } }));
-    await post().send([{ a: 1 }, { a: 2 }]).expect(201).expect((res) => expect(res.body.data).toEqual([{ a: 1 }, { a: 2 }]));
-    await post().set('Content-Type', 'application/vnd.api+json; charset=utf-8').send('{"x":1}').expect(201)
+    await post()
+      .send({ a: { b: [1, 2] } })
+      .expect(201)
+      .expect((res) => expect(res.body.data).toEqual({ a: { b: [1, 2] } }));
+    await post()
+      .send([{ a: 1 }, { a: 2 }])
+      .expect(201)
+      .expect((res) => expect(res.body.data).toEqual([{ a: 1 }, { a: 2 }]));
+    await post()
+      .set('Content-Type', 'application/vnd.api+json; charset=utf-8')
+      .send('{"x":1}')
+      .expect(201)
       .expect((res) => expect(res.body.data).toEqual({ x: 1 }));
   });
 
@@ -27,9 +39,18 @@ describe('HTTP adapter: request bodies', () => {
   });
 
   it('an empty body, or one of another content type, is {} (as in Feathers)', async () => {
-    await post().set('Content-Type', 'application/json').expect(201).expect((res) => expect(res.body.data).toEqual({}));
-    await post().set('Content-Type', 'text/plain').send('hello').expect(201).expect((res) => expect(res.body.data).toEqual({}));
-    await post().expect(201).expect((res) => expect(res.body.data).toEqual({}));
+    await post()
+      .set('Content-Type', 'application/json')
+      .expect(201)
+      .expect((res) => expect(res.body.data).toEqual({}));
+    await post()
+      .set('Content-Type', 'text/plain')
+      .send('hello')
+      .expect(201)
+      .expect((res) => expect(res.body.data).toEqual({}));
+    await post()
+      .expect(201)
+      .expect((res) => expect(res.body.data).toEqual({}));
   });
 
   it.each([
@@ -55,8 +76,12 @@ describe('HTTP adapter: request bodies', () => {
   });
 
   it('the default limit is 1 MB', async () => {
-    await post().send({ text: 'x'.repeat(900 * 1024) }).expect(201);
-    await post().send({ text: 'x'.repeat(1024 * 1024) }).expect(413);
+    await post()
+      .send({ text: 'x'.repeat(900 * 1024) })
+      .expect(201);
+    await post()
+      .send({ text: 'x'.repeat(1024 * 1024) })
+      .expect(413);
   });
 
   it('compressed bodies are refused rather than misread', async () => {
@@ -64,6 +89,10 @@ describe('HTTP adapter: request bodies', () => {
   });
 
   it('DELETE ignores any body; GET never reads one', async () => {
-    await request(running.url).delete('/echo/1').send({ a: 1 }).expect(200).expect((res) => expect(res.body.data).toBeUndefined());
+    await request(running.url)
+      .delete('/echo/1')
+      .send({ a: 1 })
+      .expect(200)
+      .expect((res) => expect(res.body.data).toBeUndefined());
   });
 });

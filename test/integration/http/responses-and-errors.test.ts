@@ -8,7 +8,7 @@ import { FEATHERS_ERROR_KEYS, memoryLogger, startServer, type RunningServer } fr
 const behaviours = {
   async find(params: any) {
     const { kind, name } = params.query;
-    if (kind === 'error') throw new (errorClasses[name])('It failed', { field: 'x' });
+    if (kind === 'error') throw new errorClasses[name]('It failed', { field: 'x' });
     if (kind === 'plain') throw new Error('database password is hunter2');
     if (kind === 'type') throw new TypeError('cannot read x of undefined');
     if (kind === 'status-error') throw Object.assign(new Error('conflict?'), { status: 409, code: 409 });
@@ -16,11 +16,19 @@ const behaviours = {
     if (kind === 'zero') return 0;
     if (kind === 'false') return false;
     if (kind === 'empty') return [];
-    if (kind === 'circular') { const a: any = {}; a.self = a; return a; }
+    if (kind === 'circular') {
+      const a: any = {};
+      a.self = a;
+      return a;
+    }
     return { ok: true };
   },
-  async create(data: any) { return data.returnNull ? null : { ...data, id: 1 }; },
-  async remove(id: string) { return { id }; },
+  async create(data: any) {
+    return data.returnNull ? null : { ...data, id: 1 };
+  },
+  async remove(id: string) {
+    return { id };
+  },
 };
 
 describe('HTTP adapter: status codes, hook-controlled responses and errors', () => {
@@ -34,19 +42,24 @@ describe('HTTP adapter: status codes, hook-controlled responses and errors', () 
     app.use('hooked', behaviours);
     app.service('hooked').hooks({
       after: {
-        find: [(context: HookContext) => {
-          const { mode } = context.params.query ?? {};
-          context.http!.headers = { 'X-Foo': 'bar', 'X-Multi': ['second', 'third'] };
-          if (mode === 'accepted') context.http!.status = 202;
-          if (mode === 'redirect') context.http!.location = '/somewhere else?x=%20';
-          if (mode === 'dispatch') context.dispatch = { safe: true };
-        }],
+        find: [
+          (context: HookContext) => {
+            const { mode } = context.params.query ?? {};
+            context.http!.headers = { 'X-Foo': 'bar', 'X-Multi': ['second', 'third'] };
+            if (mode === 'accepted') context.http!.status = 202;
+            if (mode === 'redirect') context.http!.location = '/somewhere else?x=%20';
+            if (mode === 'dispatch') context.dispatch = { safe: true };
+          },
+        ],
       },
     });
     dev = await startServer(app, { logger });
     prod = await startServer(app, { logger, production: true });
   });
-  afterAll(async () => { await dev.close(); await prod.close(); });
+  afterAll(async () => {
+    await dev.close();
+    await prod.close();
+  });
 
   it('201 for create, 200 otherwise, 204 for null / undefined', async () => {
     await request(dev.url).post('/things').send({ a: 1 }).expect(201, { a: 1, id: 1 });
@@ -86,13 +99,24 @@ describe('HTTP adapter: status codes, hook-controlled responses and errors', () 
     const cls = errorClasses[name];
     const expected = new cls('It failed', { field: 'x' });
     const res = await request(dev.url).get(`/things?kind=error&name=${name}`).expect(expected.code);
-    expect(res.body).toEqual({ name, message: 'It failed', code: expected.code, className: expected.className, data: { field: 'x' } });
+    expect(res.body).toEqual({
+      name,
+      message: 'It failed',
+      code: expected.code,
+      className: expected.className,
+      data: { field: 'x' },
+    });
     expect(res.text).not.toContain('stack');
   });
 
   it('unknown errors are a 500 GeneralError without a stack (message kept in development)', async () => {
     const res = await request(dev.url).get('/things?kind=type').expect(500);
-    expect(res.body).toEqual({ name: 'GeneralError', message: 'cannot read x of undefined', code: 500, className: 'general-error' });
+    expect(res.body).toEqual({
+      name: 'GeneralError',
+      message: 'cannot read x of undefined',
+      code: 500,
+      className: 'general-error',
+    });
     expect(res.text).not.toMatch(/at .*\.ts/);
   });
 
@@ -115,7 +139,12 @@ describe('HTTP adapter: status codes, hook-controlled responses and errors', () 
 
   it('a result that cannot be serialized is a clean 500', async () => {
     const res = await request(prod.url).get('/things?kind=circular').expect(500);
-    expect(res.body).toEqual({ name: 'GeneralError', message: 'Internal server error', code: 500, className: 'general-error' });
+    expect(res.body).toEqual({
+      name: 'GeneralError',
+      message: 'Internal server error',
+      code: 500,
+      className: 'general-error',
+    });
   });
 
   it('service errors keep their message in production', async () => {
@@ -125,6 +154,12 @@ describe('HTTP adapter: status codes, hook-controlled responses and errors', () 
 
   it('an unknown path is a JSON 404 NotFound', async () => {
     const res = await request(dev.url).get('/nothing-here').expect(404);
-    expect(res.body).toEqual({ name: 'NotFound', message: 'Page not found', code: 404, className: 'not-found', data: { url: '/nothing-here' } });
+    expect(res.body).toEqual({
+      name: 'NotFound',
+      message: 'Page not found',
+      code: 404,
+      className: 'not-found',
+      data: { url: '/nothing-here' },
+    });
   });
 });

@@ -17,7 +17,10 @@ describe('HTTP adapter: method mapping and params', () => {
   it('GET without id calls find with params { provider, query, headers, route }', async () => {
     const res = await api().get('/echo?a=1&b[$gt]=2&c[]=x&c[]=y').set('X-Test', 'yes').expect(200);
     expect(res.body).toEqual({
-      method: 'find', provider: 'rest', route: {}, userAgent: 'yes',
+      method: 'find',
+      provider: 'rest',
+      route: {},
+      userAgent: 'yes',
       query: { a: '1', b: { $gt: '2' }, c: ['x', 'y'] },
     });
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -37,7 +40,10 @@ describe('HTTP adapter: method mapping and params', () => {
   it('POST calls create with an object (201) or an array (multi)', async () => {
     const one = await api().post('/messages').send({ text: 'one' }).expect(201);
     expect(one.body).toMatchObject({ text: 'one' });
-    const many = await api().post('/messages').send([{ text: 'a' }, { text: 'b' }]).expect(201);
+    const many = await api()
+      .post('/messages')
+      .send([{ text: 'a' }, { text: 'b' }])
+      .expect(201);
     expect(many.body).toHaveLength(2);
   });
 
@@ -47,19 +53,41 @@ describe('HTTP adapter: method mapping and params', () => {
   });
 
   it('PUT / PATCH / DELETE with id call update / patch / remove', async () => {
-    expect((await api().put('/echo/1').send({ a: 1 })).body).toMatchObject({ method: 'update', id: '1', data: { a: 1 } });
-    expect((await api().patch('/echo/2').send({ b: 2 })).body).toMatchObject({ method: 'patch', id: '2', data: { b: 2 } });
+    expect((await api().put('/echo/1').send({ a: 1 })).body).toMatchObject({
+      method: 'update',
+      id: '1',
+      data: { a: 1 },
+    });
+    expect((await api().patch('/echo/2').send({ b: 2 })).body).toMatchObject({
+      method: 'patch',
+      id: '2',
+      data: { b: 2 },
+    });
     expect((await api().delete('/echo/3')).body).toMatchObject({ method: 'remove', id: '3' });
   });
 
   it('PUT / PATCH / DELETE without id pass id null and the URL query as params.query', async () => {
-    expect((await api().put('/echo?x=1').send({ a: 1 })).body).toMatchObject({ method: 'update', id: null, query: { x: '1' } });
-    expect((await api().patch('/echo?x=2').send({ b: 2 })).body).toMatchObject({ method: 'patch', id: null, query: { x: '2' } });
+    expect((await api().put('/echo?x=1').send({ a: 1 })).body).toMatchObject({
+      method: 'update',
+      id: null,
+      query: { x: '1' },
+    });
+    expect((await api().patch('/echo?x=2').send({ b: 2 })).body).toMatchObject({
+      method: 'patch',
+      id: null,
+      query: { x: '2' },
+    });
     expect((await api().delete('/echo?x=3')).body).toMatchObject({ method: 'remove', id: null, query: { x: '3' } });
   });
 
   it('multi patch and remove on a memory service affect every match', async () => {
-    await api().post('/messages').send([{ tag: 'm', n: 1 }, { tag: 'm', n: 2 }]).expect(201);
+    await api()
+      .post('/messages')
+      .send([
+        { tag: 'm', n: 1 },
+        { tag: 'm', n: 2 },
+      ])
+      .expect(201);
     const patched = await api().patch('/messages?tag=m').send({ seen: true }).expect(200);
     expect(patched.body).toHaveLength(2);
     const removed = await api().delete('/messages?tag=m').expect(200);
@@ -89,14 +117,19 @@ describe('HTTP adapter: method mapping and params', () => {
     await api().post('/todos').set('X-Service-Method', 'nothing').send({}).expect(204);
   });
 
-  it.each(['create', 'find', 'setup', 'unknownMethod', 'hasOwnProperty'])('X-Service-Method %s is a 405', async (name) => {
-    const res = await api().post('/todos').set('X-Service-Method', name).send({}).expect(405);
-    expect(res.body).toEqual({
-      name: 'MethodNotAllowed', code: 405, className: 'method-not-allowed',
-      message: `Method \`${name}\` is not supported by this endpoint.`,
-    });
-    expect(res.headers.allow).toBe('GET, HEAD, POST');
-  });
+  it.each(['create', 'find', 'setup', 'unknownMethod', 'hasOwnProperty'])(
+    'X-Service-Method %s is a 405',
+    async (name) => {
+      const res = await api().post('/todos').set('X-Service-Method', name).send({}).expect(405);
+      expect(res.body).toEqual({
+        name: 'MethodNotAllowed',
+        code: 405,
+        className: 'method-not-allowed',
+        message: `Method \`${name}\` is not supported by this endpoint.`,
+      });
+      expect(res.headers.allow).toBe('GET, HEAD, POST');
+    },
+  );
 
   it('an empty X-Service-Method header means a plain create', async () => {
     await api().post('/echo').set('X-Service-Method', '').send({ a: 1 }).expect(201);
@@ -119,16 +152,32 @@ describe('HTTP adapter: method mapping and params', () => {
   });
 
   it('the most specific path wins and is rebuilt after app.use / app.unuse', async () => {
-    await api().get('/echo/archive').expect(200).expect((res) => expect(res.body.method).toBe('get'));
-    app.use('echo/archive', { async find() { return { archive: true }; } });
+    await api()
+      .get('/echo/archive')
+      .expect(200)
+      .expect((res) => expect(res.body.method).toBe('get'));
+    app.use('echo/archive', {
+      async find() {
+        return { archive: true };
+      },
+    });
     await api().get('/echo/archive').expect(200, { archive: true });
-    await api().get('/echo/other').expect(200).expect((res) => expect(res.body).toMatchObject({ method: 'get', id: 'other' }));
+    await api()
+      .get('/echo/other')
+      .expect(200)
+      .expect((res) => expect(res.body).toMatchObject({ method: 'get', id: 'other' }));
     await app.unuse('echo/archive');
-    await api().get('/echo/archive').expect(200).expect((res) => expect(res.body.id).toBe('archive'));
+    await api()
+      .get('/echo/archive')
+      .expect(200)
+      .expect((res) => expect(res.body.id).toBe('archive'));
   });
 
   it('trailing slashes are ignored; empty inner segments, extra segments and other cases are 404', async () => {
-    await api().get('/echo/5/').expect(200).expect((res) => expect(res.body.id).toBe('5'));
+    await api()
+      .get('/echo/5/')
+      .expect(200)
+      .expect((res) => expect(res.body.id).toBe('5'));
     await api().get('//echo//5').expect(404);
     await api().get('/echo/1/2').expect(404);
     await api().get('/Echo').expect(404);

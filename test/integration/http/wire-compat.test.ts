@@ -16,7 +16,11 @@ describe('HTTP adapter: Feathers v5 wire compatibility', () => {
   const api = () => request(running.url);
 
   it('runs the CRUD sequence with Feathers statuses and bodies', async () => {
-    const created = await api().post('/messages').set('Accept', 'application/json').send({ text: 'hello', n: 2 }).expect(201);
+    const created = await api()
+      .post('/messages')
+      .set('Accept', 'application/json')
+      .send({ text: 'hello', n: 2 })
+      .expect(201);
     expect(created.body).toEqual({ text: 'hello', n: 2, id: expect.anything() });
     const id = created.body.id;
     await api().post('/messages').send({ text: 'second', n: 1 }).expect(201);
@@ -47,9 +51,19 @@ describe('HTTP adapter: Feathers v5 wire compatibility', () => {
   });
 
   it('refuses multi operations like a Feathers adapter without multi', async () => {
-    const create = await api().post('/messages').send([{ a: 1 }]).expect(405);
-    expect(create.body).toEqual({ name: 'MethodNotAllowed', message: 'Can not create multiple entries', code: 405, className: 'method-not-allowed' });
-    expect((await api().patch('/messages?a=1').send({ b: 1 }).expect(405)).body.message).toBe('Can not patch multiple entries');
+    const create = await api()
+      .post('/messages')
+      .send([{ a: 1 }])
+      .expect(405);
+    expect(create.body).toEqual({
+      name: 'MethodNotAllowed',
+      message: 'Can not create multiple entries',
+      code: 405,
+      className: 'method-not-allowed',
+    });
+    expect((await api().patch('/messages?a=1').send({ b: 1 }).expect(405)).body.message).toBe(
+      'Can not patch multiple entries',
+    );
     expect((await api().delete('/messages?a=1').expect(405)).body.message).toBe('Can not remove multiple entries');
     const put = await api().put('/messages').send({ a: 1 }).expect(400);
     expect(put.body.message).toBe("You can not replace multiple instances. Did you mean 'patch'?");
@@ -58,7 +72,10 @@ describe('HTTP adapter: Feathers v5 wire compatibility', () => {
   it('answers unlisted methods with the Feathers 405 body, plus an Allow header', async () => {
     const res = await api().post('/read-only').send({}).expect(405);
     expect(res.body).toEqual({
-      name: 'MethodNotAllowed', message: 'Method `create` is not supported by this endpoint.', code: 405, className: 'method-not-allowed',
+      name: 'MethodNotAllowed',
+      message: 'Method `create` is not supported by this endpoint.',
+      code: 405,
+      className: 'method-not-allowed',
     });
     expect(res.headers.allow).toBe('GET, HEAD');
     const item = await api().patch('/read-only/1').send({}).expect(405);
@@ -66,13 +83,23 @@ describe('HTTP adapter: Feathers v5 wire compatibility', () => {
   });
 
   it('calls custom methods with 200 (never 201)', async () => {
-    await api().post('/todos').set('X-Service-Method', 'markRead').send({ id: 1 }).expect(200, { marked: 1, provider: 'rest', query: {} });
+    await api()
+      .post('/todos')
+      .set('X-Service-Method', 'markRead')
+      .send({ id: 1 })
+      .expect(200, { marked: 1, provider: 'rest', query: {} });
   });
 
   it('answers unknown paths with the Feathers 404 body', async () => {
-    await api().get('/nothing-here').expect(404, {
-      name: 'NotFound', message: 'Page not found', code: 404, className: 'not-found', data: { url: '/nothing-here' },
-    });
+    await api()
+      .get('/nothing-here')
+      .expect(404, {
+        name: 'NotFound',
+        message: 'Page not found',
+        code: 404,
+        className: 'not-found',
+        data: { url: '/nothing-here' },
+      });
   });
 
   it('differs from Feathers where DESIGN.md section 5 says so', async () => {
@@ -80,6 +107,9 @@ describe('HTTP adapter: Feathers v5 wire compatibility', () => {
     await api().post('/messages').set('Content-Type', 'application/json').send('"str"').expect(400);
     await api().get('/messages').set('Accept', 'text/html').expect(200);
     await api().get('/messages?$limit=abc').expect(400);
-    await api().get('/echo/a%20b').expect(200).expect((res) => expect(res.body.id).toBe('a b'));
+    await api()
+      .get('/echo/a%20b')
+      .expect(200)
+      .expect((res) => expect(res.body.id).toBe('a b'));
   });
 });

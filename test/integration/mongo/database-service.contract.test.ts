@@ -25,7 +25,11 @@ runServiceContract({
       service: app.service('people'),
       close: async () => {
         await app.teardown();
-        await server.db().collection(name).drop().catch(() => undefined);
+        await server
+          .db()
+          .collection(name)
+          .drop()
+          .catch(() => undefined);
       },
     };
   },

@@ -27,7 +27,10 @@ const wire = (value: unknown): string => JSON.stringify(value);
 describe('DatabaseService create answers what get answers', () => {
   it.each([
     ['flat fields', { text: 'hello', n: 3, ok: true, none: null }],
-    ['nested objects, arrays and dates', { text: 'x', tags: ['a', 'b'], meta: { at: new Date(1_700_000_000_000), deep: { list: [1, { y: 2 }] } } }],
+    [
+      'nested objects, arrays and dates',
+      { text: 'x', tags: ['a', 'b'], meta: { at: new Date(1_700_000_000_000), deep: { list: [1, { y: 2 }] } } },
+    ],
     ['large and fractional numbers', { big: 2 ** 40, fraction: 0.1, negative: -7 }],
     ['an _id given by the caller, not first', { text: 'mine', _id: 'custom-id-1' }],
     // These change on the way through BSON, so create reads the record back.
@@ -49,7 +52,7 @@ describe('DatabaseService create answers what get answers', () => {
     expect(Object.keys(created).sort()).toEqual(['_id', 'text']);
   });
 
-  it('never hands back the caller\'s own object', async () => {
+  it("never hands back the caller's own object", async () => {
     const { service, collection } = build();
     const data = { text: 'mine' };
     const created = await service.create(data);
@@ -65,7 +68,16 @@ describe('storedAsSent', () => {
     const sparse: unknown[] = [1];
     sparse[2] = 3;
     expect(storedAsSent({ a: 'x', b: [1, { c: new Date() }], d: null })).toBe(true);
-    for (const value of [{ a: undefined }, { a: -0 }, { a: '\udc00' }, { a: Buffer.from('x') }, { a: new Map() }, { a: 1n }, { a: () => 1 }, { a: sparse }]) {
+    for (const value of [
+      { a: undefined },
+      { a: -0 },
+      { a: '\udc00' },
+      { a: Buffer.from('x') },
+      { a: new Map() },
+      { a: 1n },
+      { a: () => 1 },
+      { a: sparse },
+    ]) {
       expect([value, storedAsSent(value)]).toEqual([value, false]);
     }
   });

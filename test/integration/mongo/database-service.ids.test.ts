@@ -32,9 +32,13 @@ describe('DatabaseService ids', () => {
     expect(byNin.map((record) => record.n)).toEqual([2, 3]);
     const byNe = (await service.find({ query: { _id: { $ne: hex(c) }, $sort: { n: 1 } } })) as any[];
     expect(byNe.map((record) => record.n)).toEqual([1, 2]);
-    const byOr = (await service.find({ query: { $or: [{ _id: hex(a) }, { _id: { $in: [hex(c)] } }], $sort: { n: 1 } } })) as any[];
+    const byOr = (await service.find({
+      query: { $or: [{ _id: hex(a) }, { _id: { $in: [hex(c)] } }], $sort: { n: 1 } },
+    })) as any[];
     expect(byOr.map((record) => record.n)).toEqual([1, 3]);
-    const byAnd = (await service.find({ query: { $and: [{ _id: { $ne: hex(a) } }, { _id: { $nin: [hex(b)] } }] } })) as any[];
+    const byAnd = (await service.find({
+      query: { $and: [{ _id: { $ne: hex(a) } }, { _id: { $nin: [hex(b)] } }] },
+    })) as any[];
     expect(byAnd.map((record) => record.n)).toEqual([3]);
     const plain = (await service.find({ query: { _id: hex(b) } })) as any[];
     expect(plain.map((record) => record.n)).toEqual([2]);
@@ -49,19 +53,24 @@ describe('DatabaseService ids', () => {
     expect((await service.get(created._id.toHexString())).n).toBe(1);
   });
 
-  it.each(['get', 'update', 'patch', 'remove'])('%s with an id that is not a valid ObjectId is a 404, never a 500', async (method) => {
-    const { service } = build();
-    await service.create({ n: 1 });
-    for (const id of ['nope', '123', 'lessonKTDA03', 'zzzzzzzzzzzzzzzzzzzzzzzz', 42]) {
-      const call = method === 'get' ? service.get(id) : method === 'remove' ? service.remove(id) : service[method](id, { n: 2 });
-      await expect(call).rejects.toMatchObject({ name: 'NotFound', code: 404 });
-    }
-  });
+  it.each(['get', 'update', 'patch', 'remove'])(
+    '%s with an id that is not a valid ObjectId is a 404, never a 500',
+    async (method) => {
+      const { service } = build();
+      await service.create({ n: 1 });
+      for (const id of ['nope', '123', 'lessonKTDA03', 'zzzzzzzzzzzzzzzzzzzzzzzz', 42]) {
+        const call =
+          method === 'get' ? service.get(id) : method === 'remove' ? service.remove(id) : service[method](id, { n: 2 });
+        await expect(call).rejects.toMatchObject({ name: 'NotFound', code: 404 });
+      }
+    },
+  );
 
   it.each(['get', 'update', 'patch', 'remove'])('%s with an object or an array as id is a 400', async (method) => {
     const { service } = build();
     for (const id of [{ $ne: null }, ['a'], { _bsontype: 'ObjectId', id: 'x' }]) {
-      const call = method === 'get' ? service.get(id) : method === 'remove' ? service.remove(id) : service[method](id, { n: 2 });
+      const call =
+        method === 'get' ? service.get(id) : method === 'remove' ? service.remove(id) : service[method](id, { n: 2 });
       await expect(call).rejects.toMatchObject({ name: 'BadRequest', code: 400 });
     }
   });
@@ -89,7 +98,13 @@ describe('DatabaseService ids', () => {
     const { service } = build({ updateOperators: ['$set', '$unset', '$rename'] });
     const created = (await service.create({ n: 1 })) as any;
     const other = new ObjectId().toHexString();
-    const patched = await service.patch(created._id, { _id: other, n: 2, $set: { _id: other }, $unset: { _id: '' }, $rename: { n2: '_id' } });
+    const patched = await service.patch(created._id, {
+      _id: other,
+      n: 2,
+      $set: { _id: other },
+      $unset: { _id: '' },
+      $rename: { n2: '_id' },
+    });
     expect(patched._id.toHexString()).toBe(created._id.toHexString());
     expect(patched.n).toBe(2);
     const updated = await service.update(created._id, { _id: other, n: 3 });
@@ -101,7 +116,10 @@ describe('DatabaseService ids', () => {
     const { service } = build({ id: 'customid' });
     const created = (await service.create({ n: 1 })) as any;
     expect(typeof created.customid).toBe('string');
-    expect((await service.get(created.customid, { query: { $select: ['n'] } }))).toEqual({ customid: created.customid, n: 1 });
+    expect(await service.get(created.customid, { query: { $select: ['n'] } })).toEqual({
+      customid: created.customid,
+      n: 1,
+    });
     const withUnderscore = await service.get(created.customid, { query: { $select: ['_id'] } });
     expect(withUnderscore._id).toBeInstanceOf(ObjectId);
   });
@@ -113,6 +131,11 @@ describe('DatabaseService ids', () => {
     const got = await service.get(created._id);
     expect(got.at).toBeInstanceOf(Date);
     expect(got.ref).toBeInstanceOf(ObjectId);
-    expect(JSON.parse(JSON.stringify(got))).toEqual({ _id: created._id.toHexString(), at: '2024-05-06T07:08:09.000Z', ref: created.ref.toHexString(), n: 1 });
+    expect(JSON.parse(JSON.stringify(got))).toEqual({
+      _id: created._id.toHexString(),
+      at: '2024-05-06T07:08:09.000Z',
+      ref: created.ref.toHexString(),
+      n: 1,
+    });
   });
 });

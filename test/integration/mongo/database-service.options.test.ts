@@ -34,7 +34,8 @@ async function build(options: Partial<ConstructorParameters<typeof DatabaseServi
 
 const onCollection = (name: string) => commands.filter((event) => Object.values(event.command).includes(name));
 const commandNames = (name: string) => onCollection(name).map((event) => event.commandName);
-const numbers = (count: number) => Array.from({ length: count }, (_item, index) => ({ n: index, even: index % 2 === 0 }));
+const numbers = (count: number) =>
+  Array.from({ length: count }, (_item, index) => ({ n: index, even: index % 2 === 0 }));
 
 describe('DatabaseService counts and pagination', () => {
   it('counts exactly with countDocuments by default, with the same filter', async () => {
@@ -57,7 +58,12 @@ describe('DatabaseService counts and pagination', () => {
 
   it('$limit: 0 only counts', async () => {
     const { service, name } = await build({ paginate: { default: 2 } }, numbers(5));
-    expect(await service.find({ query: { $limit: 0, even: false } })).toEqual({ total: 2, limit: 0, skip: 0, data: [] });
+    expect(await service.find({ query: { $limit: 0, even: false } })).toEqual({
+      total: 2,
+      limit: 0,
+      skip: 0,
+      data: [],
+    });
     expect(commandNames(name)).toEqual(['aggregate']);
     expect(JSON.stringify(onCollection(name)[0].command.pipeline)).toContain('$group');
   });
@@ -67,7 +73,10 @@ describe('DatabaseService counts and pagination', () => {
     await service.find({ query: { $sort: { n: -1 }, $limit: 2 } });
     expect(commandNames(name)).toEqual(['aggregate']);
     commands.length = 0;
-    const found = (await service.find({ query: { $sort: { n: -1 }, $skip: 1, $select: ['n'] }, database: { comment: 'from-params' } })) as any[];
+    const found = (await service.find({
+      query: { $sort: { n: -1 }, $skip: 1, $select: ['n'] },
+      database: { comment: 'from-params' },
+    })) as any[];
     expect(found.map((record) => record.n)).toEqual([1, 0]);
     expect(Object.keys(found[0]).sort()).toEqual(['_id', 'n']);
     const [find] = onCollection(name);
@@ -77,7 +86,10 @@ describe('DatabaseService counts and pagination', () => {
 
   it('findRaw returns a cursor with params.database as the find options', async () => {
     const { service } = await build({}, numbers(3));
-    const cursor = await (service as unknown as DatabaseService).findRaw({ query: { n: { $gt: 0 } }, database: { projection: { n: 1, _id: 0 } } });
+    const cursor = await (service as unknown as DatabaseService).findRaw({
+      query: { n: { $gt: 0 } },
+      database: { projection: { n: 1, _id: 0 } },
+    });
     expect(await cursor.toArray()).toEqual([{ n: 1 }, { n: 2 }]);
   });
 });
@@ -101,7 +113,11 @@ describe('DatabaseService params.database', () => {
       // A single create no longer reads its record back (it answers what it inserted): 13 calls.
       expect(calls.length).toBeGreaterThanOrEqual(13);
       const sessionId = session.id!.id.toString('hex');
-      for (const call of calls) expect({ command: call.commandName, lsid: call.command.lsid?.id?.toString('hex') }).toEqual({ command: call.commandName, lsid: sessionId });
+      for (const call of calls)
+        expect({ command: call.commandName, lsid: call.command.lsid?.id?.toString('hex') }).toEqual({
+          command: call.commandName,
+          lsid: sessionId,
+        });
     } finally {
       await session.endSession();
     }

@@ -40,8 +40,14 @@ describe('DatabaseService transactions through params.database.session', () => {
       expect((await users.find(params)).total).toBe(1);
       await users.create({ name: 'Bo' }, params);
       // A full page needs the count; a short one (past a skip too) implies the total.
-      expect(await users.find({ ...params, query: { $limit: 1 } })).toMatchObject({ total: 2, data: [{ name: 'Ada' }] });
-      expect(await users.find({ ...params, query: { $limit: 1, $skip: 1 } })).toMatchObject({ total: 2, data: [{ name: 'Bo' }] });
+      expect(await users.find({ ...params, query: { $limit: 1 } })).toMatchObject({
+        total: 2,
+        data: [{ name: 'Ada' }],
+      });
+      expect(await users.find({ ...params, query: { $limit: 1, $skip: 1 } })).toMatchObject({
+        total: 2,
+        data: [{ name: 'Bo' }],
+      });
       expect(await users.find({ ...params, query: { $limit: 5, $skip: 4 } })).toMatchObject({ total: 2, data: [] });
       expect(await users.find()).toMatchObject({ total: 0 });
       await session.commitTransaction();

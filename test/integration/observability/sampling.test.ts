@@ -4,7 +4,11 @@ import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/a
 const REMOTE_SPAN_ID = 'b7ad6b7169203331';
 
 const signUp = (url: string, email: string, traceparent: string) =>
-  fetch(`${url}/users`, { method: 'POST', headers: { 'content-type': 'application/json', traceparent }, body: JSON.stringify({ email, password: 'correct horse battery' }) });
+  fetch(`${url}/users`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', traceparent },
+    body: JSON.stringify({ email, password: 'correct horse battery' }),
+  });
 
 describe.each(BOTH_STORES)('sampling one request in a hundred (parentbased_traceidratio) on %s', (_store, env) => {
   let receiver: OtlpReceiver;
@@ -13,8 +17,12 @@ describe.each(BOTH_STORES)('sampling one request in a hundred (parentbased_trace
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
     app = await startApp({
-      ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '50', OTEL_SERVICE_NAME: 'sampled',
-      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.01',
+      ...env,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_BSP_SCHEDULE_DELAY: '50',
+      OTEL_SERVICE_NAME: 'sampled',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.01',
     });
   });
   afterAll(async () => {
@@ -30,7 +38,10 @@ describe.each(BOTH_STORES)('sampling one request in a hundred (parentbased_trace
     expect((await signUp(app.url, 'left-out@example.com', `00-${leftOut}-${REMOTE_SPAN_ID}-00`)).status).toBe(201);
     expect((await signUp(app.url, 'sampled@example.com', `00-${sampled}-${REMOTE_SPAN_ID}-01`)).status).toBe(201);
 
-    const spans = inTrace(await receiver.waitFor((received) => inTrace(received, sampled).some((span) => span.name === 'create users')), sampled);
+    const spans = inTrace(
+      await receiver.waitFor((received) => inTrace(received, sampled).some((span) => span.name === 'create users')),
+      sampled,
+    );
     const server = spans.find((span) => span.name === 'POST /users')!;
     const call = spans.find((span) => span.name === 'users.create')!;
     expect(server.parentSpanId).toBe(REMOTE_SPAN_ID);

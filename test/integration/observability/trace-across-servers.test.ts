@@ -3,7 +3,16 @@ import { createJwtSettings, signServiceCredential } from '../../../src';
 import { SERVICES } from '../../../src/application/services/service-list';
 import { credentialScopes } from '../../../src/composition/credential-scopes';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../helpers/otlp-receiver';
-import { account, call, PASSWORD, SECRET_A, SECRET_B, serversOnOneDatabase, stop, type Running } from '../composition/support/bound-servers';
+import {
+  account,
+  call,
+  PASSWORD,
+  SECRET_A,
+  SECRET_B,
+  serversOnOneDatabase,
+  stop,
+  type Running,
+} from '../composition/support/bound-servers';
 
 const { start } = serversOnOneDatabase();
 const SERVER = 2;
@@ -19,8 +28,19 @@ describe('one trace from B’s request through the remote binding into A’s sto
     receiver = await startOtlpReceiver();
     const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '50' };
     serverA = await start({ AUTH_SECRET: SECRET_A, ...otel, OTEL_SERVICE_NAME: 'server-a' });
-    credential = signServiceCredential(createJwtSettings({ secret: SECRET_A }), 'server-b', credentialScopes(SERVICES, 'messages')).credential;
-    serverB = await start({ AUTH_SECRET: SECRET_B, MESSAGES_REMOTE_URL: serverA.url, MESSAGES_REMOTE_TOKEN: credential, ...otel, OTEL_SERVICE_NAME: 'server-b', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
+    credential = signServiceCredential(
+      createJwtSettings({ secret: SECRET_A }),
+      'server-b',
+      credentialScopes(SERVICES, 'messages'),
+    ).credential;
+    serverB = await start({
+      AUTH_SECRET: SECRET_B,
+      MESSAGES_REMOTE_URL: serverA.url,
+      MESSAGES_REMOTE_TOKEN: credential,
+      ...otel,
+      OTEL_SERVICE_NAME: 'server-b',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    });
   });
   afterAll(async () => {
     await stop(serverB);
@@ -34,16 +54,21 @@ describe('one trace from B’s request through the remote binding into A’s sto
     const created = await call(serverB!.url, 'POST', '/messages', { token: user.token, body: { text: 'followed' } });
     expect(created.status).toBe(201);
 
-    const isRoot = (span: ReceivedSpan) => span.service === 'server-b' && span.kind === SERVER && span.name === 'POST /messages' && span.parentSpanId === '';
+    const isRoot = (span: ReceivedSpan) =>
+      span.service === 'server-b' && span.kind === SERVER && span.name === 'POST /messages' && span.parentSpanId === '';
     let traceId = '';
     const inTrace = (spans: ReceivedSpan[]) => spans.filter((span) => span.traceId === traceId);
     await receiver.waitFor((spans) => {
       traceId = [...spans].reverse().find(isRoot)?.traceId ?? '';
-      return traceId !== '' && inTrace(spans).some((span) => span.service === 'server-a' && span.name === 'create messages');
+      return (
+        traceId !== '' && inTrace(spans).some((span) => span.service === 'server-a' && span.name === 'create messages')
+      );
     });
     const trace = inTrace(receiver.spans);
     const one = (service: string, name: string, kind?: number) => {
-      const found = trace.filter((span) => span.service === service && span.name === name && (kind === undefined || span.kind === kind));
+      const found = trace.filter(
+        (span) => span.service === service && span.name === name && (kind === undefined || span.kind === kind),
+      );
       expect(found.map((span) => `${span.service} ${span.name}`)).toEqual([`${service} ${name}`]);
       return found[0];
     };
@@ -68,10 +93,22 @@ describe('one trace from B’s request through the remote binding into A’s sto
     expect(bServer.contentType).toMatch(/^application\/json/);
     expect(aServer.contentType).toBe('application/x-protobuf');
 
-    expect(bServer.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': '/messages', 'http.response.status_code': 201 });
+    expect(bServer.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'http.route': '/messages',
+      'http.response.status_code': 201,
+    });
     expect(aServer.attributes).toMatchObject({ 'http.route': '/messages', 'http.response.status_code': 201 });
-    expect(bClient.attributes).toMatchObject({ 'http.request.method': 'POST', 'server.address': '127.0.0.1', 'url.full': `${serverA!.url}/messages` });
-    expect(aStore.attributes).toMatchObject({ 'db.system.name': 'mongodb', 'db.collection.name': 'messages', 'db.operation.name': 'create' });
+    expect(bClient.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'server.address': '127.0.0.1',
+      'url.full': `${serverA!.url}/messages`,
+    });
+    expect(aStore.attributes).toMatchObject({
+      'db.system.name': 'mongodb',
+      'db.collection.name': 'messages',
+      'db.operation.name': 'create',
+    });
     // The real user on both servers; on A, the server acting for them too.
     expect(bCall.attributes['enduser.id']).toBe(user.id);
     expect(aCall.attributes['enduser.id']).toBe(user.id);
@@ -79,7 +116,9 @@ describe('one trace from B’s request through the remote binding into A’s sto
     expect(bCall.attributes['hexa.acting_service']).toBeUndefined();
 
     // No secret, e-mail or body in any attribute of any span received.
-    const values = receiver.spans.flatMap((span) => Object.entries(span.attributes).map(([key, value]) => `${key}=${String(value)}`));
+    const values = receiver.spans.flatMap((span) =>
+      Object.entries(span.attributes).map(([key, value]) => `${key}=${String(value)}`),
+    );
     expect(values.length).toBeGreaterThan(20);
     for (const secret of [user.token, credential, PASSWORD, email, 'followed', SECRET_A, SECRET_B]) {
       expect(values.filter((value) => value.includes(secret))).toEqual([]);
@@ -89,10 +128,18 @@ describe('one trace from B’s request through the remote binding into A’s sto
 
   it('continues a caller’s trace (traceparent) and keeps a 4xx a normal answer', async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
-    const missing = await call(serverA!.url, 'GET', '/messages/000000000000000000000000', { headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
+    const missing = await call(serverA!.url, 'GET', '/messages/000000000000000000000000', {
+      headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+    });
     expect(missing.status).toBe(401);
-    const [server] = (await receiver.waitFor((spans) => spans.some((span) => span.traceId === traceId && span.kind === SERVER))).filter((span) => span.traceId === traceId && span.kind === SERVER);
+    const [server] = (
+      await receiver.waitFor((spans) => spans.some((span) => span.traceId === traceId && span.kind === SERVER))
+    ).filter((span) => span.traceId === traceId && span.kind === SERVER);
     expect(server).toMatchObject({ service: 'server-a', name: 'GET /messages/:id', parentSpanId: '00f067aa0ba902b7' });
-    expect(server.attributes).toMatchObject({ 'http.route': '/messages/:id', 'http.response.status_code': 401, 'url.path': '/messages/000000000000000000000000' });
+    expect(server.attributes).toMatchObject({
+      'http.route': '/messages/:id',
+      'http.response.status_code': 401,
+      'url.path': '/messages/000000000000000000000000',
+    });
   });
 });

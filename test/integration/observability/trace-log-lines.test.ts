@@ -23,8 +23,15 @@ async function logLinesOfOneRequest(env: Record<string, string>): Promise<Array<
       await http.close();
       await composed.close();
     })();`;
-  const { stdout } = await promisify(execFile)(process.execPath, ['-r', '@swc-node/register', '-e', script], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 });
-  return stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const { stdout } = await promisify(execFile)(process.execPath, ['-r', '@swc-node/register', '-e', script], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '' },
+    timeout: 60_000,
+  });
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 describe('log lines of a traced request', () => {
@@ -35,9 +42,17 @@ describe('log lines of a traced request', () => {
   afterAll(() => receiver?.close());
 
   it('carry the trace_id and span_id of the request’s server span beside the request id', async () => {
-    const lines = await logLinesOfOneRequest({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'logged' });
+    const lines = await logLinesOfOneRequest({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_SERVICE_NAME: 'logged',
+    });
     const line = lines.find((entry) => entry.requestId === 'logged-request-1');
-    expect(line).toMatchObject({ msg: 'request completed', status: 401, trace_id: expect.stringMatching(/^[0-9a-f]{32}$/), span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(line).toMatchObject({
+      msg: 'request completed',
+      status: 401,
+      trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
     // The tracer flushed at close: the span named in the line is the request's server span.
     const span = receiver.spans.find((received) => received.spanId === line!.span_id);
     expect(span).toMatchObject({ service: 'logged', kind: SERVER, name: 'GET /messages', traceId: line!.trace_id });

@@ -16,7 +16,11 @@ async function loadedTelemetry(env: Record<string, string>): Promise<{ loaded: s
       console.log(JSON.stringify({ loaded: loaded.sort(), observed: composed.app.observeCall !== undefined }));
       await composed.close();
     })();`;
-  const { stdout } = await promisify(execFile)(process.execPath, ['-r', '@swc-node/register', '-e', script], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 });
+  const { stdout } = await promisify(execFile)(process.execPath, ['-r', '@swc-node/register', '-e', script], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '' },
+    timeout: 60_000,
+  });
   return JSON.parse(stdout.trim().split('\n').pop()!);
 }
 
@@ -25,7 +29,13 @@ describe('with no OTEL_* variable and METRICS=false', () => {
     expect(await loadedTelemetry({ METRICS: 'false' })).toEqual({ loaded: [], observed: false });
     const traced = await loadedTelemetry({ METRICS: 'false', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
     expect(traced.observed).toBe(true);
-    expect(traced.loaded).toEqual(expect.arrayContaining(['@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-proto']));
+    expect(traced.loaded).toEqual(
+      expect.arrayContaining([
+        '@opentelemetry/api',
+        '@opentelemetry/sdk-trace-base',
+        '@opentelemetry/exporter-trace-otlp-proto',
+      ]),
+    );
     expect(traced.loaded).not.toContain('prom-client');
   });
 });

@@ -7,7 +7,15 @@ import { credentialScopes } from '../../../src/composition/credential-scopes';
 import { loadConfig } from '../../../src/composition/load-config';
 import { composeApplication } from '../../../src/composition-root';
 import { listenHttp } from '../../../src';
-import { call, PASSWORD, SECRET_A, SECRET_B, serversOnOneDatabase, stop, type Running } from '../composition/support/bound-servers';
+import {
+  call,
+  PASSWORD,
+  SECRET_A,
+  SECRET_B,
+  serversOnOneDatabase,
+  stop,
+  type Running,
+} from '../composition/support/bound-servers';
 import { RecordingSocket, waitFor } from '../realtime/support/socket-clients';
 import { restRequestOf, socketArgumentsOf, type WireCall } from '../transport/support/wire-calls';
 
@@ -57,16 +65,42 @@ describe('the access matrix: the same answers for every actor over REST, sockets
     try {
       for (const actor of ACTORS) {
         for (const [name, template] of Object.entries(CALLS)) {
-          const created = await call(storing.url, 'POST', '/messages', { token: accounts.owner.storingToken, body: { text: 'mine' } });
+          const created = await call(storing.url, 'POST', '/messages', {
+            token: accounts.owner.storingToken,
+            body: { text: 'mine' },
+          });
           expect(created.status).toBe(201);
           // Liked by the other user, so that who liked it is there to be shown or not.
-          expect((await call(storing.url, 'PATCH', `/messages/${created.body._id}`, { token: accounts.other.storingToken, body: { $inc: { likes: 1 } } })).status).toBe(200);
-          const names = { '{message}': created.body._id, '{owner}': accounts.owner.id, '{owner email}': accounts.owner.email };
+          expect(
+            (
+              await call(storing.url, 'PATCH', `/messages/${created.body._id}`, {
+                token: accounts.other.storingToken,
+                body: { $inc: { likes: 1 } },
+              })
+            ).status,
+          ).toBe(200);
+          const names = {
+            '{message}': created.body._id,
+            '{owner}': accounts.owner.id,
+            '{owner email}': accounts.owner.email,
+          };
           const request = fill(template, names) as Call;
-          const outcome = sockets ? await overSocket(sockets[actor], request) : await overRest(via.url, accounts[actor].token, request);
+          const outcome = sockets
+            ? await overSocket(sockets[actor], request)
+            : await overRest(via.url, accounts[actor].token, request);
           // Every answer is what the served OpenAPI document says it is (record schemas admit no other field).
-          if (outcome.ok) expect({ cell: `${actor}: ${name}`, errors: answerSchemas(request)(outcome.answer) }).toEqual({ cell: `${actor}: ${name}`, errors: null });
-          table[`${actor}: ${name}`] = named(outcome, { ...names, '{other}': accounts.other.id, '{admin}': accounts.admin.id, '{other email}': accounts.other.email, '{admin email}': accounts.admin.email });
+          if (outcome.ok)
+            expect({ cell: `${actor}: ${name}`, errors: answerSchemas(request)(outcome.answer) }).toEqual({
+              cell: `${actor}: ${name}`,
+              errors: null,
+            });
+          table[`${actor}: ${name}`] = named(outcome, {
+            ...names,
+            '{other}': accounts.other.id,
+            '{admin}': accounts.admin.id,
+            '{other email}': accounts.other.email,
+            '{admin email}': accounts.admin.email,
+          });
         }
       }
       if (sockets) eventFields.set(label, await eventViews(storing, accounts, sockets));
@@ -77,7 +111,13 @@ describe('the access matrix: the same answers for every actor over REST, sockets
   }
 
   it('on the memory store, over REST and over a socket', async () => {
-    const config = loadConfig({ NODE_ENV: 'test', STORE: 'memory', DATA_DIR: ':memory:', PASSWORD_HASH_COST: '10', AUTH_SECRET: SECRET_A });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      STORE: 'memory',
+      DATA_DIR: ':memory:',
+      PASSWORD_HASH_COST: '10',
+      AUTH_SECRET: SECRET_A,
+    });
     const composed = await composeApplication(config, { authentication: { rateLimit: false, signUpRateLimit: false } });
     const http = await listenHttp(composed.http, { host: '127.0.0.1', port: 0 });
     composed.realtime.attach(http.server);
@@ -94,8 +134,16 @@ describe('the access matrix: the same answers for every actor over REST, sockets
   it('on MongoDB, over REST, over a socket, and through a server whose messages are bound to it', async () => {
     const serverA = await start({ AUTH_SECRET: SECRET_A });
     serverA.composed.realtime.attach(serverA.http.server);
-    const { credential } = signServiceCredential(createJwtSettings({ secret: SECRET_A }), 'server-b', credentialScopes(SERVICES, 'messages'));
-    const serverB = await start({ AUTH_SECRET: SECRET_B, MESSAGES_REMOTE_URL: serverA.url, MESSAGES_REMOTE_TOKEN: credential });
+    const { credential } = signServiceCredential(
+      createJwtSettings({ secret: SECRET_A }),
+      'server-b',
+      credentialScopes(SERVICES, 'messages'),
+    );
+    const serverB = await start({
+      AUTH_SECRET: SECRET_B,
+      MESSAGES_REMOTE_URL: serverA.url,
+      MESSAGES_REMOTE_TOKEN: credential,
+    });
     try {
       await runMatrix('mongo, REST', serverA, serverA, 'rest');
       await runMatrix('mongo, socket', serverA, serverA, 'socket');
@@ -121,13 +169,64 @@ describe('the access matrix: the same answers for every actor over REST, sockets
       "anonymous: get the owner's account": refused('NotAuthenticated', 401),
       // Everyone signed in reads and likes; who liked is for the author and admins.
       // Every message answer names its author as the users policy shows them: `_id` and `name`.
-      'other: get': ok({ _id: '{message}', text: 'mine', userId: '{owner}', read: false, likes: 1, createdAt: '<time>', liked: true, user: { _id: '{owner}', name: 'Owner' } }),
-      'owner: get': ok({ _id: '{message}', text: 'mine', userId: '{owner}', read: false, likes: 1, likedBy: ['{other}'], createdAt: '<time>', liked: false, user: { _id: '{owner}', name: 'Owner' } }),
-      'admin: get': ok({ _id: '{message}', text: 'mine', userId: '{owner}', read: false, likes: 1, likedBy: ['{other}'], createdAt: '<time>', liked: false, user: { _id: '{owner}', name: 'Owner' } }),
-      'other: get without relations': ok({ _id: '{message}', text: 'mine', userId: '{owner}', read: false, likes: 1, createdAt: '<time>', liked: true }),
-      'other: find with $select': ok({ total: 1, limit: 10, skip: 0, data: [{ _id: '{message}', text: 'mine', likes: 1 }] }),
+      'other: get': ok({
+        _id: '{message}',
+        text: 'mine',
+        userId: '{owner}',
+        read: false,
+        likes: 1,
+        createdAt: '<time>',
+        liked: true,
+        user: { _id: '{owner}', name: 'Owner' },
+      }),
+      'owner: get': ok({
+        _id: '{message}',
+        text: 'mine',
+        userId: '{owner}',
+        read: false,
+        likes: 1,
+        likedBy: ['{other}'],
+        createdAt: '<time>',
+        liked: false,
+        user: { _id: '{owner}', name: 'Owner' },
+      }),
+      'admin: get': ok({
+        _id: '{message}',
+        text: 'mine',
+        userId: '{owner}',
+        read: false,
+        likes: 1,
+        likedBy: ['{other}'],
+        createdAt: '<time>',
+        liked: false,
+        user: { _id: '{owner}', name: 'Owner' },
+      }),
+      'other: get without relations': ok({
+        _id: '{message}',
+        text: 'mine',
+        userId: '{owner}',
+        read: false,
+        likes: 1,
+        createdAt: '<time>',
+        liked: true,
+      }),
+      'other: find with $select': ok({
+        total: 1,
+        limit: 10,
+        skip: 0,
+        data: [{ _id: '{message}', text: 'mine', likes: 1 }],
+      }),
       // A second like by the same user changes nothing and answers the message as it is.
-      'other: like': ok({ _id: '{message}', text: 'mine', userId: '{owner}', read: false, likes: 1, createdAt: '<time>', liked: true, user: { _id: '{owner}', name: 'Owner' } }),
+      'other: like': ok({
+        _id: '{message}',
+        text: 'mine',
+        userId: '{owner}',
+        read: false,
+        likes: 1,
+        createdAt: '<time>',
+        liked: true,
+        user: { _id: '{owner}', name: 'Owner' },
+      }),
       'admin: like': ok(expect.objectContaining({ likes: 2, likedBy: ['{other}', '{admin}'], liked: true })),
       // Only the author edits; the author or an admin removes.
       'other: patch the text': refused('Forbidden', 403),
@@ -147,8 +246,29 @@ describe('the access matrix: the same answers for every actor over REST, sockets
       "other: patch the owner's name": refused('Forbidden', 403),
     });
     // Exactly these fields: nothing more for anyone (toMatchObject above lets nested extras pass).
-    expect(first['other: get']).toEqual(ok({ _id: '{message}', text: 'mine', userId: '{owner}', read: false, likes: 1, createdAt: '<time>', liked: true, user: { _id: '{owner}', name: 'Owner' } }));
-    expect(first['other: get without relations']).toEqual(ok({ _id: '{message}', text: 'mine', userId: '{owner}', read: false, likes: 1, createdAt: '<time>', liked: true }));
+    expect(first['other: get']).toEqual(
+      ok({
+        _id: '{message}',
+        text: 'mine',
+        userId: '{owner}',
+        read: false,
+        likes: 1,
+        createdAt: '<time>',
+        liked: true,
+        user: { _id: '{owner}', name: 'Owner' },
+      }),
+    );
+    expect(first['other: get without relations']).toEqual(
+      ok({
+        _id: '{message}',
+        text: 'mine',
+        userId: '{owner}',
+        read: false,
+        likes: 1,
+        createdAt: '<time>',
+        liked: true,
+      }),
+    );
     // A count is a page without records; what it counts is the same for every signed-in reader
     // (the tables above are equal cell by cell), and totals of what some may not read are covered by
     // the e-mail query: 0 for another user, 1 for the owner.
@@ -172,11 +292,16 @@ describe('the access matrix: the same answers for every actor over REST, sockets
     const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     const make = async (who: Exclude<Actor, 'anonymous'>) => {
       const email = `${who}-${stamp}@example.com`;
-      const created = await call(storing.url, 'POST', '/users', { body: { email, password: PASSWORD, name: who === 'owner' ? 'Owner' : who } });
+      const created = await call(storing.url, 'POST', '/users', {
+        body: { email, password: PASSWORD, name: who === 'owner' ? 'Owner' : who },
+      });
       expect(created.status).toBe(201);
-      if (who === 'admin') await storing.composed.app.lookup('users')!.original._patch(created.body._id, { roles: ['admin'] });
+      if (who === 'admin')
+        await storing.composed.app.lookup('users')!.original._patch(created.body._id, { roles: ['admin'] });
       const logIn = async (server: Running) => {
-        const login = await call(server.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } });
+        const login = await call(server.url, 'POST', '/authentication', {
+          body: { strategy: 'local', email, password: PASSWORD },
+        });
         expect(login.status).toBe(201);
         return login.body.accessToken as string;
       };
@@ -184,14 +309,25 @@ describe('the access matrix: the same answers for every actor over REST, sockets
     };
     const owner = await make('owner');
     const [other, admin] = [await make('other'), await make('admin')];
-    return { owner, other, admin, anonymous: { id: '', email: '', token: undefined as string | undefined, storingToken: undefined as string | undefined } };
+    return {
+      owner,
+      other,
+      admin,
+      anonymous: {
+        id: '',
+        email: '',
+        token: undefined as string | undefined,
+        storingToken: undefined as string | undefined,
+      },
+    };
   }
 });
 
 /** The served document's response schema of each call: a validator answering its errors (null when valid). */
 async function answerSchemasOf(server: Running): Promise<(request: Call) => (answer: unknown) => unknown> {
   const document = (await call(server.url, 'GET', '/openapi.json')).body;
-  const schemas = ((await dereference(document)) as unknown as { components: { schemas: Record<string, object> } }).components.schemas;
+  const schemas = ((await dereference(document)) as unknown as { components: { schemas: Record<string, object> } })
+    .components.schemas;
   // Formats are the DTOs' business; the shapes are compared here.
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
   const compiled = new Map<string, ReturnType<typeof ajv.compile>>();
@@ -203,7 +339,10 @@ async function answerSchemasOf(server: Running): Promise<(request: Call) => (ans
   };
 }
 
-async function socketsFor(url: string, accounts: Record<Actor, { token: string | undefined }>): Promise<Record<Actor, RecordingSocket>> {
+async function socketsFor(
+  url: string,
+  accounts: Record<Actor, { token: string | undefined }>,
+): Promise<Record<Actor, RecordingSocket>> {
   const sockets = {} as Record<Actor, RecordingSocket>;
   for (const actor of ACTORS) {
     const socket = new RecordingSocket(url);
@@ -219,18 +358,36 @@ async function socketsFor(url: string, accounts: Record<Actor, { token: string |
 }
 
 /** The fields each actor's socket receives in the `patched` event of another user's like (null: none). */
-async function eventViews(storing: Running, accounts: Record<Actor, { storingToken: string | undefined }>, sockets: Record<Actor, RecordingSocket>): Promise<Record<Actor, string[] | null>> {
-  const created = await call(storing.url, 'POST', '/messages', { token: accounts.owner.storingToken, body: { text: 'event' } });
-  await call(storing.url, 'PATCH', `/messages/${created.body._id}`, { token: accounts.other.storingToken, body: { $inc: { likes: 1 } } });
-  const heard = (actor: Actor) => sockets[actor].named('messages patched').find((message) => message._id === created.body._id);
-  await waitFor(() => (['owner', 'other', 'admin'] as const).every((actor) => heard(actor) !== undefined), 'every signed-in socket hears the like');
-  return Object.fromEntries(ACTORS.map((actor) => [actor, heard(actor) ? Object.keys(heard(actor)).sort() : null])) as Record<Actor, string[] | null>;
+async function eventViews(
+  storing: Running,
+  accounts: Record<Actor, { storingToken: string | undefined }>,
+  sockets: Record<Actor, RecordingSocket>,
+): Promise<Record<Actor, string[] | null>> {
+  const created = await call(storing.url, 'POST', '/messages', {
+    token: accounts.owner.storingToken,
+    body: { text: 'event' },
+  });
+  await call(storing.url, 'PATCH', `/messages/${created.body._id}`, {
+    token: accounts.other.storingToken,
+    body: { $inc: { likes: 1 } },
+  });
+  const heard = (actor: Actor) =>
+    sockets[actor].named('messages patched').find((message) => message._id === created.body._id);
+  await waitFor(
+    () => (['owner', 'other', 'admin'] as const).every((actor) => heard(actor) !== undefined),
+    'every signed-in socket hears the like',
+  );
+  return Object.fromEntries(
+    ACTORS.map((actor) => [actor, heard(actor) ? Object.keys(heard(actor)).sort() : null]),
+  ) as Record<Actor, string[] | null>;
 }
 
 async function overRest(url: string, token: string | undefined, request: Call): Promise<Outcome> {
   const { verb, url: target, headers } = restRequestOf(request);
   const response = await call(url, verb, target, { token, body: request.data, headers });
-  return response.status >= 400 ? { ok: false, name: response.body.name, code: response.body.code } : { ok: true, answer: response.body };
+  return response.status >= 400
+    ? { ok: false, name: response.body.name, code: response.body.code }
+    : { ok: true, answer: response.body };
 }
 
 async function overSocket(socket: RecordingSocket, request: Call): Promise<Outcome> {
@@ -243,14 +400,16 @@ async function overSocket(socket: RecordingSocket, request: Call): Promise<Outco
 function fill(value: unknown, names: Record<string, string>): unknown {
   if (typeof value === 'string') return names[value] ?? value;
   if (Array.isArray(value)) return value.map((item) => fill(item, names));
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fill(item, names)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fill(item, names)]));
   return value;
 }
 
 /** The outcome with the ids and e-mails it holds named, new ids and clocks made comparable. */
 function named(outcome: Outcome, names: Record<string, string>): Outcome {
   let text = JSON.stringify(outcome);
-  for (const [placeholder, value] of Object.entries(names)) if (value) text = text.replaceAll(`"${value}"`, `"${placeholder}"`);
+  for (const [placeholder, value] of Object.entries(names))
+    if (value) text = text.replaceAll(`"${value}"`, `"${placeholder}"`);
   text = text.replace(/"_id":"[0-9a-f]{24}"/g, '"_id":"<new id>"').replace(/"createdAt":\d+/g, '"createdAt":"<time>"');
   return JSON.parse(text) as Outcome;
 }

@@ -36,53 +36,94 @@ describe.each(BOTH_STORES)('policies in answers and events on %s', (_store, env)
     const socket = new RecordingSocket(app.url);
     sockets.push(socket);
     await socket.connected();
-    const [error] = await socket.call('create', 'authentication', { strategy: 'local', email: account.user.email, password: PASSWORD });
+    const [error] = await socket.call('create', 'authentication', {
+      strategy: 'local',
+      email: account.user.email,
+      password: PASSWORD,
+    });
     expect(error).toBeNull();
     return socket;
   }
 
-  it("answers each caller with their view: likedBy for the author and admins, liked for everyone", async () => {
+  it('answers each caller with their view: likedBy for the author and admins, liked for everyone', async () => {
     const created = await call(app.url, 'POST', '/messages', { token: author.token, body: { text: 'views' } });
     const item = `/messages/${idOf(created.body)}`;
-    expect((await call(app.url, 'PATCH', item, { token: reader.token, body: { $inc: { likes: 1 } } })).status).toBe(200);
+    expect((await call(app.url, 'PATCH', item, { token: reader.token, body: { $inc: { likes: 1 } } })).status).toBe(
+      200,
+    );
     const asReader = (await call(app.url, 'GET', item, { token: reader.token })).body;
     expect(asReader).toMatchObject({ text: 'views', likes: 1, liked: true });
     expect(asReader).not.toHaveProperty('likedBy');
-    expect((await call(app.url, 'GET', item, { token: author.token })).body).toMatchObject({ likedBy: [idOf(reader.user)], liked: false });
-    expect((await call(app.url, 'GET', item, { token: admin.token })).body).toMatchObject({ likedBy: [idOf(reader.user)], liked: false });
+    expect((await call(app.url, 'GET', item, { token: author.token })).body).toMatchObject({
+      likedBy: [idOf(reader.user)],
+      liked: false,
+    });
+    expect((await call(app.url, 'GET', item, { token: admin.token })).body).toMatchObject({
+      likedBy: [idOf(reader.user)],
+      liked: false,
+    });
     // A page too; `likedBy` is not even selectable, and a $select of readable fields shows just those.
     expect((await call(app.url, 'GET', `/messages?$select[]=likedBy`, { token: reader.token })).status).toBe(400);
-    const page = (await call(app.url, 'GET', `/messages?_id=${idOf(created.body)}&$select[]=text`, { token: reader.token })).body;
+    const page = (
+      await call(app.url, 'GET', `/messages?_id=${idOf(created.body)}&$select[]=text`, { token: reader.token })
+    ).body;
     expect(page.data).toEqual([{ _id: idOf(created.body), text: 'views' }]);
   });
 
   it("shows everyone's name and only one's own e-mail; a query cannot probe another's e-mail", async () => {
-    expect((await call(app.url, 'PATCH', `/users/${idOf(author.user)}`, { token: author.token, body: { name: 'Ada' } })).status).toBe(200);
+    expect(
+      (await call(app.url, 'PATCH', `/users/${idOf(author.user)}`, { token: author.token, body: { name: 'Ada' } }))
+        .status,
+    ).toBe(200);
     const seen = (await call(app.url, 'GET', `/users/${idOf(author.user)}`, { token: reader.token })).body;
     expect(seen).toEqual({ _id: idOf(author.user), name: 'Ada' });
-    const probe = (await call(app.url, 'GET', `/users?email=${encodeURIComponent(author.user.email)}`, { token: reader.token })).body;
+    const probe = (
+      await call(app.url, 'GET', `/users?email=${encodeURIComponent(author.user.email)}`, { token: reader.token })
+    ).body;
     expect(probe.total).toBe(0);
-    expect((await call(app.url, 'GET', `/users/${idOf(author.user)}`, { token: admin.token })).body).toMatchObject({ email: author.user.email });
+    expect((await call(app.url, 'GET', `/users/${idOf(author.user)}`, { token: admin.token })).body).toMatchObject({
+      email: author.user.email,
+    });
     // Roles are the server's: nobody writes them through the API, admins included.
-    expect((await call(app.url, 'PATCH', `/users/${idOf(reader.user)}`, { token: admin.token, body: { roles: ['admin'] } })).status).toBe(400);
+    expect(
+      (await call(app.url, 'PATCH', `/users/${idOf(reader.user)}`, { token: admin.token, body: { roles: ['admin'] } }))
+        .status,
+    ).toBe(400);
   });
 
   it('sends each socket its own view of an event, and nothing to anonymous sockets', async () => {
-    const [authorSocket, readerSocket, adminSocket] = [await signedInSocket(author), await signedInSocket(reader), await signedInSocket(admin)];
+    const [authorSocket, readerSocket, adminSocket] = [
+      await signedInSocket(author),
+      await signedInSocket(reader),
+      await signedInSocket(admin),
+    ];
     const anonymous = new RecordingSocket(app.url);
     sockets.push(anonymous);
     await anonymous.connected();
     const created = await call(app.url, 'POST', '/messages', { token: author.token, body: { text: 'event views' } });
-    await call(app.url, 'PATCH', `/messages/${idOf(created.body)}`, { token: reader.token, body: { $inc: { likes: 1 } } });
-    const patched = (socket: RecordingSocket) => socket.named('messages patched').find((message) => idOf(message) === idOf(created.body));
-    await waitFor(() => [authorSocket, readerSocket, adminSocket].every((socket) => patched(socket) !== undefined), 'every signed-in socket hears the like');
+    await call(app.url, 'PATCH', `/messages/${idOf(created.body)}`, {
+      token: reader.token,
+      body: { $inc: { likes: 1 } },
+    });
+    const patched = (socket: RecordingSocket) =>
+      socket.named('messages patched').find((message) => idOf(message) === idOf(created.body));
+    await waitFor(
+      () => [authorSocket, readerSocket, adminSocket].every((socket) => patched(socket) !== undefined),
+      'every signed-in socket hears the like',
+    );
     expect(patched(authorSocket)).toMatchObject({ likedBy: [idOf(reader.user)], liked: false });
     expect(patched(adminSocket)).toMatchObject({ likedBy: [idOf(reader.user)], liked: false });
     expect(patched(readerSocket)).toMatchObject({ likes: 1, liked: true });
     expect(patched(readerSocket)).not.toHaveProperty('likedBy');
     // An admin removes someone else's message; everyone signed in hears it.
     expect((await call(app.url, 'DELETE', `/messages/${idOf(created.body)}`, { token: admin.token })).status).toBe(200);
-    await waitFor(() => [authorSocket, readerSocket].every((socket) => socket.named('messages removed').some((message) => idOf(message) === idOf(created.body))), 'the removal reaches both users');
+    await waitFor(
+      () =>
+        [authorSocket, readerSocket].every((socket) =>
+          socket.named('messages removed').some((message) => idOf(message) === idOf(created.body)),
+        ),
+      'the removal reaches both users',
+    );
     expect(anonymous.dataEvents()).toEqual([]);
     // No frame to the reader ever carried who liked anything, nor anyone's e-mail.
     expect(JSON.stringify(readerSocket.events)).not.toContain('likedBy');

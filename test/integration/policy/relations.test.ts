@@ -46,7 +46,10 @@ describe.each(BOTH_STORES)('relations on %s', (_store, env) => {
     for (let index = 0; index < 10; index += 1) authors.push(await signUp(app.url, `Author ${index}`));
     // 50 messages, 5 by each of the 10 authors, interleaved.
     for (let round = 0; round < 5; round += 1) {
-      for (const author of authors) expect((await call(app.url, 'POST', '/messages', { token: author.token, body: { text: `round ${round}` } })).status).toBe(201);
+      for (const author of authors)
+        expect(
+          (await call(app.url, 'POST', '/messages', { token: author.token, body: { text: `round ${round}` } })).status,
+        ).toBe(201);
     }
   });
 
@@ -76,7 +79,8 @@ describe.each(BOTH_STORES)('relations on %s', (_store, env) => {
     expect(none.status).toBe(200);
     for (const message of none.body.data) expect(message).not.toHaveProperty('user');
     const named = await call(app.url, 'GET', '/messages?$limit=3&$include[]=user', { token });
-    for (const message of named.body.data) expect(message.user).toEqual({ _id: message.userId, name: expect.any(String) });
+    for (const message of named.body.data)
+      expect(message.user).toEqual({ _id: message.userId, name: expect.any(String) });
     const unknown = await call(app.url, 'GET', '/messages?$include[]=author', { token });
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toBe("'author' is not a relation of this service ($include takes: user)");
@@ -97,12 +101,21 @@ describe.each(BOTH_STORES)('relations on %s', (_store, env) => {
     const listener = new RecordingSocket(app.url);
     sockets.push(listener);
     await listener.connected();
-    const [loginError] = await listener.call('create', 'authentication', { strategy: 'jwt', accessToken: authors[2].token });
+    const [loginError] = await listener.call('create', 'authentication', {
+      strategy: 'jwt',
+      accessToken: authors[2].token,
+    });
     expect(loginError).toBeNull();
-    const [error, page] = (await listener.call('find', 'messages', { $limit: 2 })) as [unknown, { data: Record<string, any>[] }];
+    const [error, page] = (await listener.call('find', 'messages', { $limit: 2 })) as [
+      unknown,
+      { data: Record<string, any>[] },
+    ];
     expect(error).toBeNull();
     for (const message of page.data) expect(message.user).toEqual({ _id: message.userId, name: expect.any(String) });
-    const created = await call(app.url, 'POST', '/messages?$include=', { token: authors[3].token, body: { text: 'heard with its author' } });
+    const created = await call(app.url, 'POST', '/messages?$include=', {
+      token: authors[3].token,
+      body: { text: 'heard with its author' },
+    });
     const heard = () => listener.named('messages created').find((message) => message._id === idOf(created.body));
     await waitFor(() => heard() !== undefined, 'the listener hears the message');
     expect(heard().user).toEqual({ _id: idOf(authors[3].user), name: 'Author 3' });
@@ -144,10 +157,18 @@ describe('relations through remote bindings', () => {
     // Users bound elsewhere: the same secret, logins where the users are stored.
     serverC = await start({ AUTH_SECRET: SECRET_A, USERS_REMOTE_URL: serverA.url, USERS_REMOTE_TOKEN: forC });
     const email = uniqueEmail('remote');
-    const created = await call(serverA.url, 'POST', '/users', { body: { email, password: PASSWORD, name: 'Remote Author' } });
-    const logIn = async (server: Running) => (await call(server.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } })).body.accessToken as string;
+    const created = await call(serverA.url, 'POST', '/users', {
+      body: { email, password: PASSWORD, name: 'Remote Author' },
+    });
+    const logIn = async (server: Running) =>
+      (await call(server.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } }))
+        .body.accessToken as string;
     author = { id: idOf(created.body), tokenA: await logIn(serverA), tokenB: await logIn(serverB) };
-    for (let index = 0; index < 3; index += 1) expect((await call(serverA.url, 'POST', '/messages', { token: author.tokenA, body: { text: `remote ${index}` } })).status).toBe(201);
+    for (let index = 0; index < 3; index += 1)
+      expect(
+        (await call(serverA.url, 'POST', '/messages', { token: author.tokenA, body: { text: `remote ${index}` } }))
+          .status,
+      ).toBe(201);
   });
 
   afterAll(async () => {
@@ -159,16 +180,19 @@ describe('relations through remote bindings', () => {
     await stop(serverA);
   });
 
-  it('answers B\'s callers with the author A resolved, and B\'s sockets hear it in events', async () => {
+  it("answers B's callers with the author A resolved, and B's sockets hear it in events", async () => {
     const page = await call(serverB.url, 'GET', '/messages?$limit=3', { token: author.tokenB });
     expect(page.status).toBe(200);
-    for (const message of page.body.data) expect(message.user).toEqual({ _id: message.userId, name: expect.any(String) });
+    for (const message of page.body.data)
+      expect(message.user).toEqual({ _id: message.userId, name: expect.any(String) });
     const none = await call(serverB.url, 'GET', '/messages?$limit=1&$include=', { token: author.tokenB });
     expect(none.body.data[0]).not.toHaveProperty('user');
     const listener = new RecordingSocket(serverB.url);
     sockets.push(listener);
     await listener.connected();
-    expect((await listener.call('create', 'authentication', { strategy: 'jwt', accessToken: author.tokenB }))[0]).toBeNull();
+    expect(
+      (await listener.call('create', 'authentication', { strategy: 'jwt', accessToken: author.tokenB }))[0],
+    ).toBeNull();
     const created = await call(serverB.url, 'POST', '/messages', { token: author.tokenB, body: { text: 'through B' } });
     expect(created.body.user).toEqual({ _id: author.id, name: 'Remote Author' });
     const heard = () => listener.named('messages created').find((message) => message._id === created.body._id);
@@ -180,7 +204,8 @@ describe('relations through remote bindings', () => {
     const usersOnA = countCalls(serverA.composed.app, 'users');
     const page = await call(serverC.url, 'GET', '/messages?$limit=3', { token: author.tokenA });
     expect(page.status).toBe(200);
-    for (const message of page.body.data) expect(message.user).toEqual({ _id: message.userId, name: expect.any(String) });
+    for (const message of page.body.data)
+      expect(message.user).toEqual({ _id: message.userId, name: expect.any(String) });
     // One find for the page (the token's user is loaded by its own get).
     expect(usersOnA.find).toBe(1);
   });

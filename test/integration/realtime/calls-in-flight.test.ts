@@ -17,11 +17,32 @@ const LIMIT = 32; // the default of SOCKET_MAX_CALLS_IN_FLIGHT
 const FLOODING_AFTER = 256; // refusals within the window before a connection is cut off (the transport's default)
 
 /** The real composition with the socket transport, its log lines kept. */
-async function start(env: Record<string, string>): Promise<{ composed: ComposedApplication; http: ListeningHttpServer; url: string; log: Array<{ level: number; msg: string }> }> {
+async function start(
+  env: Record<string, string>,
+): Promise<{
+  composed: ComposedApplication;
+  http: ListeningHttpServer;
+  url: string;
+  log: Array<{ level: number; msg: string }>;
+}> {
   const log: Array<{ level: number; msg: string }> = [];
-  const sink = new Writable({ write(chunk, _encoding, done) { log.push(JSON.parse(String(chunk))); done(); } });
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:', AUTH_SECRET: TEST_SECRET, PASSWORD_HASH_COST: '10', ...env });
-  const composed = await composeApplication(config, { authentication: { rateLimit: false }, logger: pino({ level: 'warn' }, sink) });
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      log.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: ':memory:',
+    AUTH_SECRET: TEST_SECRET,
+    PASSWORD_HASH_COST: '10',
+    ...env,
+  });
+  const composed = await composeApplication(config, {
+    authentication: { rateLimit: false },
+    logger: pino({ level: 'warn' }, sink),
+  });
   const http = await listenHttp(composed.http);
   composed.realtime.attach(http.server);
   return { composed, http, url: http.url, log };
@@ -67,7 +88,8 @@ async function probeHealth(url: string, done: () => boolean): Promise<{ latencie
   return { latencies, failures };
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)];
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)];
 const megabytes = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 describe('calls in flight per socket connection', () => {
@@ -102,18 +124,26 @@ describe('calls in flight per socket connection', () => {
     const sent = flooder.flood(FRAMES, 'find', 'held-calls', {});
     await waitFor(() => !flooder.open, 'the flooding socket to be cut off', 15_000).catch(() => undefined);
     const refused = flooder.errorsWithCode(429);
-    console.log(`socket flood: ${sent} frames sent, ${held.counts.started} calls started (at most ${held.counts.most} at once), ${refused.length} refused with 429, disconnected: ${!flooder.open}`);
+    console.log(
+      `socket flood: ${sent} frames sent, ${held.counts.started} calls started (at most ${held.counts.most} at once), ${refused.length} refused with 429, disconnected: ${!flooder.open}`,
+    );
 
     expect(sent).toBe(FRAMES);
     expect(held.counts.most).toBe(LIMIT);
     expect(held.counts.started).toBe(LIMIT);
     expect(refused).toHaveLength(FLOODING_AFTER);
     expect(refused[0]).toEqual({
-      name: 'TooManyRequests', code: 429, className: 'too-many-requests',
+      name: 'TooManyRequests',
+      code: 429,
+      className: 'too-many-requests',
       message: `Too many calls in flight on this connection (at most ${LIMIT}): wait for answers before sending more`,
     });
     expect(flooder.open).toBe(false);
-    expect(server.log.filter((line) => line.msg === 'disconnecting a real-time client that keeps sending calls over its limit')).toHaveLength(1);
+    expect(
+      server.log.filter(
+        (line) => line.msg === 'disconnecting a real-time client that keeps sending calls over its limit',
+      ),
+    ).toHaveLength(1);
 
     // Another signed-in socket is served while the flooder's calls still hold their service.
     const [error, page] = await other.socket.call('find', 'messages', { $limit: 1 });
@@ -144,7 +174,14 @@ describe('calls in flight per socket connection', () => {
   it(`${FRAMES} find frames on messages from another process's signed-in socket: bounded memory, /health stays fast, others unaffected`, async () => {
     const owner = await signUpAndLogIn(server.url);
     for (let index = 0; index < 10; index++) {
-      expect((await call(server.url, 'POST', '/messages', { token: owner.token, body: { text: `${index} ${'x'.repeat(900)}` } })).status).toBe(201);
+      expect(
+        (
+          await call(server.url, 'POST', '/messages', {
+            token: owner.token,
+            body: { text: `${index} ${'x'.repeat(900)}` },
+          })
+        ).status,
+      ).toBe(201);
     }
     const other = await bystander();
     const flooderToken = (await signUpAndLogIn(server.url)).token;
@@ -153,19 +190,32 @@ describe('calls in flight per socket connection', () => {
     let rssPeak = rssBefore;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 20);
     // The flooder runs in its own process: the probes measure the server, not the writing of the frames.
-    const child = spawnTs('test/integration/realtime/support/flood-child.ts', [server.url, flooderToken, String(FRAMES), 'find', 'messages'], {});
+    const child = spawnTs(
+      'test/integration/realtime/support/flood-child.ts',
+      [server.url, flooderToken, String(FRAMES), 'find', 'messages'],
+      {},
+    );
     let exitedAt: number | undefined;
     void child.exited.then(() => (exitedAt = Date.now()));
     await child.waitForOutput(/^connected$/m, 20_000);
-    const { latencies, failures } = await probeHealth(server.url, () => exitedAt !== undefined && Date.now() - exitedAt > 300);
+    const { latencies, failures } = await probeHealth(
+      server.url,
+      () => exitedAt !== undefined && Date.now() - exitedAt > 300,
+    );
     clearInterval(sampler);
     const rssAfter = process.memoryUsage().rss;
     expect(await child.exited).toEqual({ code: 0, signal: null });
-    const result = JSON.parse(child.stdout.slice(child.stdout.indexOf('{'))) as { sent: number; writeMs: number; answered: number; refused: number; cutOff: boolean };
+    const result = JSON.parse(child.stdout.slice(child.stdout.indexOf('{'))) as {
+      sent: number;
+      writeMs: number;
+      answered: number;
+      refused: number;
+      cutOff: boolean;
+    };
     console.log(
-      `messages flood: ${result.sent} frames written in ${result.writeMs} ms, ${result.answered} answered, ${result.refused} refused, cut off: ${result.cutOff}; `
-      + `RSS ${megabytes(rssBefore)} MB before, ${megabytes(rssPeak)} MB peak, ${megabytes(rssAfter)} MB after; `
-      + `/health over ${latencies.length} probes: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, ${failures.length} failed ${failures.slice(0, 3).join('; ')}`,
+      `messages flood: ${result.sent} frames written in ${result.writeMs} ms, ${result.answered} answered, ${result.refused} refused, cut off: ${result.cutOff}; ` +
+        `RSS ${megabytes(rssBefore)} MB before, ${megabytes(rssPeak)} MB peak, ${megabytes(rssAfter)} MB after; ` +
+        `/health over ${latencies.length} probes: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, ${failures.length} failed ${failures.slice(0, 3).join('; ')}`,
     );
 
     expect(result.sent).toBe(FRAMES);

@@ -1,7 +1,13 @@
 import type { Browser } from 'playwright-core';
 import { describeIf } from '../../helpers/skip-with-reason';
 import { startApp, type RunningApp } from '../reliability/support/app-server';
-import { chromiumAvailable, chromiumMissingReason, launchChromium, openChatPage, type ChatPerson } from './support/chat-page-browser';
+import {
+  chromiumAvailable,
+  chromiumMissingReason,
+  launchChromium,
+  openChatPage,
+  type ChatPerson,
+} from './support/chat-page-browser';
 
 /** The resume window of the server in the test of an absence longer than it. */
 const SHORT_WINDOW_MS = 800;
@@ -9,7 +15,8 @@ const SHORT_WINDOW_MS = 800;
 const LONG_ABSENCE_MS = 150_000;
 
 /** Resolves once the page lists a message whose text is exactly `text`. */
-const listed = (person: ChatPerson, text: string, timeout = 2_000): Promise<void> => person.page.locator(`#messages li .text:text-is(${JSON.stringify(text)})`).waitFor({ timeout });
+const listed = (person: ChatPerson, text: string, timeout = 2_000): Promise<void> =>
+  person.page.locator(`#messages li .text:text-is(${JSON.stringify(text)})`).waitFor({ timeout });
 
 /** What the page lists, top to bottom. */
 const shown = (person: ChatPerson): Promise<string[]> => person.page.locator('#messages li .text').allTextContents();
@@ -22,11 +29,14 @@ async function post(person: ChatPerson, text: string): Promise<void> {
 }
 
 /** The socket.io session ids the page was given, one per connection (CONNECT packets): a resumed connection gets its old one again. */
-const sessionIds = (person: ChatPerson): string[] => person.frames.filter((frame) => frame.startsWith('40{')).map((frame) => JSON.parse(frame.slice(2)).sid as string);
+const sessionIds = (person: ChatPerson): string[] =>
+  person.frames.filter((frame) => frame.startsWith('40{')).map((frame) => JSON.parse(frame.slice(2)).sid as string);
 
 /** How many `messages created` events carrying exactly `text` the page received. */
 const createdEvents = (person: ChatPerson, text: string): number =>
-  person.frames.filter((frame) => frame.startsWith('42["messages created"') && JSON.parse(frame.slice(2))[1].text === text).length;
+  person.frames.filter(
+    (frame) => frame.startsWith('42["messages created"') && JSON.parse(frame.slice(2))[1].text === text,
+  ).length;
 
 /** Frames of the WebSockets the page opens from now on, both ways, in order: `> ` sent, `< ` received. */
 function recordWire(person: ChatPerson): string[] {
@@ -74,9 +84,15 @@ describeIf(chromiumAvailable, chromiumMissingReason)('live chat page after the n
   afterAll(() => browser?.close());
 
   /** Ada and Bob on the page, each in their own browser context, and a few messages both have seen. */
-  async function chat(env: Record<string, string>, ada: { controlledClock?: boolean } = {}): Promise<{ ada: ChatPerson; bob: ChatPerson; before: string[] }> {
+  async function chat(
+    env: Record<string, string>,
+    ada: { controlledClock?: boolean } = {},
+  ): Promise<{ ada: ChatPerson; bob: ChatPerson; before: string[] }> {
     server = await startApp({ STORE: 'mongo', ...env });
-    const people = { ada: await openChatPage(browser, server.url, { name: 'Ada', ...ada }), bob: await openChatPage(browser, server.url, { name: 'Bob' }) };
+    const people = {
+      ada: await openChatPage(browser, server.url, { name: 'Ada', ...ada }),
+      bob: await openChatPage(browser, server.url, { name: 'Bob' }),
+    };
     const before = ['hi Bob', 'hi Ada', 'how are you'];
     await post(people.ada, before[0]!);
     await post(people.bob, before[1]!);
@@ -129,7 +145,10 @@ describeIf(chromiumAvailable, chromiumMissingReason)('live chat page after the n
   }, 30_000);
 
   it('reloads its list from the server, signed in again, when it was offline longer than the resume window: no hole, no duplicate', async () => {
-    const { ada, bob, before } = await chat({ EVENTS_RESUME_WINDOW_MS: String(SHORT_WINDOW_MS) }, { controlledClock: true });
+    const { ada, bob, before } = await chat(
+      { EVENTS_RESUME_WINDOW_MS: String(SHORT_WINDOW_MS) },
+      { controlledClock: true },
+    );
     const sessionBefore = sessionIds(ada).at(-1);
     const offlineAt = Date.now();
     await goOffline(ada);

@@ -27,7 +27,7 @@ describe.each(BOTH_STORES)('our client refreshes by itself (%s store, %d-second 
     return { app, auth, socket, login };
   }
 
-  it('over a socket: calls go on past the first token\'s expiry on the same connection, which keeps hearing events', async () => {
+  it("over a socket: calls go on past the first token's expiry on the same connection, which keeps hearing events", async () => {
     const { app, auth, socket, login } = await socketClient();
     const writer = await socketClient();
     const socketId = socket.id;
@@ -81,11 +81,22 @@ describe.each(BOTH_STORES)('our client refreshes by itself (%s store, %d-second 
     const email = uniqueEmail('stored-refresh');
     expect((await call(server.url, 'POST', '/users', { body: { email, password: PASSWORD } })).status).toBe(201);
     // What a page left in its storage before it was closed.
-    const login = (await call(server.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } })).body;
-    const storage = new Map<string, string>([['accessToken', login.accessToken], ['refreshToken', login.refreshToken]]);
+    const login = (
+      await call(server.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } })
+    ).body;
+    const storage = new Map<string, string>([
+      ['accessToken', login.accessToken],
+      ['refreshToken', login.refreshToken],
+    ]);
     await pause((LIFETIME_S + 0.5) * 1000);
     const app: Application = createApp().configure(rest(server.url).fetch(fetch));
-    const auth = authenticationClient({ storage: { getItem: (key) => storage.get(key), setItem: (key, value) => void storage.set(key, value), removeItem: (key) => void storage.delete(key) } });
+    const auth = authenticationClient({
+      storage: {
+        getItem: (key) => storage.get(key),
+        setItem: (key, value) => void storage.set(key, value),
+        removeItem: (key) => void storage.delete(key),
+      },
+    });
     app.configure(auth.configure);
     const resumed = await auth.reAuthenticate();
     expect(resumed.authentication).toMatchObject({ strategy: 'refresh' });

@@ -35,7 +35,12 @@ describeWithRedis('events resume across instances (Redis)', () => {
     redisDir = await mkdtemp(path.join(tmpdir(), 'resume-redis-'));
     redis = await startRedis(redisDir);
     database = await startMongoTestServer();
-    env = { STORE: 'mongo', MONGODB_URL: database.url, REDIS_URL: redis.url, EVENTS_RESUME_WINDOW_MS: String(WINDOW_MS) };
+    env = {
+      STORE: 'mongo',
+      MONGODB_URL: database.url,
+      REDIS_URL: redis.url,
+      EVENTS_RESUME_WINDOW_MS: String(WINDOW_MS),
+    };
     first = await startApp(env);
     second = await startApp(env);
     proxy = await startSwitchingProxy(first.url);
@@ -56,7 +61,12 @@ describeWithRedis('events resume across instances (Redis)', () => {
 
   /** A stock socket.io client (through the proxy unless `url` is given) that comes back after exactly `delayMs`. */
   function listener(delayMs = GAP_MS, url = proxy.url): { socket: Socket; texts: string[] } {
-    const socket = io(url, { transports: ['websocket'], reconnectionDelay: delayMs, reconnectionDelayMax: delayMs, randomizationFactor: 0 });
+    const socket = io(url, {
+      transports: ['websocket'],
+      reconnectionDelay: delayMs,
+      reconnectionDelayMax: delayMs,
+      randomizationFactor: 0,
+    });
     const texts: string[] = [];
     socket.on('messages created', (message: { text: string }) => texts.push(message.text));
     return { socket, texts };
@@ -64,7 +74,15 @@ describeWithRedis('events resume across instances (Redis)', () => {
 
   async function signIn(socket: Socket): Promise<void> {
     if (!socket.connected) await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    const [error] = await new Promise<unknown[]>((resolve) => socket.emit('create', 'authentication', { strategy: 'jwt', accessToken: reader.token }, {}, (...answer: unknown[]) => resolve(answer)));
+    const [error] = await new Promise<unknown[]>((resolve) =>
+      socket.emit(
+        'create',
+        'authentication',
+        { strategy: 'jwt', accessToken: reader.token },
+        {},
+        (...answer: unknown[]) => resolve(answer),
+      ),
+    );
     expect(error).toBeNull();
   }
 
@@ -87,8 +105,15 @@ describeWithRedis('events resume across instances (Redis)', () => {
    */
   async function expectHeardAsWitness(heard: string[], expected: string[]): Promise<void> {
     const wanted = new Set(expected);
-    await waitFor(() => heard.length >= expected.length && witness.texts.filter((text) => wanted.has(text)).length === expected.length, 'every message', 15_000).catch((error: Error) => {
-      throw new Error(`${error.message}: heard ${JSON.stringify(heard)}, the witness ${JSON.stringify(witness.texts.filter((text) => wanted.has(text)))}`);
+    await waitFor(
+      () =>
+        heard.length >= expected.length && witness.texts.filter((text) => wanted.has(text)).length === expected.length,
+      'every message',
+      15_000,
+    ).catch((error: Error) => {
+      throw new Error(
+        `${error.message}: heard ${JSON.stringify(heard)}, the witness ${JSON.stringify(witness.texts.filter((text) => wanted.has(text)))}`,
+      );
     });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect([...heard].sort()).toEqual([...expected].sort());
@@ -112,9 +137,13 @@ describeWithRedis('events resume across instances (Redis)', () => {
       const before = await post(3, 'before');
       await waitFor(() => texts.length === 3, 'the first three');
       let during: string[] = [];
-      await moveTo(socket, () => second.url, async () => {
-        during = await post(100, 'during');
-      });
+      await moveTo(
+        socket,
+        () => second.url,
+        async () => {
+          during = await post(100, 'during');
+        },
+      );
       expect(socket.recovered).toBe(true);
       const after = await post(2, 'after');
       await expectHeardAsWitness(texts, [...before, ...during, ...after]);
@@ -136,9 +165,13 @@ describeWithRedis('events resume across instances (Redis)', () => {
       const heard: string[] = [];
       client.service('messages').on('created', (message: { text: string }) => heard.push(message.text));
       let during: string[] = [];
-      await moveTo(socket, () => first.url, async () => {
-        during = await post(20, 'feathers');
-      });
+      await moveTo(
+        socket,
+        () => first.url,
+        async () => {
+          during = await post(20, 'feathers');
+        },
+      );
       await expectHeardAsWitness(heard, during);
       expect(socket.recovered).toBe(true);
     } finally {
@@ -196,11 +229,19 @@ describeWithRedis('events resume across instances (Redis)', () => {
       await waitFor(() => texts.length === 3, 'the three, at once, while Redis is down');
       await redis.restart();
       // Written to the stream once Redis is back: the other instance delivers them then.
-      await waitFor(() => atOnce.every((text) => witness.texts.includes(text)), 'the three on the other instance', 15_000);
+      await waitFor(
+        () => atOnce.every((text) => witness.texts.includes(text)),
+        'the three on the other instance',
+        15_000,
+      );
       let during: string[] = [];
-      await moveTo(socket, () => second.url, async () => {
-        during = await post(2, 'after the outage');
-      });
+      await moveTo(
+        socket,
+        () => second.url,
+        async () => {
+          during = await post(2, 'after the outage');
+        },
+      );
       expect(socket.recovered).toBe(true);
       await expectHeardAsWitness(texts, [...atOnce, ...during]);
     } finally {
@@ -213,9 +254,13 @@ describeWithRedis('events resume across instances (Redis)', () => {
     const { socket, texts } = listener(WINDOW_MS + 1_500);
     try {
       await signIn(socket);
-      await moveTo(socket, () => second.url, async () => {
-        await post(3, 'lost');
-      });
+      await moveTo(
+        socket,
+        () => second.url,
+        async () => {
+          await post(3, 'lost');
+        },
+      );
       expect(socket.recovered).toBe(false);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(texts).toEqual([]);

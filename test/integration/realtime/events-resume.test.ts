@@ -8,7 +8,12 @@ const GAP_MS = 2_000;
 
 /** A stock socket.io client that reconnects after exactly `delayMs`, recording the data of every `messages created`. */
 function listener(url: string, delayMs = GAP_MS): { socket: Socket; texts: string[] } {
-  const socket = io(url, { transports: ['websocket'], reconnectionDelay: delayMs, reconnectionDelayMax: delayMs, randomizationFactor: 0 });
+  const socket = io(url, {
+    transports: ['websocket'],
+    reconnectionDelay: delayMs,
+    reconnectionDelayMax: delayMs,
+    randomizationFactor: 0,
+  });
   const texts: string[] = [];
   socket.on('messages created', (message: { text: string }) => texts.push(message.text));
   return { socket, texts };
@@ -16,7 +21,15 @@ function listener(url: string, delayMs = GAP_MS): { socket: Socket; texts: strin
 
 async function signIn(socket: Socket, account: Account): Promise<void> {
   if (!socket.connected) await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-  const [error] = await new Promise<unknown[]>((resolve) => socket.emit('create', 'authentication', { strategy: 'jwt', accessToken: account.token }, {}, (...answer: unknown[]) => resolve(answer)));
+  const [error] = await new Promise<unknown[]>((resolve) =>
+    socket.emit(
+      'create',
+      'authentication',
+      { strategy: 'jwt', accessToken: account.token },
+      {},
+      (...answer: unknown[]) => resolve(answer),
+    ),
+  );
   expect(error).toBeNull();
 }
 

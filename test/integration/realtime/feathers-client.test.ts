@@ -13,9 +13,18 @@ const noSecret = (value: unknown) => {
 
 class MemoryStorage {
   private readonly items = new Map<string, unknown>();
-  getItem(key: string) { return this.items.get(key); }
-  setItem(key: string, value: unknown) { this.items.set(key, value); return value; }
-  removeItem(key: string) { const value = this.items.get(key); this.items.delete(key); return value; }
+  getItem(key: string) {
+    return this.items.get(key);
+  }
+  setItem(key: string, value: unknown) {
+    this.items.set(key, value);
+    return value;
+  }
+  removeItem(key: string) {
+    const value = this.items.get(key);
+    this.items.delete(key);
+    return value;
+  }
 }
 
 /**
@@ -83,7 +92,9 @@ describe.each(BOTH_STORES)('stock Feathers socket client on %s', (_store, env) =
     const anonymous = open(stockClient(app.url));
     await expect(anonymous.app.service('messages').find({})).rejects.toBeInstanceOf(NotAuthenticated);
     await expect(anonymous.app.service('nope').find({})).rejects.toBeInstanceOf(NotFound);
-    await expect(anonymous.app.authenticate({ strategy: 'local', email: 'nobody@example.com', password: 'wrong password' })).rejects.toBeInstanceOf(NotAuthenticated);
+    await expect(
+      anonymous.app.authenticate({ strategy: 'local', email: 'nobody@example.com', password: 'wrong password' }),
+    ).rejects.toBeInstanceOf(NotAuthenticated);
   });
 
   it('reAuthenticate() with the stored token, on a new connection and forced on the same one', async () => {
@@ -112,7 +123,7 @@ describe.each(BOTH_STORES)('stock Feathers socket client on %s', (_store, env) =
     expect(MethodNotAllowed.name).toBe('MethodNotAllowed');
   });
 
-  it('a second client receives the first one\'s messages events; an anonymous socket receives nothing', async () => {
+  it("a second client receives the first one's messages events; an anonymous socket receives nothing", async () => {
     const alice = await signedIn();
     const bob = await signedIn();
     const anonymous = open(new RecordingSocket(app.url));
@@ -148,7 +159,9 @@ describe.each(BOTH_STORES)('stock Feathers socket client on %s', (_store, env) =
     const seen: any[] = [];
     client.app.service('messages').on('created', (message: unknown) => seen.push(message));
     const signup = await call(app.url, 'POST', '/users', { body: { email: uniqueEmail('rest'), password: PASSWORD } });
-    const login = await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email: signup.body.email, password: PASSWORD } });
+    const login = await call(app.url, 'POST', '/authentication', {
+      body: { strategy: 'local', email: signup.body.email, password: PASSWORD },
+    });
     await call(app.url, 'POST', '/messages', { token: login.body.accessToken, body: { text: 'via REST' } });
     await waitFor(() => seen.some((message) => message.text === 'via REST'), 'the REST-created message event');
   });

@@ -6,7 +6,12 @@ import { describeWithRedis, startRedis, type RedisProcess } from './support/redi
 import { waitFor } from './support/socket-clients';
 
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
-const envelope = (n: number): EventEnvelope => ({ event: 'created', path: 'messages', data: { n }, routing: { origin: 'test', service: 'messages' } });
+const envelope = (n: number): EventEnvelope => ({
+  event: 'created',
+  path: 'messages',
+  data: { n },
+  routing: { origin: 'test', service: 'messages' },
+});
 const numbers = (events: readonly LoggedEvent[]) => events.map(({ envelope: { data } }) => (data as { n: number }).n);
 
 /** The event log on a real redis-server: order, what a client that comes back is given (all or nothing), one entry per identity. */
@@ -25,7 +30,10 @@ describeWithRedis('RedisEventLog', () => {
     await redis?.kill();
   });
 
-  async function started(key: string, options: Partial<RedisEventLogOptions> = {}): Promise<{ log: RedisEventLog; heard: LoggedEvent[] }> {
+  async function started(
+    key: string,
+    options: Partial<RedisEventLogOptions> = {},
+  ): Promise<{ log: RedisEventLog; heard: LoggedEvent[] }> {
     const log = new RedisEventLog({ url: redis.url, logger: silent, keepMs: 60_000, key, ...options });
     logs.push(log);
     const heard: LoggedEvent[] = [];

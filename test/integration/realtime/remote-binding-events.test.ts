@@ -18,7 +18,7 @@ import { RecordingSocket, waitFor } from './support/socket-clients';
  * a message created on A, once; one created through B, once; and the stream comes back after A
  * was down.
  */
-describe('a remote binding carries the storing server\'s events', () => {
+describe("a remote binding carries the storing server's events", () => {
   let mongo: MongoTestServer;
   let databaseOfBoth: string;
   let serverA: Running;
@@ -27,7 +27,14 @@ describe('a remote binding carries the storing server\'s events', () => {
   const sockets: RecordingSocket[] = [];
 
   async function startServer(env: Record<string, string>, port = 0): Promise<Running> {
-    const config = loadConfig({ NODE_ENV: 'test', STORE: 'mongo', MONGODB_URL: databaseOfBoth, DATA_DIR: ':memory:', PASSWORD_HASH_COST: '10', ...env });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      STORE: 'mongo',
+      MONGODB_URL: databaseOfBoth,
+      DATA_DIR: ':memory:',
+      PASSWORD_HASH_COST: '10',
+      ...env,
+    });
     const composed = await composeApplication(config, { authentication: { rateLimit: false, signUpRateLimit: false } });
     const http = await listenHttp(composed.http, { host: '127.0.0.1', port });
     composed.realtime.attach(http.server);
@@ -44,8 +51,16 @@ describe('a remote binding carries the storing server\'s events', () => {
     mongo = await startMongoTestServer();
     databaseOfBoth = databaseUrl(mongo.url, mongo.db().databaseName);
     serverA = await startServer({ AUTH_SECRET: SECRET_A });
-    credential = signServiceCredential(createJwtSettings({ secret: SECRET_A }), 'server-b', credentialScopes(SERVICES, 'messages')).credential;
-    serverB = await startServer({ AUTH_SECRET: SECRET_B, MESSAGES_REMOTE_URL: serverA.url, MESSAGES_REMOTE_TOKEN: credential });
+    credential = signServiceCredential(
+      createJwtSettings({ secret: SECRET_A }),
+      'server-b',
+      credentialScopes(SERVICES, 'messages'),
+    ).credential;
+    serverB = await startServer({
+      AUTH_SECRET: SECRET_B,
+      MESSAGES_REMOTE_URL: serverA.url,
+      MESSAGES_REMOTE_TOKEN: credential,
+    });
   });
 
   afterAll(async () => {
@@ -60,7 +75,9 @@ describe('a remote binding carries the storing server\'s events', () => {
     const email = `${name.toLowerCase()}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
     const created = await call(serverA.url, 'POST', '/users', { body: { email, password: PASSWORD, name } });
     expect(created.status).toBe(201);
-    const logIn = async (server: Running) => (await call(server.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } })).body.accessToken as string;
+    const logIn = async (server: Running) =>
+      (await call(server.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } }))
+        .body.accessToken as string;
     return { id: String(created.body._id), tokenA: await logIn(serverA), tokenB: await logIn(serverB) };
   }
 
@@ -72,9 +89,10 @@ describe('a remote binding carries the storing server\'s events', () => {
     return socket;
   }
 
-  const heard = (socket: RecordingSocket, event: string, id: string) => socket.named(`messages ${event}`).filter((message) => message._id === id);
+  const heard = (socket: RecordingSocket, event: string, id: string) =>
+    socket.named(`messages ${event}`).filter((message) => message._id === id);
 
-  it('delivers a message created on A to a client on B within 1 s, once, as B\'s policy shows it', async () => {
+  it("delivers a message created on A to a client on B within 1 s, once, as B's policy shows it", async () => {
     const ada = await person('Ada');
     const bob = await person('Bob');
     const adaOnB = await listenerOnB(ada.tokenB);
@@ -83,12 +101,25 @@ describe('a remote binding carries the storing server\'s events', () => {
     const created = await call(serverA.url, 'POST', '/messages', { token: ada.tokenA, body: { text: 'from A' } });
     expect(created.status).toBe(201);
     const id = String(created.body._id);
-    await waitFor(() => heard(bobOnB, 'created', id).length > 0, "Bob's socket on B hears the message created on A", 1_000);
+    await waitFor(
+      () => heard(bobOnB, 'created', id).length > 0,
+      "Bob's socket on B hears the message created on A",
+      1_000,
+    );
     expect(Date.now() - posted).toBeLessThan(1_000);
-    expect(heard(bobOnB, 'created', id)[0]).toMatchObject({ text: 'from A', user: { _id: ada.id, name: 'Ada' }, liked: false });
+    expect(heard(bobOnB, 'created', id)[0]).toMatchObject({
+      text: 'from A',
+      user: { _id: ada.id, name: 'Ada' },
+      liked: false,
+    });
     // A like on A: its author sees who liked on B, the liker sees that they did; neither twice.
-    expect((await call(serverA.url, 'PATCH', `/messages/${id}`, { token: bob.tokenA, body: { $inc: { likes: 1 } } })).status).toBe(200);
-    await waitFor(() => heard(adaOnB, 'patched', id).length > 0 && heard(bobOnB, 'patched', id).length > 0, 'both hear the like');
+    expect(
+      (await call(serverA.url, 'PATCH', `/messages/${id}`, { token: bob.tokenA, body: { $inc: { likes: 1 } } })).status,
+    ).toBe(200);
+    await waitFor(
+      () => heard(adaOnB, 'patched', id).length > 0 && heard(bobOnB, 'patched', id).length > 0,
+      'both hear the like',
+    );
     expect(heard(adaOnB, 'patched', id)[0]).toMatchObject({ likes: 1, likedBy: [bob.id], liked: false });
     expect(heard(bobOnB, 'patched', id)[0]).toMatchObject({ likes: 1, liked: true });
     expect(heard(bobOnB, 'patched', id)[0]).not.toHaveProperty('likedBy');
@@ -111,7 +142,11 @@ describe('a remote binding carries the storing server\'s events', () => {
   it('refuses a subscription without a valid service credential', async () => {
     const { io } = await import('socket.io-client');
     for (const bad of ['not-a-token', (await person('Dee')).tokenA]) {
-      const socket = io(serverA.url, { transports: ['websocket'], auth: { serviceCredential: bad }, reconnection: false });
+      const socket = io(serverA.url, {
+        transports: ['websocket'],
+        auth: { serviceCredential: bad },
+        reconnection: false,
+      });
       const refusal = await new Promise<Error>((resolve) => socket.once('connect_error', resolve));
       socket.close();
       expect(refusal.message).toMatch(/service credential|Invalid|jwt|token/i);
@@ -128,7 +163,10 @@ describe('a remote binding carries the storing server\'s events', () => {
     const deadline = Date.now() + 10_000;
     let id = '';
     while (Date.now() < deadline && (id === '' || heard(eveOnB, 'created', id).length === 0)) {
-      const created = await call(serverA.url, 'POST', '/messages', { token: eve.tokenA, body: { text: 'after the restart' } });
+      const created = await call(serverA.url, 'POST', '/messages', {
+        token: eve.tokenA,
+        body: { text: 'after the restart' },
+      });
       id = String(created.body._id);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -140,17 +178,29 @@ describe('a remote binding carries the storing server\'s events', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'revocation-'));
     const storing = await startServer({ AUTH_SECRET: SECRET_A, DATA_DIR: dataDir });
     const { io } = await import('socket.io-client');
-    const issued = signServiceCredential(createJwtSettings({ secret: SECRET_A }), 'server-c', credentialScopes(SERVICES, 'messages'));
-    const subscribe = () => io(storing.url, { transports: ['websocket'], auth: { serviceCredential: issued.credential, services: ['messages'] }, reconnection: false });
+    const issued = signServiceCredential(
+      createJwtSettings({ secret: SECRET_A }),
+      'server-c',
+      credentialScopes(SERVICES, 'messages'),
+    );
+    const subscribe = () =>
+      io(storing.url, {
+        transports: ['websocket'],
+        auth: { serviceCredential: issued.credential, services: ['messages'] },
+        reconnection: false,
+      });
     const subscription = subscribe();
     try {
       const heardIds: string[] = [];
       subscription.on('messages created', (message: { _id: string }) => heardIds.push(String(message._id)));
       let disconnectReason = '';
       subscription.on('disconnect', (reason) => (disconnectReason = reason));
-      await new Promise<void>((resolve, reject) => subscription.once('connect', () => resolve()).once('connect_error', reject));
+      await new Promise<void>((resolve, reject) =>
+        subscription.once('connect', () => resolve()).once('connect_error', reject),
+      );
       const fay = await account(storing.url, `fay-${Date.now().toString(36)}@example.com`);
-      const post = async (text: string) => String((await call(storing.url, 'POST', '/messages', { token: fay.token, body: { text } })).body._id);
+      const post = async (text: string) =>
+        String((await call(storing.url, 'POST', '/messages', { token: fay.token, body: { text } })).body._id);
       const before = await post('before the revocation');
       await waitFor(() => heardIds.includes(before), 'the subscription to hear a message');
 

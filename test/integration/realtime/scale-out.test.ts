@@ -34,7 +34,11 @@ describeWithRedis('scale-out through Redis', () => {
     first = await startApp(env, { rateLimit: { maxFailuresPerEmail: 3, maxFailuresPerClient: 1000 } });
     second = await startApp(env, { rateLimit: { maxFailuresPerEmail: 3, maxFailuresPerClient: 1000 } });
     // Both instances must be reading the event log before the first event.
-    await waitFor(() => traffic.filter((line) => line.startsWith('xread')).length >= 2, 'both instances to read the event log', 10_000);
+    await waitFor(
+      () => traffic.filter((line) => line.startsWith('xread')).length >= 2,
+      'both instances to read the event log',
+      10_000,
+    );
     alice = await signedInSocket(first.url);
     bob = await signedInSocket(second.url);
   }, 60_000);
@@ -53,10 +57,18 @@ describeWithRedis('scale-out through Redis', () => {
   it('an event caused on one instance reaches the clients of the other exactly once', async () => {
     await alice.socket.call('create', 'messages', { text: 'from the first instance' }, {});
     await bob.socket.call('create', 'messages', { text: 'from the second instance' }, {});
-    await waitFor(() => alice.socket.named('messages created').length === 2 && bob.socket.named('messages created').length === 2, 'both messages on both instances');
+    await waitFor(
+      () => alice.socket.named('messages created').length === 2 && bob.socket.named('messages created').length === 2,
+      'both messages on both instances',
+    );
     await pause(300);
     for (const client of [alice, bob]) {
-      expect(client.socket.named('messages created').map((message) => message.text).sort()).toEqual(['from the first instance', 'from the second instance']);
+      expect(
+        client.socket
+          .named('messages created')
+          .map((message) => message.text)
+          .sort(),
+      ).toEqual(['from the first instance', 'from the second instance']);
     }
     // A users event still reaches only that user's own connections, on any instance.
     await second.composed.app.service('users').patch(alice.user._id, { name: 'Alice' });
@@ -71,7 +83,8 @@ describeWithRedis('scale-out through Redis', () => {
     const all = traffic.join('\n');
     for (const secret of [alice.token, bob.token, PASSWORD]) expect(all).not.toContain(secret);
     expect(all).not.toMatch(/\$2[aby]\$\d\d\$|\$scrypt\$/);
-    for (const word of ['password', 'authorization', 'accessToken', 'headers', 'user-agent', 'params']) expect(all.toLowerCase()).not.toContain(word.toLowerCase());
+    for (const word of ['password', 'authorization', 'accessToken', 'headers', 'user-agent', 'params'])
+      expect(all.toLowerCase()).not.toContain(word.toLowerCase());
     const envelope = JSON.parse(published[0].slice(published[0].indexOf('{'))) as EventEnvelope;
     expect(Object.keys(envelope).sort()).toEqual(['data', 'event', 'path', 'routing']);
     expect(published[0].length).toBeLessThan(JSON.stringify(envelope.data).length + 300);
@@ -94,12 +107,20 @@ describeWithRedis('scale-out through Redis', () => {
   });
 
   it('failed logins count across instances', async () => {
-    const attempt = (app: RunningApp) => call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email: alice.email, password: 'wrong password' } });
+    const attempt = (app: RunningApp) =>
+      call(app.url, 'POST', '/authentication', {
+        body: { strategy: 'local', email: alice.email, password: 'wrong password' },
+      });
     expect((await attempt(first)).status).toBe(401);
     expect((await attempt(second)).status).toBe(401);
     expect((await attempt(first)).status).toBe(401);
     expect((await attempt(second)).status).toBe(429);
-    const viaSocket = await bob.socket.call('create', 'authentication', { strategy: 'local', email: alice.email, password: PASSWORD }, {});
+    const viaSocket = await bob.socket.call(
+      'create',
+      'authentication',
+      { strategy: 'local', email: alice.email, password: PASSWORD },
+      {},
+    );
     expect(viaSocket[0]).toMatchObject({ name: 'TooManyRequests' });
   });
 
@@ -108,10 +129,15 @@ describeWithRedis('scale-out through Redis', () => {
     const before = bob.socket.named('messages created').length;
     const [error] = await alice.socket.call('create', 'messages', { text: 'during the outage' }, {});
     expect(error).toBeNull();
-    await waitFor(() => alice.socket.named('messages created').some((message) => message.text === 'during the outage'), 'local delivery during the outage');
+    await waitFor(
+      () => alice.socket.named('messages created').some((message) => message.text === 'during the outage'),
+      'local delivery during the outage',
+    );
     // Logins go on too: the limiter counts in memory while Redis is away.
     const started = Date.now();
-    const login = await call(second.url, 'POST', '/authentication', { body: { strategy: 'local', email: bob.email, password: PASSWORD } });
+    const login = await call(second.url, 'POST', '/authentication', {
+      body: { strategy: 'local', email: bob.email, password: PASSWORD },
+    });
     expect(login.status).toBe(201);
     expect(Date.now() - started).toBeLessThan(3_000);
     await redis.restart();
@@ -120,13 +146,26 @@ describeWithRedis('scale-out through Redis', () => {
     for (let attempt = 0; !delivered && Date.now() < deadline; attempt++) {
       await alice.socket.call('create', 'messages', { text: `after the outage ${attempt}` }, {});
       await pause(250);
-      delivered = bob.socket.named('messages created').slice(before).some((message) => String(message.text).startsWith('after the outage'));
+      delivered = bob.socket
+        .named('messages created')
+        .slice(before)
+        .some((message) => String(message.text).startsWith('after the outage'));
     }
     expect(delivered).toBe(true);
     // Not dropped: it waited for Redis on its instance, and its own clients had it once, at once.
-    await waitFor(() => bob.socket.named('messages created').slice(before).some((message) => message.text === 'during the outage'), 'the outage message on the other instance');
+    await waitFor(
+      () =>
+        bob.socket
+          .named('messages created')
+          .slice(before)
+          .some((message) => message.text === 'during the outage'),
+      'the outage message on the other instance',
+    );
     await pause(300);
-    for (const client of [alice, bob]) expect(client.socket.named('messages created').filter((message) => message.text === 'during the outage')).toHaveLength(1);
+    for (const client of [alice, bob])
+      expect(
+        client.socket.named('messages created').filter((message) => message.text === 'during the outage'),
+      ).toHaveLength(1);
   }, 30_000);
 });
 
@@ -134,11 +173,21 @@ describeWithRedis('Redis event bus', () => {
   it('logs one line per outage, not one per event, and never throws from publish', async () => {
     const redis = await startRedis();
     const lines: string[] = [];
-    const logger = { debug: () => undefined, info: (_o: unknown, msg?: string) => void lines.push(`info ${msg}`), warn: (_o: unknown, msg?: string) => void lines.push(`warn ${msg}`), error: (_o: unknown, msg?: string) => void lines.push(`error ${msg}`) };
+    const logger = {
+      debug: () => undefined,
+      info: (_o: unknown, msg?: string) => void lines.push(`info ${msg}`),
+      warn: (_o: unknown, msg?: string) => void lines.push(`warn ${msg}`),
+      error: (_o: unknown, msg?: string) => void lines.push(`error ${msg}`),
+    };
     const bus = new RedisEventBus({ url: redis.url, logger });
     const received: EventEnvelope[] = [];
     bus.subscribe((envelope) => received.push(envelope));
-    const envelope = (n: number): EventEnvelope => ({ event: 'created', path: 'messages', data: { n }, routing: { origin: 'test', service: 'messages' } });
+    const envelope = (n: number): EventEnvelope => ({
+      event: 'created',
+      path: 'messages',
+      data: { n },
+      routing: { origin: 'test', service: 'messages' },
+    });
     try {
       await waitFor(() => (bus.publish(envelope(0)), received.length > 0), 'the bus to connect', 10_000);
       await redis.kill();

@@ -29,7 +29,13 @@ describeWithRedis('ended sessions across instances (Redis)', () => {
     first = await startApp(env, { passwordResetRateLimit: {} });
     second = await startApp(env, { passwordResetRateLimit: {} });
     // Each instance reads the event log and subscribes to the ended sessions.
-    await waitFor(() => traffic.filter((line) => line.startsWith('subscribe')).length >= 2 && traffic.filter((line) => line.startsWith('xread')).length >= 2, 'both instances to subscribe', 10_000);
+    await waitFor(
+      () =>
+        traffic.filter((line) => line.startsWith('subscribe')).length >= 2 &&
+        traffic.filter((line) => line.startsWith('xread')).length >= 2,
+      'both instances to subscribe',
+      10_000,
+    );
   }, 60_000);
   afterAll(async () => {
     await feed?.quit().catch(() => feed.disconnect());
@@ -43,9 +49,16 @@ describeWithRedis('ended sessions across instances (Redis)', () => {
   async function account(base: string) {
     const email = uniqueEmail('instances');
     expect((await call(base, 'POST', '/users', { body: { email, password: PASSWORD } })).status).toBe(201);
-    const login = await call(base, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } });
+    const login = await call(base, 'POST', '/authentication', {
+      body: { strategy: 'local', email, password: PASSWORD },
+    });
     secrets.push(login.body.accessToken, login.body.refreshToken);
-    return { email, user: login.body.user, accessToken: login.body.accessToken as string, refreshToken: login.body.refreshToken as string };
+    return {
+      email,
+      user: login.body.user,
+      accessToken: login.body.accessToken as string,
+      refreshToken: login.body.refreshToken as string,
+    };
   }
 
   /** Milliseconds until `base` refuses `token` (polled), failing past `limitMs`. */
@@ -72,14 +85,27 @@ describeWithRedis('ended sessions across instances (Redis)', () => {
     const listener = new RecordingSocket(second.url);
     try {
       await listener.connected();
-      const [error] = await listener.call('create', 'authentication', { strategy: 'jwt', accessToken: victim.accessToken }, {});
+      const [error] = await listener.call(
+        'create',
+        'authentication',
+        { strategy: 'jwt', accessToken: victim.accessToken },
+        {},
+      );
       expect(error).toBeNull();
       const writer = await account(second.url);
       await call(second.url, 'POST', '/messages', { token: writer.accessToken, body: { text: 'before' } });
       await waitFor(() => listener.named('messages created').length === 1, 'the event before the theft');
-      const rotated = await call(first.url, 'POST', '/authentication', { body: { strategy: 'refresh', refreshToken: victim.refreshToken } });
+      const rotated = await call(first.url, 'POST', '/authentication', {
+        body: { strategy: 'refresh', refreshToken: victim.refreshToken },
+      });
       secrets.push(rotated.body.accessToken, rotated.body.refreshToken);
-      expect((await call(first.url, 'POST', '/authentication', { body: { strategy: 'refresh', refreshToken: victim.refreshToken } })).status).toBe(401);
+      expect(
+        (
+          await call(first.url, 'POST', '/authentication', {
+            body: { strategy: 'refresh', refreshToken: victim.refreshToken },
+          })
+        ).status,
+      ).toBe(401);
       expect(await refusedWithin(second.url, rotated.body.accessToken, 1_000)).toBeLessThan(1_000);
       const [refused] = (await listener.call('find', 'messages', {})) as [Record<string, unknown>];
       expect(refused).toMatchObject({ code: 401 });
@@ -93,10 +119,15 @@ describeWithRedis('ended sessions across instances (Redis)', () => {
 
   it('a password change on one instance ends the other sessions on the other, and a removal of the user ends all', async () => {
     const { email, user, accessToken } = await account(first.url);
-    const login = await call(second.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } });
+    const login = await call(second.url, 'POST', '/authentication', {
+      body: { strategy: 'local', email, password: PASSWORD },
+    });
     secrets.push(login.body.accessToken, login.body.refreshToken);
     expect((await call(second.url, 'GET', '/messages', { token: login.body.accessToken })).status).toBe(200);
-    const changed = await call(first.url, 'PATCH', `/users/${user._id}`, { token: accessToken, body: { password: 'another long password', currentPassword: PASSWORD } });
+    const changed = await call(first.url, 'PATCH', `/users/${user._id}`, {
+      token: accessToken,
+      body: { password: 'another long password', currentPassword: PASSWORD },
+    });
     expect(changed.status).toBe(200);
     expect(await refusedWithin(second.url, login.body.accessToken, 1_000)).toBeLessThan(1_000);
     expect((await call(second.url, 'GET', '/messages', { token: accessToken })).status).toBe(200);
@@ -104,9 +135,12 @@ describeWithRedis('ended sessions across instances (Redis)', () => {
     expect(await refusedWithin(first.url, accessToken, 1_000)).toBeLessThan(1_000);
   });
 
-  it('a password reset request is counted in Redis under the address\'s hash, and answers alike on both instances', async () => {
+  it("a password reset request is counted in Redis under the address's hash, and answers alike on both instances", async () => {
     const { email } = await account(first.url);
-    const answers = [await call(first.url, 'POST', '/password-resets', { body: { email } }), await call(second.url, 'POST', '/password-resets', { body: { email: 'nobody-here@example.com' } })];
+    const answers = [
+      await call(first.url, 'POST', '/password-resets', { body: { email } }),
+      await call(second.url, 'POST', '/password-resets', { body: { email: 'nobody-here@example.com' } }),
+    ];
     expect(answers.map((answer) => answer.status)).toEqual([201, 201]);
     expect(answers[0].text).toBe(answers[1].text);
     await pause(200);

@@ -1,5 +1,12 @@
 import { io, type Socket } from 'socket.io-client';
-import { authenticationClient, createApp, NotAuthenticated, NotFound, rest, type Application } from '../../../src/client';
+import {
+  authenticationClient,
+  createApp,
+  NotAuthenticated,
+  NotFound,
+  rest,
+  type Application,
+} from '../../../src/client';
 import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
 import { startApp, type RunningApp } from '../reliability/support/app-server';
 import { pause, reconnected, signedInOurClient, waitFor } from './support/socket-clients';
@@ -18,12 +25,17 @@ describe('our socket client', () => {
   });
 
   async function signedInClient(options: { reconnection?: boolean } = {}) {
-    const socket = io(server.url, { transports: ['websocket'], forceNew: true, reconnection: options.reconnection ?? false, reconnectionDelay: 100 });
+    const socket = io(server.url, {
+      transports: ['websocket'],
+      forceNew: true,
+      reconnection: options.reconnection ?? false,
+      reconnectionDelay: 100,
+    });
     sockets.push(socket);
     return { ...(await signedInOurClient(socket)), socket };
   }
 
-  it('calls every method, revives errors, and hears other clients\' events once', async () => {
+  it("calls every method, revives errors, and hears other clients' events once", async () => {
     const alice = await signedInClient();
     const bob = await signedInClient();
     expect(JSON.stringify(alice.login)).not.toContain('password');
@@ -67,13 +79,22 @@ describe('our socket client', () => {
     await back;
     expect((await listener.app.service('messages').find({})).total).toBeGreaterThanOrEqual(0);
     await writer.app.service('messages').create({ text: 'after the reconnect' });
-    await waitFor(() => heard.some((message) => message.text === 'after the reconnect'), 'the event after the reconnect');
+    await waitFor(
+      () => heard.some((message) => message.text === 'after the reconnect'),
+      'the event after the reconnect',
+    );
   });
 
   it('a call made while the socket is away waits for it, and for the login a new connection needs, even past the call timeout', async () => {
     // Without resuming, the connection that comes back is a new, anonymous one.
     const fresh = await startApp({ STORE: 'memory', EVENTS_RESUME_WINDOW_MS: '0' });
-    const socket = io(fresh.url, { transports: ['websocket'], forceNew: true, reconnectionDelay: 1_200, reconnectionDelayMax: 1_200, randomizationFactor: 0 });
+    const socket = io(fresh.url, {
+      transports: ['websocket'],
+      forceNew: true,
+      reconnectionDelay: 1_200,
+      reconnectionDelayMax: 1_200,
+      randomizationFactor: 0,
+    });
     try {
       const { app, auth } = await signedInOurClient(socket, { timeout: 500, emailPrefix: 'away' });
       const back = reconnected(socket);

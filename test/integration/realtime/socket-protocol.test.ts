@@ -45,15 +45,24 @@ describe('socket transport beyond Feathers', () => {
   it('services registered after a socket connected are callable from it, custom methods too; a non-framework error sends no stack', async () => {
     const socket = await anonymous();
     const late = {
-      async find() { throw new Error('database password is hunter2 at 10.0.0.5'); },
-      async get() { throw 'a thrown string'; },
-      async shout(data: { text: string }) { return { text: data.text.toUpperCase() }; },
+      async find() {
+        throw new Error('database password is hunter2 at 10.0.0.5');
+      },
+      async get() {
+        throw 'a thrown string';
+      },
+      async shout(data: { text: string }) {
+        return { text: data.text.toUpperCase() };
+      },
     };
     app.composed.app.use('late', late, { methods: ['find', 'get', 'shout'] });
     const [shouted, result] = await socket.call('shout', 'late', { text: 'hi' });
     expect(shouted).toBeNull();
     expect(result).toEqual({ text: 'HI' });
-    for (const [method, ...args] of [['find', {}], ['get', 1, {}]] as [string, ...unknown[]][]) {
+    for (const [method, ...args] of [
+      ['find', {}],
+      ['get', 1, {}],
+    ] as [string, ...unknown[]][]) {
       const [error] = (await socket.call(method, 'late', ...args)) as [Record<string, unknown>];
       expect(error).toMatchObject({ name: 'GeneralError', code: 500, className: 'general-error' });
       expect(error.stack).toBeUndefined();
@@ -61,17 +70,25 @@ describe('socket transport beyond Feathers', () => {
     }
   });
 
-  it('re-authenticating as another user leaves the first user\'s channels', async () => {
+  it("re-authenticating as another user leaves the first user's channels", async () => {
     const alice = await signedInSocket(app.url);
     track(alice.socket);
     const bob = await signedInSocket(app.url);
     track(bob.socket);
     // Alice's socket now logs in as Bob.
-    const [error] = await alice.socket.call('create', 'authentication', { strategy: 'jwt', accessToken: bob.token }, {});
+    const [error] = await alice.socket.call(
+      'create',
+      'authentication',
+      { strategy: 'jwt', accessToken: bob.token },
+      {},
+    );
     expect(error).toBeNull();
     await app.composed.app.service('users').patch(alice.user._id, { name: 'Alice changed' });
     await app.composed.app.service('users').patch(bob.user._id, { name: 'Bob changed' });
-    await waitFor(() => alice.socket.named('users patched').length >= 1, 'bob\'s users event on the re-authenticated socket');
+    await waitFor(
+      () => alice.socket.named('users patched').length >= 1,
+      "bob's users event on the re-authenticated socket",
+    );
     await pause(200);
     expect(alice.socket.named('users patched').map((user) => user.name)).toEqual(['Bob changed']);
   });
@@ -83,7 +100,10 @@ describe('socket transport beyond Feathers', () => {
     track(writer.socket);
     await writer.socket.call('create', 'messages', { text: 'before logout' }, {});
     await waitFor(() => socket.named('messages created').length === 1, 'the first message');
-    const [logoutError, logout] = (await socket.call('remove', 'authentication', null, {})) as [unknown, Record<string, any>];
+    const [logoutError, logout] = (await socket.call('remove', 'authentication', null, {})) as [
+      unknown,
+      Record<string, any>,
+    ];
     expect(logoutError).toBeNull();
     expect(JSON.stringify(logout)).not.toContain('password');
     const [notAuthenticated] = await socket.call('find', 'messages', {});
@@ -100,10 +120,16 @@ describe('socket transport beyond Feathers', () => {
     const { socket } = await signedInSocket(app.url);
     track(socket);
     const stock = track(stockClient(app.url));
-    await stock.app.authenticate({ strategy: 'jwt', accessToken: (await signedInSocket(app.url).then((s) => (track(s.socket), s))).token });
+    await stock.app.authenticate({
+      strategy: 'jwt',
+      accessToken: (await signedInSocket(app.url).then((s) => (track(s.socket), s))).token,
+    });
     const heardByStock: unknown[] = [];
     stock.app.service('rooms/7/notes').on('created', (note: unknown) => heardByStock.push(note));
-    const [error, note] = (await socket.call('create', 'rooms/7/notes', { text: 'in room 7' }, {})) as [unknown, Record<string, unknown>];
+    const [error, note] = (await socket.call('create', 'rooms/7/notes', { text: 'in room 7' }, {})) as [
+      unknown,
+      Record<string, unknown>,
+    ];
     expect(error).toBeNull();
     await waitFor(() => heardByStock.length === 1, 'the stock client to hear rooms/7/notes created');
     expect(socket.named('rooms/7/notes created')).toEqual([note]);
@@ -133,8 +159,15 @@ describe('socket transport beyond Feathers', () => {
   it('socket queries keep their JSON types and pass the same checks as REST', async () => {
     const { socket } = await signedInSocket(app.url);
     track(socket);
-    const [, created] = (await socket.call('create', 'messages', { text: 'typed query' }, {})) as [unknown, Record<string, any>];
-    const [typedError, page] = (await socket.call('find', 'messages', { read: false, createdAt: { $gte: created.createdAt }, userId: created.userId })) as [unknown, any];
+    const [, created] = (await socket.call('create', 'messages', { text: 'typed query' }, {})) as [
+      unknown,
+      Record<string, any>,
+    ];
+    const [typedError, page] = (await socket.call('find', 'messages', {
+      read: false,
+      createdAt: { $gte: created.createdAt },
+      userId: created.userId,
+    })) as [unknown, any];
     expect(typedError).toBeNull();
     expect(page.data.map(idOf)).toContain(idOf(created));
     const rejected: unknown[] = [
@@ -159,11 +192,19 @@ describe('socket transport beyond Feathers', () => {
     for (let level = 0; level < 12; level++) deep = { $or: [{ text: deep }] };
     const branch = { text: 'a', userId: 'b', read: false, createdAt: 1 };
     const many = { $or: Array.from({ length: 200 }, () => branch), $and: Array.from({ length: 200 }, () => branch) };
-    for (const [query, message] of [[deep, /nested deeper than 10 levels/], [many, /more than 1000 values/]] as const) {
+    for (const [query, message] of [
+      [deep, /nested deeper than 10 levels/],
+      [many, /more than 1000 values/],
+    ] as const) {
       const [error] = (await socket.call('find', 'messages', query)) as [Record<string, unknown>];
       expect(error).toMatchObject({ name: 'BadRequest', message: expect.stringMatching(message) });
     }
-    const [bodyError] = (await socket.call('create', 'messages', JSON.parse('{"text": "x", "__proto__": {"admin": true}}'), {})) as [Record<string, unknown>];
+    const [bodyError] = (await socket.call(
+      'create',
+      'messages',
+      JSON.parse('{"text": "x", "__proto__": {"admin": true}}'),
+      {},
+    )) as [Record<string, unknown>];
     expect(bodyError).toMatchObject({ name: 'BadRequest' });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -172,11 +213,19 @@ describe('socket transport beyond Feathers', () => {
     const victim = await signedInSocket(app.url);
     track(victim.socket);
     const socket = await anonymous();
-    const attempt = () => socket.call('create', 'authentication', { strategy: 'local', email: victim.email, password: 'wrong password' }, {});
+    const attempt = () =>
+      socket.call(
+        'create',
+        'authentication',
+        { strategy: 'local', email: victim.email, password: 'wrong password' },
+        {},
+      );
     expect((await attempt())[0]).toMatchObject({ name: 'NotAuthenticated' });
     expect((await attempt())[0]).toMatchObject({ name: 'NotAuthenticated' });
     expect((await attempt())[0]).toMatchObject({ name: 'TooManyRequests', code: 429 });
-    const rest = await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email: victim.email, password: PASSWORD } });
+    const rest = await call(app.url, 'POST', '/authentication', {
+      body: { strategy: 'local', email: victim.email, password: PASSWORD },
+    });
     expect(rest.status).toBe(429);
   });
 
@@ -202,7 +251,9 @@ describe('socket transport beyond Feathers', () => {
     const [error, page] = (await viaAuth.call('find', 'messages', {})) as [unknown, { total: number }];
     expect(error).toBeNull();
     expect(page.total).toBeGreaterThanOrEqual(0);
-    const viaHeader = track(new RecordingSocket(app.url, { extraHeaders: { authorization: `Bearer ${account.token}` } }));
+    const viaHeader = track(
+      new RecordingSocket(app.url, { extraHeaders: { authorization: `Bearer ${account.token}` } }),
+    );
     await viaHeader.connected();
     expect((await viaHeader.call('find', 'messages', {}))[0]).toBeNull();
     expect(core.channel('anonymous').length).toBe(anonymousBefore);
@@ -218,13 +269,20 @@ describe('socket transport beyond Feathers', () => {
     const [error] = await polling.call('create', 'authentication', { strategy: 'jwt', accessToken: writer.token }, {});
     expect(error).toBeNull();
     await writer.socket.call('create', 'messages', { text: 'heard over polling' }, {});
-    await waitFor(() => polling.named('messages created').some((message) => message.text === 'heard over polling'), 'the event over polling');
+    await waitFor(
+      () => polling.named('messages created').some((message) => message.text === 'heard over polling'),
+      'the event over polling',
+    );
   });
 
   it('connect, authenticate and disconnect cycles leave connections, channels and timers at baseline', async () => {
     const hub = app.composed.app.realtime!;
     await pause(100);
-    const before = { connections: hub.connections.size, timers: hub.pendingTimers, authenticated: app.composed.app.channel('authenticated').length };
+    const before = {
+      connections: hub.connections.size,
+      timers: hub.pendingTimers,
+      authenticated: app.composed.app.channel('authenticated').length,
+    };
     const { token } = await signedInSocket(app.url).then((s) => (s.socket.close(), s));
     for (let cycle = 0; cycle < 100; cycle++) {
       const socket = new RecordingSocket(app.url);
@@ -235,6 +293,8 @@ describe('socket transport beyond Feathers', () => {
     await waitFor(() => hub.connections.size === before.connections, 'every cycled connection to be gone');
     expect(hub.pendingTimers).toBe(before.timers);
     expect(app.composed.app.channel('authenticated').length).toBe(before.authenticated);
-    expect(app.composed.app.channels.filter((name) => name.startsWith('users/')).length).toBeLessThanOrEqual(before.authenticated + 5);
+    expect(app.composed.app.channels.filter((name) => name.startsWith('users/')).length).toBeLessThanOrEqual(
+      before.authenticated + 5,
+    );
   });
 });

@@ -42,15 +42,28 @@ describe('token expiry on a socket', () => {
       expect(notAuthenticated).toMatchObject({ name: 'NotAuthenticated' });
       await expect(stock.app.service('messages').find({})).rejects.toMatchObject({ name: 'NotAuthenticated' });
       // Sign in again on the same connection (the writer too: its token has expired as well).
-      const [error] = await listener.socket.call('create', 'authentication', { strategy: 'local', email: listener.email, password: PASSWORD }, {});
+      const [error] = await listener.socket.call(
+        'create',
+        'authentication',
+        { strategy: 'local', email: listener.email, password: PASSWORD },
+        {},
+      );
       expect(error).toBeNull();
-      await writer.socket.call('create', 'authentication', { strategy: 'local', email: writer.email, password: PASSWORD }, {});
+      await writer.socket.call(
+        'create',
+        'authentication',
+        { strategy: 'local', email: writer.email, password: PASSWORD },
+        {},
+      );
       const relogin = await stock.app.authenticate({ strategy: 'local', email: listener.email, password: PASSWORD });
       expect(typeof relogin.accessToken).toBe('string');
       expect(stock.socket.connected).toBe(true);
       await writer.socket.call('create', 'messages', { text: 'after re-login' }, {});
       await waitFor(() => listener.socket.named('messages created').length === 2, 'the event after re-login');
-      expect(listener.socket.named('messages created').map((message) => message.text)).toEqual(['before expiry', 'after re-login']);
+      expect(listener.socket.named('messages created').map((message) => message.text)).toEqual([
+        'before expiry',
+        'after re-login',
+      ]);
       expect(listener.socket.socket.id).toBe(socketId);
       await pause(100);
       expect(unhandled).toEqual([]);

@@ -44,7 +44,8 @@ describe('socket transport limits', () => {
     const fast = new RecordingSocket(url);
     await Promise.all([slow.connected(), fast.connected()]);
     // 16 MB of events: more than the kernel's socket buffers can absorb for the paused reader.
-    const engine = (slow.socket.io as unknown as { engine: { transport: { ws: { _socket: { pause(): void } } } } }).engine;
+    const engine = (slow.socket.io as unknown as { engine: { transport: { ws: { _socket: { pause(): void } } } } })
+      .engine;
     engine.transport.ws._socket.pause();
     const text = 'x'.repeat(16 * 1024);
     const events = 1_000;
@@ -52,7 +53,10 @@ describe('socket transport limits', () => {
     for (let index = 0; index < events; index++) await app.service('feed').create({ index, text });
     await waitFor(() => fast.named('feed created').length === events, 'the fast client to get every event', 20_000);
     expect(Date.now() - started).toBeLessThan(20_000);
-    await waitFor(() => warnings.some((warning) => /slow real-time client/.test(warning.msg ?? '')), 'the slow-consumer log line');
+    await waitFor(
+      () => warnings.some((warning) => /slow real-time client/.test(warning.msg ?? '')),
+      'the slow-consumer log line',
+    );
     expect(app.realtime!.connections.size).toBe(1);
     slow.close();
     fast.close();
@@ -61,7 +65,15 @@ describe('socket transport limits', () => {
   it('malformed frames close only their own connection', async () => {
     const bystander = new RecordingSocket(url);
     await bystander.connected();
-    const frames = ['42not json', '42{"a":1}', '42[]', '9garbage', '42[123,"x"]', Buffer.from([0xff, 0x00, 0x13, 0x37]), '451-["x",{"_placeholder":true,"num":9}]'];
+    const frames = [
+      '42not json',
+      '42{"a":1}',
+      '42[]',
+      '9garbage',
+      '42[123,"x"]',
+      Buffer.from([0xff, 0x00, 0x13, 0x37]),
+      '451-["x",{"_placeholder":true,"num":9}]',
+    ];
     for (const frame of frames) {
       const ws = new WebSocket(`${url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`);
       const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));

@@ -21,7 +21,11 @@ describe.each(BOTH_STORES)('reliability: concurrency on %s', (_store, env) => {
 
   it(`${CONCURRENCY} concurrent sign-ups with one email: exactly one 201, the rest 409`, async () => {
     const email = uniqueEmail('race');
-    const answers = await Promise.all(Array.from({ length: CONCURRENCY }, () => call(app.url, 'POST', '/users', { body: { email, password: PASSWORD } })));
+    const answers = await Promise.all(
+      Array.from({ length: CONCURRENCY }, () =>
+        call(app.url, 'POST', '/users', { body: { email, password: PASSWORD } }),
+      ),
+    );
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 201)).toHaveLength(1);
     expect(statuses.filter((status) => status === 409)).toHaveLength(CONCURRENCY - 1);
@@ -31,8 +35,12 @@ describe.each(BOTH_STORES)('reliability: concurrency on %s', (_store, env) => {
       // Only the field is named: no driver text, index or collection name, no value.
       expect(answer.text).not.toMatch(/E11000|index|collection|users\.|@example/);
     }
-    const owner = await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email: email.toUpperCase(), password: PASSWORD } });
-    const found = await call(app.url, 'GET', `/users?email=${encodeURIComponent(email)}`, { token: owner.body.accessToken });
+    const owner = await call(app.url, 'POST', '/authentication', {
+      body: { strategy: 'local', email: email.toUpperCase(), password: PASSWORD },
+    });
+    const found = await call(app.url, 'GET', `/users?email=${encodeURIComponent(email)}`, {
+      token: owner.body.accessToken,
+    });
     expect(found.body).toMatchObject({ total: 1, data: [{ email }] });
   });
 
@@ -49,13 +57,23 @@ describe.each(BOTH_STORES)('reliability: concurrency on %s', (_store, env) => {
     const id = created.body._id ?? created.body.id;
     const likers = await Promise.all(Array.from({ length: 10 }, () => signUpAndLogIn(app.url)));
     // Every liker sends 5 likes at once, and the first five also 5 unlikes after their likes.
-    const like = (liker: Account, amount: number) => call(app.url, 'PATCH', `/messages/${id}`, { token: liker.token, body: { $inc: { likes: amount } } });
-    const answers = await Promise.all(likers.flatMap((liker) => Array.from({ length: CONCURRENCY / 10 }, () => like(liker, 1))));
+    const like = (liker: Account, amount: number) =>
+      call(app.url, 'PATCH', `/messages/${id}`, { token: liker.token, body: { $inc: { likes: amount } } });
+    const answers = await Promise.all(
+      likers.flatMap((liker) => Array.from({ length: CONCURRENCY / 10 }, () => like(liker, 1))),
+    );
     expect(answers.map((answer) => answer.status)).toEqual(Array(CONCURRENCY).fill(200));
-    const unlikes = await Promise.all(likers.slice(0, 5).flatMap((liker) => Array.from({ length: 5 }, () => like(liker, -1))));
+    const unlikes = await Promise.all(
+      likers.slice(0, 5).flatMap((liker) => Array.from({ length: 5 }, () => like(liker, -1))),
+    );
     expect(unlikes.map((answer) => answer.status)).toEqual(Array(25).fill(200));
     const final = await call(app.url, 'GET', `/messages/${id}`, { token: account.token });
     expect(final.body.likes).toBe(5);
-    expect([...final.body.likedBy].sort()).toEqual(likers.slice(5).map((liker) => liker.user._id).sort());
+    expect([...final.body.likedBy].sort()).toEqual(
+      likers
+        .slice(5)
+        .map((liker) => liker.user._id)
+        .sort(),
+    );
   });
 });

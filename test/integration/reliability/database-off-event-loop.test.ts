@@ -46,7 +46,10 @@ describe('reliability: database work stays off the application event loop', () =
 
   it(`answers ${HEALTH_REQUESTS} sequential GET /health with p99 under ${P99_LIMIT_MS} ms while a >= ${AGGREGATION_MIN_MS} ms aggregation runs`, async () => {
     app = await startMainProcess({ STORE: 'mongo', DATA_DIR: ':memory:' });
-    const [, databaseUrl] = await app.child.waitForOutput(/"component":"embedded-mongo".*"url":"(mongodb:\/\/[^"]+)"/, 10_000);
+    const [, databaseUrl] = await app.child.waitForOutput(
+      /"component":"embedded-mongo".*"url":"(mongodb:\/\/[^"]+)"/,
+      10_000,
+    );
     client = await new MongoClient(databaseUrl, { serverSelectionTimeoutMS: 5000 }).connect();
     const collection = client.db('load').collection('rows');
 
@@ -56,7 +59,9 @@ describe('reliability: database work stays off the application event loop', () =
     for (let round = 0; round < 6 && probe.ms < AGGREGATION_MIN_MS * 1.5; round++) {
       const target = rows === 0 ? 100_000 : rows * 2;
       for (; rows < target; rows += 10_000) {
-        await collection.insertMany(Array.from({ length: 10_000 }, (_, i) => ({ n: rows + i, text: `row ${rows + i} `.repeat(3) })));
+        await collection.insertMany(
+          Array.from({ length: 10_000 }, (_, i) => ({ n: rows + i, text: `row ${rows + i} `.repeat(3) })),
+        );
       }
       probe = await timedAggregation(collection);
     }
@@ -82,7 +87,9 @@ describe('reliability: database work stays off the application event loop', () =
     expect(healthEndedAt).toBeLessThan(slow.endedAt); // every request was answered during the aggregation
     expect(statuses).toEqual(Array(HEALTH_REQUESTS).fill(200));
     const p99 = [...latencies].sort((a, b) => a - b)[Math.ceil(HEALTH_REQUESTS * 0.99) - 1];
-    console.log(`database-off-event-loop: ${rows} rows, aggregation ${Math.round(slow.ms)} ms, /health p99 ${p99.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`);
+    console.log(
+      `database-off-event-loop: ${rows} rows, aggregation ${Math.round(slow.ms)} ms, /health p99 ${p99.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`,
+    );
     expect(p99).toBeLessThan(P99_LIMIT_MS);
     await app.child.stop('SIGTERM');
   }, 120_000);

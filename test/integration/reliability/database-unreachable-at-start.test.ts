@@ -16,14 +16,19 @@ describe('reliability: database unreachable at start', () => {
       AUTH_SECRET: 'x'.repeat(40),
       LOG_LEVEL: 'info',
     });
-    const exit = await Promise.race([child.exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 12_000).unref())]);
+    const exit = await Promise.race([
+      child.exited,
+      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 12_000).unref()),
+    ]);
     expect(exit).not.toBe('hung');
     // 1 s of waiting plus process start-up (swc compiling on the fly) stays well inside 12 s.
     expect(Date.now() - startedAt).toBeLessThan(12_000);
     expect(exit).toMatchObject({ code: 1, signal: null });
     const lines = child.stderr.split('\n').filter((line) => line.trim() !== '');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^start-up failed: Could not reach the database at MONGODB_URL within 1000 ms: .*ECONNREFUSED/);
+    expect(lines[0]).toMatch(
+      /^start-up failed: Could not reach the database at MONGODB_URL within 1000 ms: .*ECONNREFUSED/,
+    );
     expect(child.stdout).not.toMatch(/listening on/);
   });
 });

@@ -45,11 +45,16 @@ describe('reliability: only the application reaches its embedded database', () =
 
 /** Checks everything a local attacker could use; returns the socket's path. */
 async function expectPrivateDatabase(app: MainProcess): Promise<string> {
-  const [, databaseUrl] = await app.child.waitForOutput(/"component":"embedded-mongo".*"url":"(mongodb:\/\/[^"]+)"/, 10_000);
+  const [, databaseUrl] = await app.child.waitForOutput(
+    /"component":"embedded-mongo".*"url":"(mongodb:\/\/[^"]+)"/,
+    10_000,
+  );
   const httpPort = Number(new URL(app.url).port);
 
   // No port in the log but the HTTP one, and no TCP listener but the HTTP one.
-  const logged = [...app.child.stdout.matchAll(/(?:127\.0\.0\.1|localhost|\[::1?\]|0\.0\.0\.0):(\d+)/g)].map((match) => Number(match[1]));
+  const logged = [...app.child.stdout.matchAll(/(?:127\.0\.0\.1|localhost|\[::1?\]|0\.0\.0\.0):(\d+)/g)].map((match) =>
+    Number(match[1]),
+  );
   expect(new Set(logged)).toEqual(new Set([httpPort]));
   expect(listeningTcpPorts(app.child.process.pid!)).toEqual([httpPort]);
 
@@ -59,7 +64,11 @@ async function expectPrivateDatabase(app: MainProcess): Promise<string> {
   expect(path.isAbsolute(socketPath)).toBe(true);
   const socket = statSync(socketPath);
   const folder = statSync(path.dirname(socketPath));
-  expect({ socket: socket.isSocket(), socketMode: socket.mode & 0o777, folderMode: folder.mode & 0o777 }).toEqual({ socket: true, socketMode: 0o600, folderMode: 0o700 });
+  expect({ socket: socket.isSocket(), socketMode: socket.mode & 0o777, folderMode: folder.mode & 0o777 }).toEqual({
+    socket: true,
+    socketMode: 0o600,
+    folderMode: 0o700,
+  });
   expect([socket.uid, folder.uid]).toEqual([process.getuid!(), process.getuid!()]);
   if (process.getuid!() === 0) expect(connectAs(NOBODY, socketPath)).toBe('EACCES');
 
@@ -68,7 +77,9 @@ async function expectPrivateDatabase(app: MainProcess): Promise<string> {
   const { token } = await signUpAndLogIn(app.url, email);
   const created = await call(app.url, 'POST', '/messages', { token, body: { text: 'over the private socket' } });
   expect(created.status).toBe(201);
-  expect((await call(app.url, 'GET', `/messages/${created.body._id}`, { token })).body.text).toBe('over the private socket');
+  expect((await call(app.url, 'GET', `/messages/${created.body._id}`, { token })).body.text).toBe(
+    'over the private socket',
+  );
   const client = new MongoClient(databaseUrl, { serverSelectionTimeoutMS: 5000 });
   try {
     expect(await client.db('app').collection('users').countDocuments({ email })).toBe(1);
@@ -81,6 +92,12 @@ async function expectPrivateDatabase(app: MainProcess): Promise<string> {
 /** What another local user gets when connecting to the socket (as root only: it needs setuid). */
 function connectAs(uid: number, socketPath: string): string {
   const probe = `require('node:net').connect(${JSON.stringify(socketPath)}).on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); });`;
-  const result = spawnSync(process.execPath, ['-e', probe], { uid, gid: uid, encoding: 'utf8', timeout: 10_000, cwd: '/' });
+  const result = spawnSync(process.execPath, ['-e', probe], {
+    uid,
+    gid: uid,
+    encoding: 'utf8',
+    timeout: 10_000,
+    cwd: '/',
+  });
   return result.stdout.trim() || `no answer (${result.stderr.trim() || result.signal})`;
 }

@@ -29,6 +29,14 @@ describe.each([
     // account's token and may legitimately delete it (`DELETE /users/0` is its own id on memory).
     expect((await rawRequest(app.url, { method: 'GET', path: '/health' })).status).toBe(200);
     const after = await signUpAndLogIn(app.url);
-    expect((await rawRequest(app.url, { method: 'GET', path: '/messages', headers: { authorization: `Bearer ${after.token}` } })).status).toBe(200);
+    expect(
+      (
+        await rawRequest(app.url, {
+          method: 'GET',
+          path: '/messages',
+          headers: { authorization: `Bearer ${after.token}` },
+        })
+      ).status,
+    ).toBe(200);
   }, 60_000);
 });

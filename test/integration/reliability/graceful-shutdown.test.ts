@@ -12,7 +12,10 @@ const EXIT_BOUND_MS = 15_000;
 /** Connection-level failures that mean "not served": refused, or a kept-alive socket closed before the request was read. */
 const CLEAN_REFUSALS = new Set(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
 
-type Outcome = { kind: 'ok'; text: string } | { kind: 'unavailable'; text: string } | { kind: 'refused'; text: string; code: string };
+type Outcome =
+  | { kind: 'ok'; text: string }
+  | { kind: 'unavailable'; text: string }
+  | { kind: 'refused'; text: string; code: string };
 
 /**
  * SIGTERM while 20 keep-alive clients write: every request either completes (2xx) or is refused
@@ -46,7 +49,8 @@ describe('reliability: graceful shutdown under load', () => {
         try {
           const response = await call(server.url, 'POST', '/messages', { token, body: { text } });
           if (response.status === 201) outcomes.push({ kind: 'ok', text });
-          else if (response.status === 503 && response.body?.name === 'Unavailable') outcomes.push({ kind: 'unavailable', text });
+          else if (response.status === 503 && response.body?.name === 'Unavailable')
+            outcomes.push({ kind: 'unavailable', text });
           else unexpected.push(`${text}: ${response.status} ${response.text.slice(0, 200)}`);
         } catch (error) {
           const code = connectionErrorCode(error);
@@ -60,7 +64,10 @@ describe('reliability: graceful shutdown under load', () => {
 
     const signalledAt = Date.now();
     server.child.process.kill('SIGTERM');
-    const exit = await Promise.race([server.child.exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), EXIT_BOUND_MS).unref())]);
+    const exit = await Promise.race([
+      server.child.exited,
+      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), EXIT_BOUND_MS).unref()),
+    ]);
     expect(exit).toEqual({ code: 0, signal: null });
     expect(Date.now() - signalledAt).toBeLessThan(EXIT_BOUND_MS);
     await Promise.all(clients);

@@ -23,7 +23,8 @@ describe.each(BOTH_STORES)('messages likes on %s', (_store, env) => {
   const likes = async () => (await call(app.url, 'GET', `/messages/${id}`, { token: account.token })).body.likes;
 
   it('counts one like per user: +1, a second +1 changes nothing, -1 takes it back; filters by likes', async () => {
-    const like = (amount: number, token = account.token) => call(app.url, 'PATCH', `/messages/${id}`, { token, body: { $inc: { likes: amount } } });
+    const like = (amount: number, token = account.token) =>
+      call(app.url, 'PATCH', `/messages/${id}`, { token, body: { $inc: { likes: amount } } });
     expect((await like(1)).body).toMatchObject({ likes: 1, likedBy: [account.user._id] });
     expect((await like(1)).body).toMatchObject({ likes: 1, likedBy: [account.user._id] });
     const other = await signUpAndLogIn(app.url);
@@ -35,7 +36,10 @@ describe.each(BOTH_STORES)('messages likes on %s', (_store, env) => {
   });
 
   it('refuses a like together with other changes with 400', async () => {
-    const answer = await call(app.url, 'PATCH', `/messages/${id}`, { token: account.token, body: { $inc: { likes: 1 }, read: true } });
+    const answer = await call(app.url, 'PATCH', `/messages/${id}`, {
+      token: account.token,
+      body: { $inc: { likes: 1 }, read: true },
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.message).toBe('A like ({ $inc: { likes: 1 } } or -1) is a patch of its own');
   });
@@ -74,13 +78,27 @@ describe.each(BOTH_STORES)('messages likes on %s', (_store, env) => {
     await call(app.url, 'PATCH', item, { token: account.token, body: { read: true } });
     const replaced = await call(app.url, 'PUT', item, { token: account.token, body: { text: 'replaced' } });
     expect(replaced.status).toBe(200);
-    expect(replaced.body).toEqual({ ...created.body, text: 'replaced', likes: 1, likedBy: [account.user._id], liked: true, read: true });
-    const found = await call(app.url, 'GET', `/messages?read=true&likes=1&_id=${created.body._id}`, { token: account.token });
+    expect(replaced.body).toEqual({
+      ...created.body,
+      text: 'replaced',
+      likes: 1,
+      likedBy: [account.user._id],
+      liked: true,
+      read: true,
+    });
+    const found = await call(app.url, 'GET', `/messages?read=true&likes=1&_id=${created.body._id}`, {
+      token: account.token,
+    });
     expect(found.body.total).toBe(1);
   });
 
   it('refuses likes on create and $inc on update (replace)', async () => {
-    expect((await call(app.url, 'POST', '/messages', { token: account.token, body: { text: 'x', likes: 1000 } })).status).toBe(400);
-    expect((await call(app.url, 'PUT', `/messages/${id}`, { token: account.token, body: { text: 'x', $inc: { likes: 1 } } })).status).toBe(400);
+    expect(
+      (await call(app.url, 'POST', '/messages', { token: account.token, body: { text: 'x', likes: 1000 } })).status,
+    ).toBe(400);
+    expect(
+      (await call(app.url, 'PUT', `/messages/${id}`, { token: account.token, body: { text: 'x', $inc: { likes: 1 } } }))
+        .status,
+    ).toBe(400);
   });
 });

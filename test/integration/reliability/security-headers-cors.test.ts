@@ -29,8 +29,14 @@ describe('security: headers and CORS', () => {
   };
   /** Helmet's defaults that only mean something to a page a browser renders. */
   const PAGE_ONLY_HEADERS = [
-    'cross-origin-opener-policy', 'cross-origin-resource-policy', 'origin-agent-cluster', 'referrer-policy',
-    'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection',
+    'cross-origin-opener-policy',
+    'cross-origin-resource-policy',
+    'origin-agent-cluster',
+    'referrer-policy',
+    'x-dns-prefetch-control',
+    'x-download-options',
+    'x-permitted-cross-domain-policies',
+    'x-xss-protection',
   ];
   const HELMET_DEFAULTS: Record<string, RegExp> = {
     'content-security-policy': /default-src 'self'/,
@@ -54,23 +60,28 @@ describe('security: headers and CORS', () => {
     ['a 404 of an unknown path (through the Express app)', 'GET', '/nowhere', false, 404],
     ['a 400', 'GET', '/messages?$where=1', true, 400],
     ['the health check', 'GET', '/health', false, 200],
-  ] as const)('%s (JSON) carries the API set, nothing of the pages\' set, and no X-Powered-By', async (_label, method, pathname, withToken, status) => {
-    const body = method === 'POST' ? { text: 'headers' } : undefined;
-    const response = await call(app.url, method, pathname, { token: withToken ? alice.token : undefined, body });
-    expect(response.status).toBe(status);
-    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    for (const [name, pattern] of Object.entries(API_HEADERS)) expect([name, response.headers.get(name)]).toEqual([name, expect.stringMatching(pattern)]);
-    for (const name of PAGE_ONLY_HEADERS) expect([name, response.headers.get(name)]).toEqual([name, null]);
-    expect(response.headers.get('x-request-id')).toMatch(/\S/);
-    expect(response.headers.get('x-powered-by')).toBeNull();
-  });
+  ] as const)(
+    "%s (JSON) carries the API set, nothing of the pages' set, and no X-Powered-By",
+    async (_label, method, pathname, withToken, status) => {
+      const body = method === 'POST' ? { text: 'headers' } : undefined;
+      const response = await call(app.url, method, pathname, { token: withToken ? alice.token : undefined, body });
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      for (const [name, pattern] of Object.entries(API_HEADERS))
+        expect([name, response.headers.get(name)]).toEqual([name, expect.stringMatching(pattern)]);
+      for (const name of PAGE_ONLY_HEADERS) expect([name, response.headers.get(name)]).toEqual([name, null]);
+      expect(response.headers.get('x-request-id')).toMatch(/\S/);
+      expect(response.headers.get('x-powered-by')).toBeNull();
+    },
+  );
 
-  it('the docs page (HTML) carries helmet\'s full set', async () => {
+  it("the docs page (HTML) carries helmet's full set", async () => {
     const response = await fetch(`${app.url}/docs`);
     await response.text();
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-    for (const [name, pattern] of Object.entries(HELMET_DEFAULTS)) expect([name, response.headers.get(name)]).toEqual([name, expect.stringMatching(pattern)]);
+    for (const [name, pattern] of Object.entries(HELMET_DEFAULTS))
+      expect([name, response.headers.get(name)]).toEqual([name, expect.stringMatching(pattern)]);
     expect(response.headers.get('x-powered-by')).toBeNull();
   });
 
@@ -83,7 +94,12 @@ describe('security: headers and CORS', () => {
   });
 
   it('gives nothing to an origin not in the list, nor to a look-alike', async () => {
-    for (const origin of ['https://evil.example.com', 'https://app.example.com.evil.com', 'http://app.example.com', 'null']) {
+    for (const origin of [
+      'https://evil.example.com',
+      'https://app.example.com.evil.com',
+      'http://app.example.com',
+      'null',
+    ]) {
       const response = await call(app.url, 'GET', '/messages', { token: alice.token, headers: { origin } });
       expect(response.headers.get('access-control-allow-origin')).toBeNull();
       expect(response.headers.get('access-control-allow-credentials')).toBeNull();
@@ -91,7 +107,11 @@ describe('security: headers and CORS', () => {
   });
 
   it('answers a preflight of an allowed origin with 204 and the allowed methods and headers', async () => {
-    const headers = { origin: ALLOWED, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization, content-type' };
+    const headers = {
+      origin: ALLOWED,
+      'access-control-request-method': 'PATCH',
+      'access-control-request-headers': 'authorization, content-type',
+    };
     const response = await call(app.url, 'OPTIONS', '/messages/1', { headers });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED);
@@ -100,7 +120,9 @@ describe('security: headers and CORS', () => {
   });
 
   it('refuses the preflight of another origin (no CORS headers)', async () => {
-    const response = await call(app.url, 'OPTIONS', '/messages', { headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'DELETE' } });
+    const response = await call(app.url, 'OPTIONS', '/messages', {
+      headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'DELETE' },
+    });
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
     expect(response.status).toBeGreaterThanOrEqual(400);
   });
@@ -108,7 +130,9 @@ describe('security: headers and CORS', () => {
   it('sends no CORS headers at all when CORS_ORIGINS is unset', async () => {
     const response = await call(closed.url, 'GET', '/health', { headers: { origin: ALLOWED } });
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
-    const preflight = await call(closed.url, 'OPTIONS', '/messages', { headers: { origin: ALLOWED, 'access-control-request-method': 'GET' } });
+    const preflight = await call(closed.url, 'OPTIONS', '/messages', {
+      headers: { origin: ALLOWED, 'access-control-request-method': 'GET' },
+    });
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
   });
 });

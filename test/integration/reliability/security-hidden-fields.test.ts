@@ -40,10 +40,14 @@ describe.each(BOTH_STORES)('security: hidden fields on %s', (_store, env) => {
     const created = await call(app.url, 'POST', '/users', { body: { email, password: PASSWORD } });
     expect(created.status).toBe(201);
     expectNoSecret(created.text);
-    const login = await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } });
+    const login = await call(app.url, 'POST', '/authentication', {
+      body: { strategy: 'local', email, password: PASSWORD },
+    });
     expect(login.status).toBe(201);
     expectNoSecret(login.text);
-    const reauth = await call(app.url, 'POST', '/authentication', { body: { strategy: 'jwt', accessToken: login.body.accessToken } });
+    const reauth = await call(app.url, 'POST', '/authentication', {
+      body: { strategy: 'jwt', accessToken: login.body.accessToken },
+    });
     expectNoSecret(reauth.text);
   });
 
@@ -54,8 +58,14 @@ describe.each(BOTH_STORES)('security: hidden fields on %s', (_store, env) => {
       await call(app.url, 'GET', `/users?email=${encodeURIComponent(alice.user.email)}`, { token }),
       await call(app.url, 'GET', `/users/${aliceId}`, { token }),
       await call(app.url, 'PATCH', `/users/${aliceId}`, { token, body: { name: 'Alice' } }),
-      await call(app.url, 'PATCH', `/users/${aliceId}`, { token, body: { password: PASSWORD, currentPassword: PASSWORD } }),
-      await call(app.url, 'PUT', `/users/${aliceId}`, { token, body: { email: alice.user.email, password: PASSWORD, name: 'A', currentPassword: PASSWORD } }),
+      await call(app.url, 'PATCH', `/users/${aliceId}`, {
+        token,
+        body: { password: PASSWORD, currentPassword: PASSWORD },
+      }),
+      await call(app.url, 'PUT', `/users/${aliceId}`, {
+        token,
+        body: { email: alice.user.email, password: PASSWORD, name: 'A', currentPassword: PASSWORD },
+      }),
     ];
     for (const response of responses) {
       expect(response.status).toBe(200);
@@ -82,8 +92,12 @@ describe.each(BOTH_STORES)('security: hidden fields on %s', (_store, env) => {
   it('session answers carry no refresh token or hash of one, whatever the query names', async () => {
     const email = uniqueEmail('hidden-sessions');
     await call(app.url, 'POST', '/users', { body: { email, password: PASSWORD } });
-    const login = (await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } })).body;
-    const refreshed = await call(app.url, 'POST', '/authentication', { body: { strategy: 'refresh', refreshToken: login.refreshToken } });
+    const login = (
+      await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email, password: PASSWORD } })
+    ).body;
+    const refreshed = await call(app.url, 'POST', '/authentication', {
+      body: { strategy: 'refresh', refreshToken: login.refreshToken },
+    });
     expectNoSecret(refreshed.text);
     const token = refreshed.body.accessToken;
     const sid = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')).sid;
@@ -98,7 +112,8 @@ describe.each(BOTH_STORES)('security: hidden fields on %s', (_store, env) => {
     for (const response of responses) {
       expect([200, 400, 403]).toContain(response.status);
       expect(response.text).not.toMatch(/"(refreshTokenHash|rotatedTokenHashes)":|[0-9a-f]{64}/);
-      for (const secret of [login.refreshToken, refreshed.body.refreshToken]) expect(response.text).not.toContain(secret.split('.')[1]);
+      for (const secret of [login.refreshToken, refreshed.body.refreshToken])
+        expect(response.text).not.toContain(secret.split('.')[1]);
     }
     expect(responses[0].status).toBe(200);
     expect(responses[5].status).toBe(200);

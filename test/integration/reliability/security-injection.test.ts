@@ -56,7 +56,10 @@ describe.each(BOTH_STORES)('security: operator injection on %s', (_store, env) =
   it.each(['get', 'patch', 'remove'])('an operator as the id of %s matches nothing', async (method) => {
     const verb = { get: 'GET', patch: 'PATCH', remove: 'DELETE' }[method]!;
     for (const id of ['{"$ne":null}', '{"$gt":""}', '[object Object]', 'constructor', '__proto__']) {
-      const response = await call(app.url, verb, `/messages/${encodeURIComponent(id)}`, { token: alice.token, body: verb === 'PATCH' ? { read: true } : undefined });
+      const response = await call(app.url, verb, `/messages/${encodeURIComponent(id)}`, {
+        token: alice.token,
+        body: verb === 'PATCH' ? { read: true } : undefined,
+      });
       expectRefused(response);
     }
     expect((await call(app.url, 'GET', `/messages/${messageId}`, { token: alice.token })).body.read).toBe(false);

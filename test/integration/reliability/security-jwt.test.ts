@@ -22,27 +22,53 @@ describe('security: JWT attacks', () => {
   const header = { alg: 'HS256', typ: 'access' };
   const forged: Array<[string, () => string]> = [
     ['alg none, no signature', () => forgeToken({ alg: 'none', typ: 'access' }, claims({ sub }))],
-    ['alg none with the real signature', () => `${forgeToken({ alg: 'none', typ: 'access' }, claims({ sub })).slice(0, -1)}.${alice.token.split('.')[2]}`],
+    [
+      'alg none with the real signature',
+      () => `${forgeToken({ alg: 'none', typ: 'access' }, claims({ sub })).slice(0, -1)}.${alice.token.split('.')[2]}`,
+    ],
     ['alg None (case)', () => forgeToken({ alg: 'None', typ: 'access' }, claims({ sub }))],
-    ['a payload changed after signing', () => {
-      const [head, , signature] = alice.token.split('.');
-      const payload = Buffer.from(JSON.stringify({ ...decodePart(alice.token, 1), sub: 'someone-else' })).toString('base64url');
-      return `${head}.${payload}.${signature}`;
-    }],
-    ['a flipped signature byte', () => {
-      const signature = Buffer.from(alice.token.split('.')[2], 'base64url');
-      signature[0] ^= 0xff;
-      return `${alice.token.split('.').slice(0, 2).join('.')}.${signature.toString('base64url')}`;
-    }],
+    [
+      'a payload changed after signing',
+      () => {
+        const [head, , signature] = alice.token.split('.');
+        const payload = Buffer.from(JSON.stringify({ ...decodePart(alice.token, 1), sub: 'someone-else' })).toString(
+          'base64url',
+        );
+        return `${head}.${payload}.${signature}`;
+      },
+    ],
+    [
+      'a flipped signature byte',
+      () => {
+        const signature = Buffer.from(alice.token.split('.')[2], 'base64url');
+        signature[0] ^= 0xff;
+        return `${alice.token.split('.').slice(0, 2).join('.')}.${signature.toString('base64url')}`;
+      },
+    ],
     ['expired', () => forgeToken(header, claims({ sub, iat: 1_000, exp: 2_000 }), { hmac: TEST_SECRET })],
-    ['not valid yet', () => forgeToken(header, claims({ sub, nbf: Math.floor(Date.now() / 1000) + 3600 }), { hmac: TEST_SECRET })],
+    [
+      'not valid yet',
+      () => forgeToken(header, claims({ sub, nbf: Math.floor(Date.now() / 1000) + 3600 }), { hmac: TEST_SECRET }),
+    ],
     ['no expiry', () => forgeToken(header, { ...claims({ sub }), exp: undefined }, { hmac: TEST_SECRET })],
-    ['signed with another key', () => forgeToken(header, claims({ sub }), { hmac: 'another-secret-of-sufficient-length-0123456789' })],
+    [
+      'signed with another key',
+      () => forgeToken(header, claims({ sub }), { hmac: 'another-secret-of-sufficient-length-0123456789' }),
+    ],
     ['signed with an empty key', () => forgeToken(header, claims({ sub }), { hmac: '' })],
-    ['another audience', () => forgeToken(header, claims({ sub, aud: 'https://elsewhere.example' }), { hmac: TEST_SECRET })],
+    [
+      'another audience',
+      () => forgeToken(header, claims({ sub, aud: 'https://elsewhere.example' }), { hmac: TEST_SECRET }),
+    ],
     ['another issuer', () => forgeToken(header, claims({ sub, iss: 'attacker' }), { hmac: TEST_SECRET })],
-    ['a refresh-type token', () => forgeToken({ alg: 'HS256', typ: 'refresh' }, claims({ sub }), { hmac: TEST_SECRET })],
-    ['HS512 with the right secret (the algorithm is pinned)', () => forgeToken({ alg: 'HS512', typ: 'access' }, claims({ sub }), { hmac: TEST_SECRET })],
+    [
+      'a refresh-type token',
+      () => forgeToken({ alg: 'HS256', typ: 'refresh' }, claims({ sub }), { hmac: TEST_SECRET }),
+    ],
+    [
+      'HS512 with the right secret (the algorithm is pinned)',
+      () => forgeToken({ alg: 'HS512', typ: 'access' }, claims({ sub }), { hmac: TEST_SECRET }),
+    ],
     ['an unknown subject', () => forgeToken(header, claims({ sub: 'no-such-user' }), { hmac: TEST_SECRET })],
     ['an operator as subject', () => forgeToken(header, claims({ sub: { $ne: null } }), { hmac: TEST_SECRET })],
     ['garbage', () => 'not.a.token'],

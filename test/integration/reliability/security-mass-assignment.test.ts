@@ -47,7 +47,9 @@ describe.each(BOTH_STORES)('security: mass assignment on %s', (_store, env) => {
   });
 
   it('the old password still logs in after every refused attempt', async () => {
-    const login = await call(app.url, 'POST', '/authentication', { body: { strategy: 'local', email: alice.user.email, password: PASSWORD } });
+    const login = await call(app.url, 'POST', '/authentication', {
+      body: { strategy: 'local', email: alice.user.email, password: PASSWORD },
+    });
     expect(login.status).toBe(201);
   });
 
@@ -80,10 +82,16 @@ describe.each(BOTH_STORES)('security: mass assignment on %s', (_store, env) => {
   });
 
   it('create and replace keep the authenticated user as the owner', async () => {
-    const created = await call(app.url, 'POST', '/messages', { token: bob.token, body: { text: 'spoof', userId: aliceId } });
+    const created = await call(app.url, 'POST', '/messages', {
+      token: bob.token,
+      body: { text: 'spoof', userId: aliceId },
+    });
     expect(created.body.userId).toBe(String(bob.user._id ?? bob.user.id));
     const id = created.body._id ?? created.body.id;
-    const replaced = await call(app.url, 'PUT', `/messages/${id}`, { token: bob.token, body: { text: 'spoof again', userId: aliceId } });
+    const replaced = await call(app.url, 'PUT', `/messages/${id}`, {
+      token: bob.token,
+      body: { text: 'spoof again', userId: aliceId },
+    });
     expect(replaced.status).toBe(200);
     expect(replaced.body.userId).toBe(String(bob.user._id ?? bob.user.id));
   });

@@ -51,7 +51,11 @@ describe.each(BOTH_STORES)('security: prototype pollution on %s', (_store, env) 
   ];
 
   it.each(bodies)('JSON body %s on create, patch and update of messages', async (rawBody) => {
-    for (const [method, pathname] of [['POST', '/messages'], ['PATCH', `/messages/${messageId}`], ['PUT', `/messages/${messageId}`]]) {
+    for (const [method, pathname] of [
+      ['POST', '/messages'],
+      ['PATCH', `/messages/${messageId}`],
+      ['PUT', `/messages/${messageId}`],
+    ]) {
       const response = await call(app.url, method, pathname, { token: alice.token, rawBody });
       expect(response.status).toBe(400);
       expect(isErrorBody(response.body, 400)).toBe(true);

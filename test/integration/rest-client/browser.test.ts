@@ -9,14 +9,14 @@ import { CHROMIUM_LAUNCH, chromiumAvailable, chromiumMissingReason } from '../..
 import { describeIf } from '../../helpers/skip-with-reason';
 import { startServer, type RunningServer } from './support/test-server';
 
-
 class MessageService extends MemoryService {
   async sum(data: { values: number[] }) {
     return { total: data.values.reduce((a, b) => a + b, 0) };
   }
 }
 
-const PAGE = '<!doctype html><html><head><meta charset="utf-8"><title>rest client</title></head><body><script src="/bundle.js"></script></body></html>';
+const PAGE =
+  '<!doctype html><html><head><meta charset="utf-8"><title>rest client</title></head><body><script src="/bundle.js"></script></body></html>';
 
 describeIf(chromiumAvailable, chromiumMissingReason)('REST client in headless Chromium', () => {
   let workDir: string;
@@ -27,8 +27,13 @@ describeIf(chromiumAvailable, chromiumMissingReason)('REST client in headless Ch
     workDir = mkdtempSync(path.join(tmpdir(), 'rest-client-browser-'));
     const bundle = path.join(workDir, 'bundle.js');
     await build({
-      entryPoints: [path.join(__dirname, '../../browser/client-entry.ts')], bundle: true, platform: 'browser', format: 'iife',
-      target: 'es2022', outfile: bundle, logLevel: 'silent',
+      entryPoints: [path.join(__dirname, '../../browser/client-entry.ts')],
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      outfile: bundle,
+      logLevel: 'silent',
     });
     const serverApp = createApp().use('messages', new MessageService(), { methods: ['find', 'get', 'create', 'sum'] });
     server = await startServer(serverApp, (outer) => {
@@ -56,7 +61,12 @@ describeIf(chromiumAvailable, chromiumMissingReason)('REST client in headless Ch
     await page.waitForFunction(() => typeof (window as any).runRestClientScenarios === 'function');
     const results = await page.evaluate(() => (window as any).runRestClientScenarios());
 
-    expect(Object.keys(results)).toEqual(['fetch (window.fetch.bind(window))', 'fetch (unbound global fetch)', 'axios', 'superagent']);
+    expect(Object.keys(results)).toEqual([
+      'fetch (window.fetch.bind(window))',
+      'fetch (unbound global fetch)',
+      'axios',
+      'superagent',
+    ]);
     for (const outcome of Object.values<any>(results)) {
       expect(outcome.failed).toBeUndefined();
       expect(outcome.baseOrigin).toBe(server.url);

@@ -6,7 +6,10 @@ import { closedPort, startServer, type RunningServer } from './support/test-serv
 
 /** Settles `call` and returns its rejection reason (fails the test when it resolves). */
 async function rejection(call: Promise<unknown>): Promise<any> {
-  const outcome = await call.then((value) => ({ resolved: value }), (reason: unknown) => ({ reason }));
+  const outcome = await call.then(
+    (value) => ({ resolved: value }),
+    (reason: unknown) => ({ reason }),
+  );
   if (!('reason' in outcome)) throw new Error(`expected a rejection, got ${JSON.stringify(outcome.resolved)}`);
   return outcome.reason;
 }
@@ -25,7 +28,8 @@ describe.each(CLIENT_LIBRARIES)('REST client responses over $name', (library) =>
     await server.close();
   });
 
-  const remote = (path: string, options?: { timeout?: number }) => createApp().use(path, library.client(server.url, options).service(path)).service(path);
+  const remote = (path: string, options?: { timeout?: number }) =>
+    createApp().use(path, library.client(server.url, options).service(path)).service(path);
 
   it('resolves 204 as null for every method', async () => {
     const empty = remote('empty');
@@ -43,7 +47,10 @@ describe.each(CLIENT_LIBRARIES)('REST client responses over $name', (library) =>
     const error = await rejection(remote('errors').get(code));
     expect(error).toBeInstanceOf(cls);
     expect(error).toMatchObject({ name, code, message: `failed with ${code}`, data: { id: String(code) } });
-    expect(error.response).toMatchObject({ status: code, headers: expect.objectContaining({ 'content-type': expect.stringContaining('application/json') }) });
+    expect(error.response).toMatchObject({
+      status: code,
+      headers: expect.objectContaining({ 'content-type': expect.stringContaining('application/json') }),
+    });
   });
 
   it('revives an unexpected server failure as GeneralError', async () => {
@@ -71,7 +78,9 @@ describe.each(CLIENT_LIBRARIES)('REST client responses over $name', (library) =>
 
   it('fails with Unavailable when nothing listens', async () => {
     const port = await closedPort();
-    const unreachable = createApp().use('x', library.client(`http://127.0.0.1:${port}`).service('x')).service('x');
+    const unreachable = createApp()
+      .use('x', library.client(`http://127.0.0.1:${port}`).service('x'))
+      .service('x');
     const error = await rejection(unreachable.find());
     expect(error).toBeInstanceOf(errors.Unavailable);
     expect(error.code).toBe(503);

@@ -10,7 +10,9 @@ import { call } from '../reliability/support/http';
  * done there, but their client's connection is cut before the answer goes back (a timeout, a
  * dropped mobile connection).
  */
-async function answerLosingProxy(target: string): Promise<{ url: string; lose(count: number): void; seen: () => number; close(): Promise<void> }> {
+async function answerLosingProxy(
+  target: string,
+): Promise<{ url: string; lose(count: number): void; seen: () => number; close(): Promise<void> }> {
   let toLose = 0;
   let seen = 0;
   const upstream = new URL(target);
@@ -18,15 +20,24 @@ async function answerLosingProxy(target: string): Promise<{ url: string; lose(co
     seen += 1;
     const losing = toLose > 0;
     if (losing) toLose -= 1;
-    const forwarded = httpRequest({ host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
-      if (losing) {
-        answer.resume();
-        answer.on('end', () => outgoing.socket?.destroy());
-        return;
-      }
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
+    const forwarded = httpRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: incoming.headers,
+      },
+      (answer) => {
+        if (losing) {
+          answer.resume();
+          answer.on('end', () => outgoing.socket?.destroy());
+          return;
+        }
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
     incoming.pipe(forwarded);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -60,12 +71,16 @@ describe('REST client retries', () => {
     return client.service('messages');
   }
 
-  const countOf = async (text: string) => (await call(app.url, 'GET', `/messages?text=${encodeURIComponent(text)}&$limit=0`, { token: author.token })).body.total as number;
+  const countOf = async (text: string) =>
+    (await call(app.url, 'GET', `/messages?text=${encodeURIComponent(text)}&$limit=0`, { token: author.token })).body
+      .total as number;
 
   it('retries a create whose answer was lost with the same key: done once, answered with the first result', async () => {
     proxy.lose(1);
     const before = proxy.seen();
-    const created = (await messagesClient({ attempts: 2, delayMs: 10, idempotencyKeys: true }).create({ text: 'sent through a bad network' })) as Record<string, unknown>;
+    const created = (await messagesClient({ attempts: 2, delayMs: 10, idempotencyKeys: true }).create({
+      text: 'sent through a bad network',
+    })) as Record<string, unknown>;
     expect(proxy.seen() - before).toBe(2);
     expect(created).toMatchObject({ text: 'sent through a bad network' });
     expect(await countOf('sent through a bad network')).toBe(1);
@@ -74,12 +89,16 @@ describe('REST client retries', () => {
   it('never repeats a create without a key, and repeats reads', async () => {
     proxy.lose(1);
     const before = proxy.seen();
-    await expect(messagesClient({ attempts: 2, delayMs: 10 }).create({ text: 'not repeated' })).rejects.toBeInstanceOf(Unavailable);
+    await expect(messagesClient({ attempts: 2, delayMs: 10 }).create({ text: 'not repeated' })).rejects.toBeInstanceOf(
+      Unavailable,
+    );
     expect(proxy.seen() - before).toBe(1);
     // It happened once, although the client could not know.
     expect(await countOf('not repeated')).toBe(1);
     proxy.lose(1);
-    const page = (await messagesClient({ attempts: 2, delayMs: 10 }).find({ query: { $limit: 1 } })) as { data: unknown[] };
+    const page = (await messagesClient({ attempts: 2, delayMs: 10 }).find({ query: { $limit: 1 } })) as {
+      data: unknown[];
+    };
     expect(page.data).toHaveLength(1);
     // Without retries, a lost answer is the caller's to handle.
     proxy.lose(1);

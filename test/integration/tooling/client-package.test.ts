@@ -8,7 +8,9 @@ import { itIf } from '../../helpers/skip-with-reason';
 import { startApp, type RunningApp } from '../reliability/support/app-server';
 
 const root = path.resolve(__dirname, '../../..');
-const SOCKET_IO_CLIENT = (JSON.parse(readFileSync(path.join(root, 'node_modules/socket.io-client/package.json'), 'utf8')) as { version: string }).version;
+const SOCKET_IO_CLIENT = (
+  JSON.parse(readFileSync(path.join(root, 'node_modules/socket.io-client/package.json'), 'utf8')) as { version: string }
+).version;
 
 function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}) {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 150_000, env: { ...process.env, ...env } });
@@ -16,11 +18,20 @@ function run(command: string, args: string[], cwd: string, env: Record<string, s
 }
 
 /** A child that calls the server this process runs: asynchronous, so that the server can answer. */
-function runAgainstServer(file: string, cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runAgainstServer(
+  file: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [file], { cwd, timeout: 60_000, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [file],
+      { cwd, timeout: 60_000, env: { ...process.env, ...env } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -32,12 +43,21 @@ function runOrThrow(command: string, args: string[], cwd: string): string {
 
 /** tsc of the repository (the consumer installs only the client package and socket.io-client). */
 function typeCheck(project: string, file: string) {
-  return run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(project, `tsconfig.${file}.json`)], project);
+  return run(
+    process.execPath,
+    [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(project, `tsconfig.${file}.json`)],
+    project,
+  );
 }
 
 const TSCONFIG = (file: string, emit: boolean) => ({
   compilerOptions: {
-    strict: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2023', 'dom'], types: [],
+    strict: true,
+    target: 'es2022',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    lib: ['es2023', 'dom'],
+    types: [],
     ...(emit ? { outDir: 'out' } : { noEmit: true }),
   },
   files: [file],
@@ -97,7 +117,8 @@ console.log(JSON.stringify({ createApp: typeof client.createApp, socketio: typeo
 `;
 
 /** The browser script of the package, as a page loads it: `HexaServicesClient` and socket.io's own browser build. */
-const BROWSER_PAGE = '<!doctype html><html><head><meta charset="utf-8"><title>client package</title></head><body><script src="/consumer/socket.io.js"></script><script src="/consumer/client.js"></script><script src="/consumer/page.js"></script></body></html>';
+const BROWSER_PAGE =
+  '<!doctype html><html><head><meta charset="utf-8"><title>client package</title></head><body><script src="/consumer/socket.io.js"></script><script src="/consumer/client.js"></script><script src="/consumer/page.js"></script></body></html>';
 const BROWSER_SCRIPT = `window.result = (async () => {
   const { authenticationClient, createApp, rest, socketio } = window.HexaServicesClient;
   const email = 'browser-' + Date.now() + '@example.com';
@@ -129,11 +150,31 @@ describe('the client package: packed, installed in a fresh project, type-checked
 
   beforeAll(async () => {
     runOrThrow('npm', ['run', 'build:client'], root);
-    const packed = runOrThrow('npm', ['pack', './packages/client', '--pack-destination', workDir, '--silent'], root).trim().split('\n').pop()!;
+    const packed = runOrThrow('npm', ['pack', './packages/client', '--pack-destination', workDir, '--silent'], root)
+      .trim()
+      .split('\n')
+      .pop()!;
     mkdirSync(consumer);
-    writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    runOrThrow('npm', ['install', path.join(workDir, packed), `socket.io-client@${SOCKET_IO_CLIENT}`, '--prefer-offline', '--no-audit', '--no-fund'], consumer);
-    for (const [file, source, emit] of [['good.ts', GOOD, true], ['bad.ts', BAD, false]] as const) {
+    writeFileSync(
+      path.join(consumer, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+    );
+    runOrThrow(
+      'npm',
+      [
+        'install',
+        path.join(workDir, packed),
+        `socket.io-client@${SOCKET_IO_CLIENT}`,
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+      ],
+      consumer,
+    );
+    for (const [file, source, emit] of [
+      ['good.ts', GOOD, true],
+      ['bad.ts', BAD, false],
+    ] as const) {
       writeFileSync(path.join(consumer, file), source);
       writeFileSync(path.join(consumer, `tsconfig.${file}.json`), JSON.stringify(TSCONFIG(file, emit)));
     }
@@ -153,7 +194,8 @@ describe('the client package: packed, installed in a fresh project, type-checked
     expect(manifest.dependencies).toBeUndefined();
     expect(readdirSync(installed).sort()).toEqual(['README.md', 'dist', 'package.json']);
     const modules = readdirSync(path.join(consumer, 'node_modules'));
-    for (const server of ['express', 'mongodb', 'inversify', 'socket.io', 'class-validator', 'hexa-services']) expect(modules).not.toContain(server);
+    for (const server of ['express', 'mongodb', 'inversify', 'socket.io', 'class-validator', 'hexa-services'])
+      expect(modules).not.toContain(server);
   });
 
   it('type-checks the good file, and refuses the bad one with exactly the expected errors', () => {
@@ -163,7 +205,9 @@ describe('the client package: packed, installed in a fresh project, type-checked
     const errors = bad.output.split('\n').filter((line) => line.startsWith('bad.ts('));
     expect(errors).toEqual([
       expect.stringMatching(/^bad\.ts\(4,.*error TS2769: No overload matches this call\./),
-      expect.stringMatching(/^bad\.ts\(5,.*error TS2353: Object literal may only specify known properties, and 'nope' does not exist in type/),
+      expect.stringMatching(
+        /^bad\.ts\(5,.*error TS2353: Object literal may only specify known properties, and 'nope' does not exist in type/,
+      ),
       expect.stringMatching(/^bad\.ts\(6,.*error TS2339: Property 'markRead' does not exist on type/),
     ]);
     expect(bad.output).toContain("Type 'number' is not assignable to type 'string'.");
@@ -173,34 +217,55 @@ describe('the client package: packed, installed in a fresh project, type-checked
     const result = await runAgainstServer('out/good.js', consumer, { SERVER_URL: server.url });
     expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
     expect(JSON.parse(result.stdout.trim())).toEqual({
-      user: 'Consumer', read: true, total: 1, mine: 1, refused: 'NotAuthenticated 401', event: 'over the socket', socketRead: true,
+      user: 'Consumer',
+      read: true,
+      total: 1,
+      mine: 1,
+      refused: 'NotAuthenticated 401',
+      event: 'over the socket',
+      socketRead: true,
     });
   }, 60_000);
 
   it('loads as CommonJS too', () => {
     const result = run(process.execPath, ['commonjs.cjs'], consumer);
-    expect(JSON.parse(result.output)).toEqual({ createApp: 'function', socketio: 'function', methods: ['find', 'get', 'create', 'update', 'patch', 'remove', 'markRead'] });
+    expect(JSON.parse(result.output)).toEqual({
+      createApp: 'function',
+      socketio: 'function',
+      methods: ['find', 'get', 'create', 'update', 'patch', 'remove', 'markRead'],
+    });
   });
 
-  itIf(chromiumAvailable, chromiumMissingReason)('runs in headless Chromium from its browser script', async () => {
-    const files: Record<string, string> = {
-      '/consumer/client.js': path.join(consumer, 'node_modules/@hexa-services/client/dist/hexa-services-client.js'),
-      '/consumer/socket.io.js': path.join(consumer, 'node_modules/socket.io-client/dist/socket.io.min.js'),
-    };
-    server.composed.http.express.get('/consumer', (_req, res) => void res.type('html').send(BROWSER_PAGE));
-    server.composed.http.express.get('/consumer/page.js', (_req, res) => void res.type('js').send(BROWSER_SCRIPT));
-    server.composed.http.express.get(Object.keys(files), (req, res) => void res.type('js').send(readFileSync(files[req.path], 'utf8')));
-    let browser: Browser | undefined;
-    try {
-      browser = await launchChromium();
-      const page = await browser.newPage();
-      const pageErrors: string[] = [];
-      page.on('pageerror', (error) => pageErrors.push(error.message));
-      await page.goto(`${server.url}/consumer`);
-      expect(await page.evaluate(() => (window as unknown as { result: Promise<unknown> }).result)).toEqual({ read: true, total: 1, socketRead: true });
-      expect(pageErrors).toEqual([]);
-    } finally {
-      await browser?.close();
-    }
-  }, 60_000);
+  itIf(chromiumAvailable, chromiumMissingReason)(
+    'runs in headless Chromium from its browser script',
+    async () => {
+      const files: Record<string, string> = {
+        '/consumer/client.js': path.join(consumer, 'node_modules/@hexa-services/client/dist/hexa-services-client.js'),
+        '/consumer/socket.io.js': path.join(consumer, 'node_modules/socket.io-client/dist/socket.io.min.js'),
+      };
+      server.composed.http.express.get('/consumer', (_req, res) => void res.type('html').send(BROWSER_PAGE));
+      server.composed.http.express.get('/consumer/page.js', (_req, res) => void res.type('js').send(BROWSER_SCRIPT));
+      server.composed.http.express.get(
+        Object.keys(files),
+        (req, res) => void res.type('js').send(readFileSync(files[req.path], 'utf8')),
+      );
+      let browser: Browser | undefined;
+      try {
+        browser = await launchChromium();
+        const page = await browser.newPage();
+        const pageErrors: string[] = [];
+        page.on('pageerror', (error) => pageErrors.push(error.message));
+        await page.goto(`${server.url}/consumer`);
+        expect(await page.evaluate(() => (window as unknown as { result: Promise<unknown> }).result)).toEqual({
+          read: true,
+          total: 1,
+          socketRead: true,
+        });
+        expect(pageErrors).toEqual([]);
+      } finally {
+        await browser?.close();
+      }
+    },
+    60_000,
+  );
 });

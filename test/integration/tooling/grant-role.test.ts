@@ -11,7 +11,9 @@ const root = path.resolve(__dirname, '../../..');
 /** `npm run grant-role -- ...` as an operator runs it, with the server's configuration. */
 function grantRole(dataDir: string, ...args: string[]) {
   const run = spawnSync(process.execPath, ['-r', '@swc-node/register', 'scripts/grant-role.ts', ...args], {
-    cwd: root, encoding: 'utf8', timeout: 60_000,
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
     env: { ...process.env, NODE_ENV: 'test', STORE: 'mongo', DATA_DIR: dataDir, AUTH_SECRET: TEST_SECRET },
   });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
@@ -46,19 +48,31 @@ describe('npm run grant-role: roles set on the configured store, from the next c
     expect(granted).toMatchObject({ status: 0, output: expect.stringContaining('granted the role admin') });
     expect(await removeAMessage(moderator)).toBe(200);
     expect(grantRole(dataDir, moderator.user.email, 'admin').output).toContain('already had');
-    expect(grantRole(dataDir, moderator.user.email, 'admin', '--revoke')).toMatchObject({ status: 0, output: expect.stringContaining('revoked') });
+    expect(grantRole(dataDir, moderator.user.email, 'admin', '--revoke')).toMatchObject({
+      status: 0,
+      output: expect.stringContaining('revoked'),
+    });
     expect(await removeAMessage(moderator)).toBe(403);
   });
 
   it('refuses an unknown account and a malformed role with one line and exit code 1', () => {
-    expect(grantRole(dataDir, 'nobody@example.com', 'admin')).toMatchObject({ status: 1, output: expect.stringContaining('no account has the e-mail nobody@example.com') });
-    expect(grantRole(dataDir, moderator.user.email, 'Admin; drop')).toMatchObject({ status: 1, output: expect.stringContaining('usage: npm run grant-role') });
+    expect(grantRole(dataDir, 'nobody@example.com', 'admin')).toMatchObject({
+      status: 1,
+      output: expect.stringContaining('no account has the e-mail nobody@example.com'),
+    });
+    expect(grantRole(dataDir, moderator.user.email, 'Admin; drop')).toMatchObject({
+      status: 1,
+      output: expect.stringContaining('usage: npm run grant-role'),
+    });
   });
 
   it('opens the data folder itself while the server is stopped, and the role is there after a restart', async () => {
     await app!.close();
     app = undefined;
-    expect(grantRole(dataDir, moderator.user.email, 'admin')).toMatchObject({ status: 0, output: expect.stringContaining('granted') });
+    expect(grantRole(dataDir, moderator.user.email, 'admin')).toMatchObject({
+      status: 0,
+      output: expect.stringContaining('granted'),
+    });
     app = await startApp(env);
     expect(await removeAMessage(moderator)).toBe(200);
   });

@@ -6,12 +6,23 @@ import path from 'node:path';
 const root = path.resolve(__dirname, '../../..');
 const node = (args: string[], cwd: string, env: Record<string, string> = {}) =>
   spawnSync(process.execPath, args, { cwd, encoding: 'utf8', timeout: 240_000, env: { ...process.env, ...env } });
-const generate = (copy: string, ...args: string[]) => node(['-r', '@swc-node/register', path.join(root, 'scripts/new-service.ts'), ...args, '--root', copy], root);
+const generate = (copy: string, ...args: string[]) =>
+  node(['-r', '@swc-node/register', path.join(root, 'scripts/new-service.ts'), ...args, '--root', copy], root);
 
 /** Starts `src/main.ts` of `copy` as `npm start` does and resolves with its URL once it listens. */
 function start(copy: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
-    cwd: copy, env: { ...process.env, NODE_ENV: 'development', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: ':memory:', PASSWORD_HASH_COST: '10', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: copy,
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      DATA_DIR: ':memory:',
+      PASSWORD_HASH_COST: '10',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
     let output = '';
@@ -32,7 +43,9 @@ function start(copy: string, env: Record<string, string>): Promise<{ child: Chil
 
 async function call(url: string, method: string, body?: unknown, token?: string) {
   const response = await fetch(url, {
-    method, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(10_000),
+    method,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
   });
   return { status: response.status, body: await response.json() };
@@ -45,7 +58,8 @@ describe('npm run new:service', () => {
     // A checkout of its own: the generator edits the list of services.
     copy = await mkdtemp(path.join(tmpdir(), 'new-service-'));
     await cp(path.join(root, 'src'), path.join(copy, 'src'), { recursive: true });
-    for (const file of ['tsconfig.json', 'package.json', '.swcrc', 'jest.config.ts']) await cp(path.join(root, file), path.join(copy, file));
+    for (const file of ['tsconfig.json', 'package.json', '.swcrc', 'jest.config.ts', '.prettierrc.json'])
+      await cp(path.join(root, file), path.join(copy, file));
     await mkdir(path.join(copy, 'test'));
     await cp(path.join(root, 'test/reporters'), path.join(copy, 'test/reporters'), { recursive: true });
     await symlink(path.join(root, 'node_modules'), path.join(copy, 'node_modules'));
@@ -56,35 +70,68 @@ describe('npm run new:service', () => {
     const run = generate(copy, 'notes', '--fields', 'title:string,body:string,done:boolean');
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-    expect(await readFile(path.join(copy, 'src/application/services/service-list.ts'), 'utf8')).toMatch(/\[usersService, messagesService, notesService\]/);
+    expect(await readFile(path.join(copy, 'src/application/services/service-list.ts'), 'utf8')).toMatch(
+      /\[usersService, messagesService, notesService\]/,
+    );
     // The clients' types now know the service (and the check that CI runs agrees).
     expect(run.stdout).toContain('updated src/application/services/service-types.generated.ts');
     const clientTypes = await readFile(path.join(copy, 'src/application/services/service-types.generated.ts'), 'utf8');
     expect(clientTypes).toContain('  notes: {\n    record: NotesRecord;\n    create: CreateNotesDto;');
-    const check = node(['-r', '@swc-node/register', path.join(root, 'scripts/generate-client-types.ts'), '--check', '--root', copy], root);
+    const check = node(
+      ['-r', '@swc-node/register', path.join(root, 'scripts/generate-client-types.ts'), '--check', '--root', copy],
+      root,
+    );
     expect(check.stdout).toContain('is up to date');
     // Each field is written once, in the create DTO; the patch and query DTOs are derived from it.
     const dto = await readFile(path.join(copy, 'src/application/services/notes/notes.dto.ts'), 'utf8');
-    for (const field of ['title', 'body', 'done']) expect(dto.match(new RegExp(`^  ${field}[?!]:`, 'gm'))).toHaveLength(1);
+    for (const field of ['title', 'body', 'done'])
+      expect(dto.match(new RegExp(`^  ${field}[?!]:`, 'gm'))).toHaveLength(1);
     expect(dto).toContain("partialOf(CreateNotesDto, 'PatchNotesDto')");
     expect(dto).toContain("queryOf(CreateNotesDto, ['title', 'body', 'done'])");
 
-    await writeFile(path.join(copy, 'tsconfig.generated.json'), JSON.stringify({ extends: './tsconfig.json', include: [], files: ['test/integration/services/notes.test.ts', 'src/main.ts'] }));
-    const typecheck = node([path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.generated.json'], copy);
+    await writeFile(
+      path.join(copy, 'tsconfig.generated.json'),
+      JSON.stringify({
+        extends: './tsconfig.json',
+        include: [],
+        files: ['test/integration/services/notes.test.ts', 'src/main.ts'],
+      }),
+    );
+    const typecheck = node(
+      [path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.generated.json'],
+      copy,
+    );
     expect(typecheck.stdout + typecheck.stderr).toBe('');
 
-    const jest = node([path.join(root, 'node_modules/jest/bin/jest.js'), '--rootDir', copy, 'test/integration/services/notes.test.ts'], copy);
+    const jest = node(
+      [path.join(root, 'node_modules/jest/bin/jest.js'), '--rootDir', copy, 'test/integration/services/notes.test.ts'],
+      copy,
+    );
     expect(jest.stderr).toMatch(/Tests:\s+8 passed, 8 total/);
 
     for (const store of ['memory', 'mongo']) {
       const { child, url } = await start(copy, { STORE: store });
       try {
         await call(`${url}/users`, 'POST', { email: 'ann@example.com', password: 'correct horse' });
-        const login = await call(`${url}/authentication`, 'POST', { strategy: 'local', email: 'ann@example.com', password: 'correct horse' });
-        const created = await call(`${url}/notes`, 'POST', { title: 't', body: 'b', done: false }, login.body.accessToken);
-        expect(created).toMatchObject({ status: 201, body: { title: 't', body: 'b', done: false, userId: login.body.user._id } });
+        const login = await call(`${url}/authentication`, 'POST', {
+          strategy: 'local',
+          email: 'ann@example.com',
+          password: 'correct horse',
+        });
+        const created = await call(
+          `${url}/notes`,
+          'POST',
+          { title: 't', body: 'b', done: false },
+          login.body.accessToken,
+        );
+        expect(created).toMatchObject({
+          status: 201,
+          body: { title: 't', body: 'b', done: false, userId: login.body.user._id },
+        });
         expect((await call(`${url}/notes`, 'POST', { title: 't', body: 'b', done: false })).status).toBe(401);
-        expect((await call(`${url}/notes`, 'POST', { title: 't', body: 'b', done: 'no' }, login.body.accessToken)).status).toBe(400);
+        expect(
+          (await call(`${url}/notes`, 'POST', { title: 't', body: 'b', done: 'no' }, login.body.accessToken)).status,
+        ).toBe(400);
         const openapi = await call(`${url}/openapi.json`, 'GET');
         expect(Object.keys(openapi.body.paths)).toEqual(expect.arrayContaining(['/notes', '/notes/{id}']));
       } finally {
@@ -100,10 +147,22 @@ describe('npm run new:service', () => {
     [['tasks'], /^new:service: --fields is required/],
     [['tasks', '--fields', 'title:text'], /^new:service: --fields: "title" has the unknown type "text"/],
     [['tasks', '--fields', 'userId:string'], /^new:service: --fields: "userId" is set by the server/],
-    [['constructor', '--fields', 'title:string'], /^new:service: "constructor" is a name every JavaScript object has \(Object\.prototype\.constructor\)/],
-    [['tasks', '--fields', 'title:string,toString:string'], /^new:service: --fields: "toString" is a name every JavaScript object has/],
-    [['tasks', '--fields', 'valueOf:number'], /^new:service: --fields: "valueOf" is a name every JavaScript object has/],
-    [['tasks', '--fields', 'hasOwnProperty:boolean'], /^new:service: --fields: "hasOwnProperty" is a name every JavaScript object has/],
+    [
+      ['constructor', '--fields', 'title:string'],
+      /^new:service: "constructor" is a name every JavaScript object has \(Object\.prototype\.constructor\)/,
+    ],
+    [
+      ['tasks', '--fields', 'title:string,toString:string'],
+      /^new:service: --fields: "toString" is a name every JavaScript object has/,
+    ],
+    [
+      ['tasks', '--fields', 'valueOf:number'],
+      /^new:service: --fields: "valueOf" is a name every JavaScript object has/,
+    ],
+    [
+      ['tasks', '--fields', 'hasOwnProperty:boolean'],
+      /^new:service: --fields: "hasOwnProperty" is a name every JavaScript object has/,
+    ],
   ])('refuses %j with one line', (args, message) => {
     const run = generate(copy, ...(args as string[]));
     expect(run.status).toBe(1);

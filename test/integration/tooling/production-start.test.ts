@@ -21,7 +21,8 @@ function buildAndInstallWithoutDevDependencies(folder: string): void {
     if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stdout}${result.stderr}`);
   };
   run('npm', ['run', 'build', '--', '--out-dir', path.join(folder, 'dist')], root);
-  for (const file of ['package.json', 'package-lock.json']) copyFileSync(path.join(root, file), path.join(folder, file));
+  for (const file of ['package.json', 'package-lock.json'])
+    copyFileSync(path.join(root, file), path.join(folder, file));
   run('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], folder);
 }
 
@@ -34,7 +35,10 @@ interface Started {
 /** `npm run start:prod`'s command with only the given environment; resolves with its URL once it listens. */
 function startProd(folder: string, env: Record<string, string>): Promise<Started> {
   const [command, ...args] = prodCommand(folder);
-  const child = spawn(command, args, { cwd: folder, env: { PATH: process.env.PATH ?? '', ...env, PORT: '0', HOST: '127.0.0.1', PASSWORD_HASH_COST: '10' } });
+  const child = spawn(command, args, {
+    cwd: folder,
+    env: { PATH: process.env.PATH ?? '', ...env, PORT: '0', HOST: '127.0.0.1', PASSWORD_HASH_COST: '10' },
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stop = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
@@ -64,7 +68,9 @@ function startProd(folder: string, env: Record<string, string>): Promise<Started
 
 /** The script `npm run start:prod` runs, read from the installed package.json (so the test follows it). */
 function prodCommand(folder: string): string[] {
-  const script = (JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start:prod'];
+  const script = (
+    JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+  ).scripts['start:prod'];
   expect(script).toBe('node dist/main.js');
   return [process.execPath, 'dist/main.js'];
 }
@@ -102,7 +108,8 @@ describe('production start: the build, without dev dependencies, NODE_ENV=produc
 
   it('installs no dev dependency: no TypeScript loader, no bundler, no test tools', () => {
     const installed = readdirSync(path.join(folder, 'node_modules'));
-    for (const devOnly of ['@swc-node', '@swc', 'esbuild', 'typescript', 'jest', 'ts-node']) expect(installed).not.toContain(devOnly);
+    for (const devOnly of ['@swc-node', '@swc', 'esbuild', 'typescript', 'jest', 'ts-node'])
+      expect(installed).not.toContain(devOnly);
   });
 
   it('on MONGODB_URL: answers /health, signs up, logs in, serves the API over HTTP and sockets; no chat page, no docs', async () => {
@@ -110,9 +117,15 @@ describe('production start: the build, without dev dependencies, NODE_ENV=produc
     expect(await call(app.url, 'GET', '/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
     expect(await call(app.url, 'GET', '/ready')).toMatchObject({ status: 200 });
     const account = await signUpAndLogIn(app.url);
-    const created = await call(app.url, 'POST', '/messages', { token: account.token, body: { text: 'from the build' } });
+    const created = await call(app.url, 'POST', '/messages', {
+      token: account.token,
+      body: { text: 'from the build' },
+    });
     expect(created.status).toBe(201);
-    expect((await call(app.url, 'GET', '/messages', { token: account.token })).body).toMatchObject({ total: 1, data: [{ text: 'from the build' }] });
+    expect((await call(app.url, 'GET', '/messages', { token: account.token })).body).toMatchObject({
+      total: 1,
+      data: [{ text: 'from the build' }],
+    });
     expect(await socketFind(app.url, account.token)).toEqual([null, expect.objectContaining({ total: 1 })]);
     expect((await call(app.url, 'GET', '/')).status).toBe(404);
     expect((await call(app.url, 'GET', '/docs')).status).toBe(404);
@@ -129,7 +142,9 @@ describe('production start: the build, without dev dependencies, NODE_ENV=produc
     expect([bundle.status, bundle.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
     expect((await bundle.text()).length).toBeGreaterThan(10_000);
     expect((await fetch(`${app.url}/docs`)).status).toBe(200);
-    expect((await call(app.url, 'GET', '/openapi.json')).body).toMatchObject({ openapi: expect.stringMatching(/^3\.1/) });
+    expect((await call(app.url, 'GET', '/openapi.json')).body).toMatchObject({
+      openapi: expect.stringMatching(/^3\.1/),
+    });
     const account = await signUpAndLogIn(app.url);
     expect(await socketFind(app.url, account.token)).toEqual([null, expect.objectContaining({ total: 0 })]);
     expect(readdirSync(dataDir).length).toBeGreaterThan(0);
@@ -139,12 +154,21 @@ describe('production start: the build, without dev dependencies, NODE_ENV=produc
   it('without MONGODB_URL (and no DATABASE=embedded): refuses to start, with one line', async () => {
     const [command, ...args] = prodCommand(folder);
     const refused = spawnSync(command, args, {
-      cwd: folder, encoding: 'utf8', timeout: 30_000,
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', AUTH_SECRET: SECRET, DATA_DIR: path.join(folder, 'never') },
+      cwd: folder,
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'production',
+        AUTH_SECRET: SECRET,
+        DATA_DIR: path.join(folder, 'never'),
+      },
     });
     expect(refused.status).toBe(1);
     expect(refused.stdout).toBe('');
-    expect(refused.stderr).toBe('start-up failed: MONGODB_URL must be set when NODE_ENV=production (or choose the embedded database with DATABASE=embedded)\n');
+    expect(refused.stderr).toBe(
+      'start-up failed: MONGODB_URL must be set when NODE_ENV=production (or choose the embedded database with DATABASE=embedded)\n',
+    );
     expect(readdirSync(folder)).not.toContain('never');
   });
 });

@@ -4,14 +4,23 @@ import { credentialScopes } from '../../../src/composition/credential-scopes';
 
 describe('credentialScopes (npm run service-credential -- <caller> --services ... [--methods ...])', () => {
   it('gives each named service every method it lists, or the named methods', () => {
-    expect({ ...credentialScopes(SERVICES, 'messages') }).toEqual({ messages: ['find', 'get', 'create', 'update', 'patch', 'remove', 'markRead'] });
-    expect({ ...credentialScopes(SERVICES, ' messages , users ', 'find,get') }).toEqual({ messages: ['find', 'get'], users: ['find', 'get'] });
+    expect({ ...credentialScopes(SERVICES, 'messages') }).toEqual({
+      messages: ['find', 'get', 'create', 'update', 'patch', 'remove', 'markRead'],
+    });
+    expect({ ...credentialScopes(SERVICES, ' messages , users ', 'find,get') }).toEqual({
+      messages: ['find', 'get'],
+      users: ['find', 'get'],
+    });
   });
 
   it('refuses unknown services and methods, inherited names included, with what exists', () => {
-    expect(() => credentialScopes(SERVICES, 'mesages')).toThrow('this server has no service "mesages" (it has: users, messages)');
+    expect(() => credentialScopes(SERVICES, 'mesages')).toThrow(
+      'this server has no service "mesages" (it has: users, messages)',
+    );
     expect(() => credentialScopes(SERVICES, 'constructor')).toThrow('no service "constructor"');
-    expect(() => credentialScopes(SERVICES, 'users', 'markRead')).toThrow('the service "users" has no method "markRead"');
+    expect(() => credentialScopes(SERVICES, 'users', 'markRead')).toThrow(
+      'the service "users" has no method "markRead"',
+    );
     expect(() => credentialScopes(SERVICES, ',')).toThrow('--services must name at least one service');
     expect(() => credentialScopes(SERVICES, 'users', '')).toThrow('--methods must name at least one method');
   });

@@ -14,7 +14,11 @@ describe('revoked service credentials compare ids whatever their case (issue 25,
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('from the environment', () => {
-    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:', SERVICE_CREDENTIALS_REVOKED: ` ${ID.toUpperCase()} ` });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: ':memory:',
+      SERVICE_CREDENTIALS_REVOKED: ` ${ID.toUpperCase()} `,
+    });
     expect(config.revokedServiceCredentials).toEqual([ID]);
     expect(revokedCredentials(config).isRevoked(ID)).toBe(true);
     expect(revokedCredentials(config).isRevoked(ID.toUpperCase())).toBe(true);

@@ -52,7 +52,16 @@ describe('unified matcher: arrays', () => {
   });
 
   test('cursor results are arrays of root-level documents (find, aggregate)', () => {
-    expect(findMismatch([{ x: 1 }, { x: 2 }], [{ x: 1, y: 1 }, { x: 2, y: 2 }], { rootElements: true })).toBeUndefined();
+    expect(
+      findMismatch(
+        [{ x: 1 }, { x: 2 }],
+        [
+          { x: 1, y: 1 },
+          { x: 2, y: 2 },
+        ],
+        { rootElements: true },
+      ),
+    ).toBeUndefined();
   });
 
   test('cursor result order matters', () => {
@@ -121,7 +130,9 @@ describe('unified matcher: special operators', () => {
 
   test('$$unsetOrMatches at the root accepts an undefined result and keeps root leniency', () => {
     expect(findMismatch({ $$unsetOrMatches: { insertedId: 1 } }, undefined)).toBeUndefined();
-    expect(findMismatch({ $$unsetOrMatches: { insertedId: 1 } }, { insertedId: 1, acknowledged: true })).toBeUndefined();
+    expect(
+      findMismatch({ $$unsetOrMatches: { insertedId: 1 } }, { insertedId: 1, acknowledged: true }),
+    ).toBeUndefined();
     expect(findMismatch({ $$unsetOrMatches: null }, null)).toBeUndefined();
   });
 
@@ -183,7 +194,9 @@ describe('exact matching for outcome', () => {
   });
 
   test('dotted and dollar-prefixed field names are plain keys', () => {
-    expect(findExactMismatch([{ _id: 1, 'a.b': 1, c: { $d: 1 } }], [{ _id: 1, 'a.b': 1, c: { $d: 1 } }])).toBeUndefined();
+    expect(
+      findExactMismatch([{ _id: 1, 'a.b': 1, c: { $d: 1 } }], [{ _id: 1, 'a.b': 1, c: { $d: 1 } }]),
+    ).toBeUndefined();
   });
 });
 

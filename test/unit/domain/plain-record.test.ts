@@ -44,7 +44,10 @@ describe('copyWith', () => {
     const credentials: { strategy: string; [key: string]: unknown } = { strategy: 'jwt', accessToken: 't' };
     const verified: { strategy: string; payload: { sub: string } } = copyWith(credentials, { payload: { sub: 'u1' } });
     expect(verified).toEqual({ strategy: 'jwt', accessToken: 't', payload: { sub: 'u1' } });
-    const options: { paginate: boolean; [key: string]: unknown } = copyWith({ paginate: true }, {} as Record<string, unknown>);
+    const options: { paginate: boolean; [key: string]: unknown } = copyWith(
+      { paginate: true },
+      {} as Record<string, unknown>,
+    );
     expect(options.paginate).toBe(true);
   });
 
@@ -65,7 +68,10 @@ describe('withoutFields', () => {
 
   it('keeps key order, an own __proto__ as a plain key and enumerable symbols, as a spread does', () => {
     const marker = Symbol('marker');
-    const parsed = JSON.parse('{"b": 1, "__proto__": {"polluted": true}, "a": 2, "secret": 3}') as Record<string | symbol, unknown>;
+    const parsed = JSON.parse('{"b": 1, "__proto__": {"polluted": true}, "a": 2, "secret": 3}') as Record<
+      string | symbol,
+      unknown
+    >;
     parsed[marker] = 'kept';
     const copy = withoutFields(parsed, ['secret']) as Record<string | symbol, unknown>;
     expect(Object.keys(copy)).toEqual(['b', '__proto__', 'a']);
@@ -75,7 +81,13 @@ describe('withoutFields', () => {
 
   it('gives copies of same-shaped records one fast hidden class', () => {
     const isFast = new Function('a', 'return %HasFastProperties(a)') as (a: object) => boolean;
-    const record = (index: number) => ({ _id: index, email: 'a@example.com', name: 'Ann', password: 'hash', createdAt: index });
+    const record = (index: number) => ({
+      _id: index,
+      email: 'a@example.com',
+      name: 'Ann',
+      password: 'hash',
+      createdAt: index,
+    });
     expect(copiesSharingHiddenClass((index) => withoutFields(record(index), ['password']))).toBe(99);
     expect(isFast(withoutFields(record(1), ['password']))).toBe(true);
   });

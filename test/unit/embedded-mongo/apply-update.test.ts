@@ -18,7 +18,10 @@ describe('applyUpdate', () => {
 
   test('$setOnInsert applies only when inserting', () => {
     expect(applyUpdate({ _id: 1 }, { $setOnInsert: { x: 1 } }, settings).doc).toEqual({ _id: 1 });
-    expect(applyUpdate({}, { $set: { a: 1 }, $setOnInsert: { x: 1 } }, { ...settings, inserting: true }).doc).toEqual({ a: 1, x: 1 });
+    expect(applyUpdate({}, { $set: { a: 1 }, $setOnInsert: { x: 1 } }, { ...settings, inserting: true }).doc).toEqual({
+      a: 1,
+      x: 1,
+    });
   });
 
   test('_id is immutable but may be set to itself, or chosen on insert', () => {

@@ -7,7 +7,9 @@ import { decodeStoredDocument } from '../../../src/embedded-mongo/wire/bson-code
 
 describe('server value model', () => {
   test('decoding keeps integral doubles and int64 wrapped, int32 and fractional doubles plain', () => {
-    const doc = decodeStoredDocument(BSON.serialize({ i: new Int32(1), d: new Double(2), f: 2.5, l: Long.fromNumber(3), n: { d: new Double(4) } }));
+    const doc = decodeStoredDocument(
+      BSON.serialize({ i: new Int32(1), d: new Double(2), f: 2.5, l: Long.fromNumber(3), n: { d: new Double(4) } }),
+    );
     expect(doc.i).toBe(1);
     expect(doc.d).toBeInstanceOf(Double);
     expect(doc.f).toBe(2.5);

@@ -20,11 +20,17 @@ describe('commit history', () => {
     store.replace(store.getById(1)!, { _id: 1, v: 'changed' });
     store.delete(store.getById(2)!);
     store.insert({ _id: 3, v: 'new' });
-    expect(history.documentsAt(namespace, store, snapshot)).toEqual([{ _id: 1, v: 'a' }, { _id: 2, v: 'b' }]);
+    expect(history.documentsAt(namespace, store, snapshot)).toEqual([
+      { _id: 1, v: 'a' },
+      { _id: 2, v: 'b' },
+    ]);
     expect(history.documentChangedSince(namespace, 1, snapshot)).toBe(true);
     expect(history.documentChangedSince(namespace, 4, snapshot)).toBe(false);
     const later = history.open();
-    expect(history.documentsAt(namespace, store, later)).toEqual([{ _id: 1, v: 'changed' }, { _id: 3, v: 'new' }]);
+    expect(history.documentsAt(namespace, store, later)).toEqual([
+      { _id: 1, v: 'changed' },
+      { _id: 3, v: 'new' },
+    ]);
   });
 
   test('keeps nothing once no snapshot is open', () => {
@@ -34,6 +40,9 @@ describe('commit history', () => {
     history.close(snapshot);
     const next = history.open();
     expect(history.documentChangedSince(namespace, 1, 0)).toBe(false);
-    expect(history.documentsAt(namespace, store, next)).toEqual([{ _id: 1, v: 'changed' }, { _id: 2, v: 'b' }]);
+    expect(history.documentsAt(namespace, store, next)).toEqual([
+      { _id: 1, v: 'changed' },
+      { _id: 2, v: 'b' },
+    ]);
   });
 });

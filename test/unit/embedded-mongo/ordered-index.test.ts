@@ -5,7 +5,11 @@ import { OrderedIndex } from '../../../src/embedded-mongo/indexes/ordered-index'
 import { filterBounds } from '../../../src/embedded-mongo/indexes/query-bounds';
 import { valueKey } from '../../../src/embedded-mongo/storage/value-key';
 
-function indexOf(key: Record<string, 1 | -1>, docs: Array<Record<string, unknown>>, options: Record<string, unknown> = {}): OrderedIndex {
+function indexOf(
+  key: Record<string, 1 | -1>,
+  docs: Array<Record<string, unknown>>,
+  options: Record<string, unknown> = {},
+): OrderedIndex {
   const index = new OrderedIndex({ v: 2, key, name: 'test', ...options });
   index.build(docs.map((doc) => [valueKey(doc._id), doc]));
   return index;
@@ -50,7 +54,15 @@ describe('OrderedIndex', () => {
   });
 
   test('a collated index compares strings with the collator', () => {
-    const index = indexOf({ b: 1 }, [{ _id: 1, b: 'Ann' }, { _id: 2, b: 'ann' }, { _id: 3, b: 'Bob' }], { collation: { locale: 'en', strength: 2 } });
+    const index = indexOf(
+      { b: 1 },
+      [
+        { _id: 1, b: 'Ann' },
+        { _id: 2, b: 'ann' },
+        { _id: 3, b: 'Bob' },
+      ],
+      { collation: { locale: 'en', strength: 2 } },
+    );
     expect(ids(index, [pointInterval('ANN')])).toEqual([1, 2]);
   });
 });
@@ -76,6 +88,8 @@ describe('chooseIndex', () => {
     expect(chooseIndex([a, ab], { filter: { a: 1 }, hint: 'a_1_b_1' }).plan?.index).toBe(ab);
     expect(chooseIndex([a, ab], { filter: {}, hint: { a: 1 } }).plan?.index).toBe(a);
     expect(chooseIndex([a], { filter: { a: 1 }, hint: { $natural: 1 } })).toMatchObject({ natural: true });
-    expect(() => chooseIndex([a], { filter: {}, hint: 'missing' })).toThrow('hint provided does not correspond to an existing index');
+    expect(() => chooseIndex([a], { filter: {}, hint: 'missing' })).toThrow(
+      'hint provided does not correspond to an existing index',
+    );
   });
 });

@@ -4,8 +4,27 @@ import { foldPipelineHead } from '../../../src/embedded-mongo/query/pipeline-hea
 
 describe('aggregation pipeline head folded into a find', () => {
   test('$match $sort $skip $limit and a final simple $project become one find', () => {
-    const head = foldPipelineHead([{ $match: { a: 1 } }, { $sort: { b: -1, _id: 1 } }, { $skip: 5 }, { $limit: new Long(10) }, { $project: { b: 1, _id: 0 } }], false);
-    expect(head).toEqual({ filter: { a: 1 }, sort: [['b', -1], ['_id', 1]], skip: 5, limit: 10, projection: { b: 1, _id: 0 }, length: 5 });
+    const head = foldPipelineHead(
+      [
+        { $match: { a: 1 } },
+        { $sort: { b: -1, _id: 1 } },
+        { $skip: 5 },
+        { $limit: new Long(10) },
+        { $project: { b: 1, _id: 0 } },
+      ],
+      false,
+    );
+    expect(head).toEqual({
+      filter: { a: 1 },
+      sort: [
+        ['b', -1],
+        ['_id', 1],
+      ],
+      skip: 5,
+      limit: 10,
+      projection: { b: 1, _id: 0 },
+      length: 5,
+    });
   });
 
   test('stops at the first stage a find cannot answer the same way', () => {
@@ -23,7 +42,10 @@ describe('aggregation pipeline head folded into a find', () => {
   });
 
   test('without a leading $match the head folds unless a hint is given (it belongs to the $match)', () => {
-    expect(foldPipelineHead([{ $sort: { a: 1 } }, { $limit: 3 }], false)).toMatchObject({ filter: undefined, length: 2 });
+    expect(foldPipelineHead([{ $sort: { a: 1 } }, { $limit: 3 }], false)).toMatchObject({
+      filter: undefined,
+      length: 2,
+    });
     expect(foldPipelineHead([{ $sort: { a: 1 } }, { $limit: 3 }], true).length).toBe(0);
     expect(foldPipelineHead([{ $group: { _id: null } }], false).length).toBe(0);
   });
@@ -34,7 +56,9 @@ describe('counting $group', () => {
     const group = countingGroup({ $group: { _id: 1, n: { $sum: 1 } } });
     expect(group?.(7)).toEqual([{ _id: 1, n: 7 }]);
     expect(group?.(0)).toEqual([]);
-    expect(countingGroup({ $group: { _id: null, n: { $sum: 2 }, m: { $sum: 1 } } })?.(3)).toEqual([{ _id: null, n: 6, m: 3 }]);
+    expect(countingGroup({ $group: { _id: null, n: { $sum: 2 }, m: { $sum: 1 } } })?.(3)).toEqual([
+      { _id: null, n: 6, m: 3 },
+    ]);
   });
 
   test('leaves any other $group to mingo', () => {

@@ -15,7 +15,9 @@ describe('TransactionManager: what a retryable write ran under its number', () =
     transactions.recordRetryableWrite('s', 3, written);
     expect(transactions.retryableWrite('s', 3)).toBe(written);
     expect(transactions.retryableWrite('s', 4)).toBeUndefined();
-    expect(() => transactions.retryableWrite('s', 2)).toThrow(expect.objectContaining({ codeName: 'TransactionTooOld' }));
+    expect(() => transactions.retryableWrite('s', 2)).toThrow(
+      expect.objectContaining({ codeName: 'TransactionTooOld' }),
+    );
     expect(transactions.retryableWrite('other', 3)).toBeUndefined();
   });
 
@@ -24,12 +26,16 @@ describe('TransactionManager: what a retryable write ran under its number', () =
     expect(transactions.openCount).toBe(1);
     transactions.recordRetryableWrite('s', 2, { reply: { n: 1, ok: 1 } });
     expect(transactions.openCount).toBe(0);
-    expect(() => transactions.statement('s', 1, false)).toThrow(expect.objectContaining({ codeName: 'NoSuchTransaction' }));
+    expect(() => transactions.statement('s', 1, false)).toThrow(
+      expect.objectContaining({ codeName: 'NoSuchTransaction' }),
+    );
   });
 
   it('the number of a transaction is no retryable write: sent as one, it is IncompleteTransactionHistory', () => {
     transactions.statement('s', 5, true);
-    expect(() => transactions.retryableWrite('s', 5)).toThrow(expect.objectContaining({ codeName: 'IncompleteTransactionHistory' }));
+    expect(() => transactions.retryableWrite('s', 5)).toThrow(
+      expect.objectContaining({ codeName: 'IncompleteTransactionHistory' }),
+    );
   });
 
   it('records go with their session (ended, or idle as long as a logical session lives)', () => {

@@ -3,7 +3,9 @@ import { trySimpleUpdate } from '../../../src/embedded-mongo/update/simple-updat
 describe('trySimpleUpdate', () => {
   test('applies $set, $unset and $inc on object paths, creating missing parents', () => {
     const doc = { _id: 1, a: { b: 1 }, n: 2, gone: true };
-    expect(trySimpleUpdate(doc, { $set: { 'a.c': [1], 'x.y': 'z' }, $inc: { n: 3, fresh: 1 }, $unset: { gone: '' } })).toBe(true);
+    expect(
+      trySimpleUpdate(doc, { $set: { 'a.c': [1], 'x.y': 'z' }, $inc: { n: 3, fresh: 1 }, $unset: { gone: '' } }),
+    ).toBe(true);
     expect(doc).toEqual({ _id: 1, a: { b: 1, c: [1] }, n: 5, x: { y: 'z' }, fresh: 1 });
   });
 
@@ -18,9 +20,14 @@ describe('trySimpleUpdate', () => {
     expect(JSON.stringify(doc)).toBe(before);
   });
 
-  test.each([['$inc'], ['$mul']])('%s on a field holding no number is a TypeMismatch, leaving the document untouched', (operator) => {
-    const doc = { n: 'x', m: 1 };
-    expect(() => trySimpleUpdate(doc, { $inc: { m: 1 }, [operator]: { n: 2 } })).toThrow(expect.objectContaining({ codeName: 'TypeMismatch' }));
-    expect(doc).toEqual({ n: 'x', m: 1 });
-  });
+  test.each([['$inc'], ['$mul']])(
+    '%s on a field holding no number is a TypeMismatch, leaving the document untouched',
+    (operator) => {
+      const doc = { n: 'x', m: 1 };
+      expect(() => trySimpleUpdate(doc, { $inc: { m: 1 }, [operator]: { n: 2 } })).toThrow(
+        expect.objectContaining({ codeName: 'TypeMismatch' }),
+      );
+      expect(doc).toEqual({ n: 'x', m: 1 });
+    },
+  );
 });

@@ -11,7 +11,12 @@ describe('BSON ordering and sorting', () => {
   });
 
   test('multi-key sort is stable and uses min/max of array fields', () => {
-    const docs = [{ id: 1, v: [5, 1] }, { id: 2, v: 3 }, { id: 3, v: [4] }, { id: 4, v: 3 }];
+    const docs = [
+      { id: 1, v: [5, 1] },
+      { id: 2, v: 3 },
+      { id: 3, v: [4] },
+      { id: 4, v: 3 },
+    ];
     expect(sortDocuments(docs, [['v', 1]]).map((d) => d.id)).toEqual([1, 2, 4, 3]);
     expect(sortDocuments(docs, [['v', -1]]).map((d) => d.id)).toEqual([1, 3, 2, 4]);
   });

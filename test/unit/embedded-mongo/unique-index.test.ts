@@ -13,7 +13,13 @@ describe('UniqueIndex', () => {
     const sparse = new UniqueIndex({ v: 2, key: { e: 1 }, name: 'e_1', unique: true, sparse: true });
     sparse.add({ x: 1 }, 'one');
     expect(sparse.findConflict({ y: 1 }, 'two')).toBeUndefined();
-    const partial = new UniqueIndex({ v: 2, key: { e: 1 }, name: 'e_1', unique: true, partialFilterExpression: { active: true } });
+    const partial = new UniqueIndex({
+      v: 2,
+      key: { e: 1 },
+      name: 'e_1',
+      unique: true,
+      partialFilterExpression: { active: true },
+    });
     partial.add({ e: 1, active: false }, 'one');
     expect(partial.findConflict({ e: 1, active: true }, 'two')).toBeUndefined();
   });

@@ -1,8 +1,26 @@
-import { BSON, BSONRegExp, Binary, Code, Decimal128, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp, UUID, type Document } from 'bson';
+import {
+  BSON,
+  BSONRegExp,
+  Binary,
+  Code,
+  Decimal128,
+  Double,
+  Int32,
+  Long,
+  MaxKey,
+  MinKey,
+  ObjectId,
+  Timestamp,
+  UUID,
+  type Document,
+} from 'bson';
 import { parseOpMsg } from '../../../src/embedded-mongo/wire/op-msg';
 import { withoutGossip } from '../../../src/embedded-mongo/wire/without-gossip';
 
-const gossip = { clusterTime: new Timestamp({ t: 1_700_000_000, i: 3 }), signature: { hash: new Binary(Buffer.alloc(20), 0), keyId: Long.fromNumber(0) } };
+const gossip = {
+  clusterTime: new Timestamp({ t: 1_700_000_000, i: 3 }),
+  signature: { hash: new Binary(Buffer.alloc(20), 0), keyId: Long.fromNumber(0) },
+};
 const bytes = (doc: Document): Buffer => Buffer.from(BSON.serialize(doc));
 
 describe('withoutGossip', () => {
@@ -48,7 +66,11 @@ describe('withoutGossip', () => {
 
   test('a command decoded from OP_MSG has no $clusterTime, and its other arguments are intact', () => {
     const flags = Buffer.alloc(4);
-    const body = Buffer.concat([flags, Buffer.from([0]), bytes({ insert: 'c', txnNumber: Long.fromNumber(4), $clusterTime: gossip, $db: 'd' })]);
+    const body = Buffer.concat([
+      flags,
+      Buffer.from([0]),
+      bytes({ insert: 'c', txnNumber: Long.fromNumber(4), $clusterTime: gossip, $db: 'd' }),
+    ]);
     expect(parseOpMsg(body).command).toEqual({ insert: 'c', txnNumber: 4, $db: 'd' });
   });
 });

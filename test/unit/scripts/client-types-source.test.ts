@@ -66,7 +66,14 @@ class ArchiveResultDto {
 const notes = defineService({
   path: 'api/notes',
   methods: ['find', 'get', 'create', 'archive', 'touch'],
-  dto: { create: CreateNoteDto, patch: PatchNoteDto, query: NotesQueryDto, record: NoteRecordDto, methods: { archive: ArchiveNoteDto }, results: { archive: ArchiveResultDto, touch: 'record' } },
+  dto: {
+    create: CreateNoteDto,
+    patch: PatchNoteDto,
+    query: NotesQueryDto,
+    record: NoteRecordDto,
+    methods: { archive: ArchiveNoteDto },
+    results: { archive: ArchiveResultDto, touch: 'record' },
+  },
   id: { field: 'id', type: 'uuid' },
   paginate: false,
   operators: ['$regex', '$near'],
@@ -83,17 +90,25 @@ describe('clientTypesSource: the clients ServiceTypes, from the definitions', ()
     const source = clientTypesSource([notes]);
 
     it('types the record from the record DTO: the id field required, a nested DTO as a nested type, hidden fields gone', () => {
-      expect(source).toContain('export interface ApiNotesRecord {\n  id: string;\n  author?: NoteAuthorDto;\n  size?: number;\n  title?: string;\n}');
+      expect(source).toContain(
+        'export interface ApiNotesRecord {\n  id: string;\n  author?: NoteAuthorDto;\n  size?: number;\n  title?: string;\n}',
+      );
       expect(source).toContain('export interface NoteAuthorDto {\n  _id: string;\n  name?: string;\n}');
       expect(source).not.toContain('secret');
     });
 
     it('types the data, the queryable fields with extra operators, the methods and their results', () => {
       expect(source).toContain('export interface CreateNoteDto {\n  title: string;\n  priority?: "low" | "high";\n}');
-      expect(source).toContain("  'api/notes': {\n    record: ApiNotesRecord;\n    create: CreateNoteDto;\n    update: CreateNoteDto;\n    patch: PatchNoteDto;");
-      expect(source).toContain('    fields: {\n      id: string;\n      title: string;\n    };\n    operators: { $regex: string; $near: unknown };');
+      expect(source).toContain(
+        "  'api/notes': {\n    record: ApiNotesRecord;\n    create: CreateNoteDto;\n    update: CreateNoteDto;\n    patch: PatchNoteDto;",
+      );
+      expect(source).toContain(
+        '    fields: {\n      id: string;\n      title: string;\n    };\n    operators: { $regex: string; $near: unknown };',
+      );
       expect(source).toContain("    standard: 'find' | 'get' | 'create';");
-      expect(source).toContain('    methods: {\n      archive: { data: ArchiveNoteDto; result: ArchiveResultDto };\n      touch: { data: unknown; result: ApiNotesRecord };\n    };');
+      expect(source).toContain(
+        '    methods: {\n      archive: { data: ArchiveNoteDto; result: ArchiveResultDto };\n      touch: { data: unknown; result: ApiNotesRecord };\n    };',
+      );
       expect(source).toContain('    paginated: false;');
       expect(source).toContain("  'api/notes': ['find', 'get', 'create', 'archive', 'touch'],");
     });

@@ -16,7 +16,11 @@ export interface StaticPage {
   body(): Promise<string | Buffer> | string;
 }
 
-const CONTENT_TYPES: Record<string, string> = { '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.png': 'image/png' };
+const CONTENT_TYPES: Record<string, string> = {
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.png': 'image/png',
+};
 
 /**
  * `/openapi.json` and, with `page`, `/docs` with its script and Swagger UI's files from
@@ -24,10 +28,19 @@ const CONTENT_TYPES: Record<string, string> = { '.css': 'text/css; charset=utf-8
  */
 export function apiDocsPages(options: ApiDocsOptions): Map<string, StaticPage> {
   const documentJson = JSON.stringify(options.document);
-  const pages = new Map<string, StaticPage>([[DOCUMENT_PATH, { contentType: 'application/json; charset=utf-8', cacheControl: 'no-cache', body: () => documentJson }]]);
+  const pages = new Map<string, StaticPage>([
+    [
+      DOCUMENT_PATH,
+      { contentType: 'application/json; charset=utf-8', cacheControl: 'no-cache', body: () => documentJson },
+    ],
+  ]);
   if (!options.page) return pages;
   pages.set(DOCS_PATH, { contentType: 'text/html; charset=utf-8', cacheControl: 'no-cache', body: () => DOCS_PAGE });
-  pages.set(`${DOCS_PATH}/${INIT_SCRIPT}`, { contentType: 'text/javascript; charset=utf-8', cacheControl: 'no-cache', body: () => INIT_SCRIPT_SOURCE });
+  pages.set(`${DOCS_PATH}/${INIT_SCRIPT}`, {
+    contentType: 'text/javascript; charset=utf-8',
+    cacheControl: 'no-cache',
+    body: () => INIT_SCRIPT_SOURCE,
+  });
   const swaggerUi = path.dirname(require.resolve('swagger-ui-dist/package.json'));
   for (const file of SWAGGER_UI_FILES) {
     let bytes: Promise<Buffer> | undefined;

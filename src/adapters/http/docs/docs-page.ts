@@ -4,7 +4,13 @@ export const DOCUMENT_PATH = '/openapi.json';
 export const INIT_SCRIPT = 'init.js';
 
 /** Files of swagger-ui-dist the page uses, served from node_modules as they are. */
-export const SWAGGER_UI_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'index.css', 'favicon-32x32.png', 'favicon-16x16.png'] as const;
+export const SWAGGER_UI_FILES = [
+  'swagger-ui.css',
+  'swagger-ui-bundle.js',
+  'index.css',
+  'favicon-32x32.png',
+  'favicon-16x16.png',
+] as const;
 
 /** The page: only external scripts and styles, so helmet's CSP (`script-src 'self'`) holds without exceptions. */
 export const DOCS_PAGE = `<!doctype html>

@@ -10,7 +10,10 @@ export const AUTHENTICATION_TAG = 'authentication';
  * session), answering `{ accessToken, refreshToken, authentication, user }` with the user as the
  * users service shows it.
  */
-export function authenticationPaths(user: JsonSchema, components: OpenApiDocument['components']): Record<string, PathItemObject> {
+export function authenticationPaths(
+  user: JsonSchema,
+  components: OpenApiDocument['components'],
+): Record<string, PathItemObject> {
   const { loginField, passwordField } = USER_IDENTITY;
   components.schemas.LocalLogin = {
     type: 'object',
@@ -26,27 +29,45 @@ export function authenticationPaths(user: JsonSchema, components: OpenApiDocumen
   components.schemas.RefreshLogin = {
     type: 'object',
     required: ['strategy', 'refreshToken'],
-    properties: { strategy: { const: 'refresh' }, refreshToken: { type: 'string', description: 'Spent by this use: the answer carries the next one' } },
+    properties: {
+      strategy: { const: 'refresh' },
+      refreshToken: { type: 'string', description: 'Spent by this use: the answer carries the next one' },
+    },
   };
   components.schemas.AuthenticationResult = {
     type: 'object',
     required: ['accessToken', 'authentication', 'user'],
     properties: {
       accessToken: { type: 'string', description: 'Send it as `Authorization: Bearer <accessToken>`' },
-      refreshToken: { type: 'string', description: 'A login or refresh: exchange it for new tokens of the same session before the access token expires' },
+      refreshToken: {
+        type: 'string',
+        description:
+          'A login or refresh: exchange it for new tokens of the same session before the access token expires',
+      },
       authentication: {
         type: 'object',
         required: ['strategy'],
-        properties: { strategy: { type: 'string' }, accessToken: { type: 'string' }, payload: { type: 'object', description: 'The decoded token' } },
+        properties: {
+          strategy: { type: 'string' },
+          accessToken: { type: 'string' },
+          payload: { type: 'object', description: 'The decoded token' },
+        },
       },
       user,
     },
   };
-  components.schemas.PasswordResetRequest = { type: 'object', required: [loginField], properties: { [loginField]: { type: 'string' } } };
+  components.schemas.PasswordResetRequest = {
+    type: 'object',
+    required: [loginField],
+    properties: { [loginField]: { type: 'string' } },
+  };
   components.schemas.PasswordResetUse = {
     type: 'object',
     required: ['token', passwordField],
-    properties: { token: { type: 'string', description: 'From the link in the mail (after `#token=`)' }, [passwordField]: { type: 'string' } },
+    properties: {
+      token: { type: 'string', description: 'From the link in the mail (after `#token=`)' },
+      [passwordField]: { type: 'string' },
+    },
   };
   const result = jsonContent(refTo('schemas', 'AuthenticationResult'));
   return {
@@ -54,17 +75,29 @@ export function authenticationPaths(user: JsonSchema, components: OpenApiDocumen
       post: {
         operationId: 'authentication.create',
         summary: 'Log in, or refresh',
-        description: 'A login starts a session and returns an access token and a refresh token; a refresh returns new ones of the same session (a refresh token used twice ends the session). Failed logins are limited per email and per client (then 429 with `Retry-After`).',
+        description:
+          'A login starts a session and returns an access token and a refresh token; a refresh returns new ones of the same session (a refresh token used twice ends the session). Failed logins are limited per email and per client (then 429 with `Retry-After`).',
         tags: [AUTHENTICATION_TAG],
-        requestBody: { required: true, content: jsonContent({ oneOf: [refTo('schemas', 'LocalLogin'), refTo('schemas', 'JwtLogin'), refTo('schemas', 'RefreshLogin')] }) },
-        responses: { '201': { description: 'Logged in', content: result }, ...errorResponses('BadRequest', 'NotAuthenticated', 'TooManyRequests', 'Error') },
+        requestBody: {
+          required: true,
+          content: jsonContent({
+            oneOf: [refTo('schemas', 'LocalLogin'), refTo('schemas', 'JwtLogin'), refTo('schemas', 'RefreshLogin')],
+          }),
+        },
+        responses: {
+          '201': { description: 'Logged in', content: result },
+          ...errorResponses('BadRequest', 'NotAuthenticated', 'TooManyRequests', 'Error'),
+        },
       },
       delete: {
         operationId: 'authentication.remove',
-        summary: 'Log out: end the bearer token\'s session (`?all=true`: every session of its user)',
+        summary: "Log out: end the bearer token's session (`?all=true`: every session of its user)",
         tags: [AUTHENTICATION_TAG],
         parameters: [{ name: 'all', in: 'query', required: false, schema: { type: 'boolean' } }],
-        responses: { '200': { description: 'The session has ended', content: result }, ...errorResponses('NotAuthenticated', 'Error') },
+        responses: {
+          '200': { description: 'The session has ended', content: result },
+          ...errorResponses('NotAuthenticated', 'Error'),
+        },
         security: [{ [BEARER_SCHEME]: [] }],
       },
     },
@@ -72,11 +105,24 @@ export function authenticationPaths(user: JsonSchema, components: OpenApiDocumen
       post: {
         operationId: 'password-resets.create',
         summary: 'Ask for a password reset link by e-mail, or use one',
-        description: 'With an e-mail address: the same answer whether or not it has an account; limited per client and per address (then 429 with `Retry-After`). With the token of the link (single use, one hour) and a new password: sets it and ends every session of the account.',
+        description:
+          'With an e-mail address: the same answer whether or not it has an account; limited per client and per address (then 429 with `Retry-After`). With the token of the link (single use, one hour) and a new password: sets it and ends every session of the account.',
         tags: [AUTHENTICATION_TAG],
-        requestBody: { required: true, content: jsonContent({ oneOf: [refTo('schemas', 'PasswordResetRequest'), refTo('schemas', 'PasswordResetUse')] }) },
+        requestBody: {
+          required: true,
+          content: jsonContent({
+            oneOf: [refTo('schemas', 'PasswordResetRequest'), refTo('schemas', 'PasswordResetUse')],
+          }),
+        },
         responses: {
-          '201': { description: 'Asked for, or done', content: jsonContent({ type: 'object', required: ['message'], properties: { message: { type: 'string' } } }) },
+          '201': {
+            description: 'Asked for, or done',
+            content: jsonContent({
+              type: 'object',
+              required: ['message'],
+              properties: { message: { type: 'string' } },
+            }),
+          },
           ...errorResponses('BadRequest', 'TooManyRequests', 'Error'),
         },
       },

@@ -31,12 +31,28 @@ const OVERVIEW = [
  * (class-validator metadata), bearer authentication, the page and error shapes, and the login
  * route. Built once, at start-up.
  */
-export function buildOpenApiDocument({ app, definitions, title = 'API', version = '1.0.0' }: OpenApiDocumentInput): OpenApiDocument {
+export function buildOpenApiDocument({
+  app,
+  definitions,
+  title = 'API',
+  version = '1.0.0',
+}: OpenApiDocumentInput): OpenApiDocument {
   const schemas = new DtoSchemas();
   const shared = sharedComponents();
-  const components: OpenApiDocument['components'] = { schemas: { ...shared.schemas }, parameters: {}, responses: shared.responses, securitySchemes: shared.securitySchemes };
+  const components: OpenApiDocument['components'] = {
+    schemas: { ...shared.schemas },
+    parameters: {},
+    responses: shared.responses,
+    securitySchemes: shared.securitySchemes,
+  };
   const needsToken = tokenRequirements(app);
-  const document: OpenApiDocument = { openapi: '3.1.0', info: { title, version, description: OVERVIEW }, tags: [], paths: {}, components };
+  const document: OpenApiDocument = {
+    openapi: '3.1.0',
+    info: { title, version, description: OVERVIEW },
+    tags: [],
+    paths: {},
+    components,
+  };
 
   const registered = new Set(app.entries().map((entry) => entry.path));
   if (registered.has('authentication')) {
@@ -45,12 +61,22 @@ export function buildOpenApiDocument({ app, definitions, title = 'API', version 
     document.tags.push({ name: AUTHENTICATION_TAG, description: 'Log in and check tokens' });
     Object.assign(document.paths, authenticationPaths(user, components));
   }
-  const definitionAt = (path: string) => definitions.find((definition) => normalizePath(definition.path) === normalizePath(path));
+  const definitionAt = (path: string) =>
+    definitions.find((definition) => normalizePath(definition.path) === normalizePath(path));
   for (const definition of definitions) {
     const path = normalizePath(definition.path);
     const normalized = copyWith(definition, { path });
     document.tags.push({ name: path, description: definition.description });
-    Object.assign(document.paths, servicePaths({ definition: normalized, schemas, needsToken: (method) => needsToken(path, method), components, definitionAt }));
+    Object.assign(
+      document.paths,
+      servicePaths({
+        definition: normalized,
+        schemas,
+        needsToken: (method) => needsToken(path, method),
+        components,
+        definitionAt,
+      }),
+    );
   }
   addReferencedDtoSchemas(document, schemas);
   return document;

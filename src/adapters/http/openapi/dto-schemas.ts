@@ -19,13 +19,17 @@ export class DtoSchemas {
   constructor() {
     const { validationMetadatasToSchemas } = require('class-validator-jsonschema') as typeof ClassValidatorJsonSchema;
     const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as typeof ClassTransformerStorage;
-    this.generated = validationMetadatasToSchemas({ refPointerPrefix: SCHEMA_REF, classTransformerMetadataStorage: defaultMetadataStorage }) as Record<string, JsonSchema>;
+    this.generated = validationMetadatasToSchemas({
+      refPointerPrefix: SCHEMA_REF,
+      classTransformerMetadataStorage: defaultMetadataStorage,
+    }) as Record<string, JsonSchema>;
   }
 
   /** The component name of `dto` (its class name), registering it for the document. */
   nameOf(dto: ClassConstructor<object>): string {
     const known = this.classes.get(dto.name);
-    if (known !== undefined && known !== dto) throw new Error(`Two DTO classes are named '${dto.name}'; the OpenAPI document needs unique DTO class names`);
+    if (known !== undefined && known !== dto)
+      throw new Error(`Two DTO classes are named '${dto.name}'; the OpenAPI document needs unique DTO class names`);
     this.classes.set(dto.name, dto);
     return dto.name;
   }
@@ -46,7 +50,8 @@ export class DtoSchemas {
    */
   schemaOf(name: string): JsonSchema | undefined {
     const generated = this.generated[name];
-    if (generated === undefined) return this.classes.has(name) ? { type: 'object', additionalProperties: false } : undefined;
+    if (generated === undefined)
+      return this.classes.has(name) ? { type: 'object', additionalProperties: false } : undefined;
     return copyWith(generated, { additionalProperties: false });
   }
 }
@@ -58,7 +63,8 @@ export function schemaReferencesIn(value: unknown, found: Set<string> = new Set(
     const item = stack.pop();
     if (typeof item !== 'object' || item === null) continue;
     for (const [key, child] of Object.entries(item)) {
-      if (key === '$ref' && typeof child === 'string' && child.startsWith(SCHEMA_REF)) found.add(child.slice(SCHEMA_REF.length));
+      if (key === '$ref' && typeof child === 'string' && child.startsWith(SCHEMA_REF))
+        found.add(child.slice(SCHEMA_REF.length));
       else stack.push(child);
     }
   }

@@ -46,7 +46,9 @@ export interface OperationObject {
   [extension: `x-${string}`]: unknown;
 }
 
-export type PathItemObject = Partial<Record<'get' | 'put' | 'post' | 'delete' | 'patch', OperationObject>> & { parameters?: (ParameterObject | Reference)[] };
+export type PathItemObject = Partial<Record<'get' | 'put' | 'post' | 'delete' | 'patch', OperationObject>> & {
+  parameters?: (ParameterObject | Reference)[];
+};
 
 export interface OpenApiDocument {
   openapi: '3.1.0';

@@ -56,21 +56,27 @@ export function serviceQueryParameters(
   recordFields: readonly string[],
   components: Record<string, ParameterObject>,
 ): ServiceQueryParameters {
-  const add = (key: string, parameter: ParameterObject): Reference => refTo('parameters', addComponent(components, `${base}.${key}`, parameter));
-  const fields: Record<string, JsonSchema> = { [idField.name]: idField.schema, ...schemas.propertiesOf(definition.dto.query) };
+  const add = (key: string, parameter: ParameterObject): Reference =>
+    refTo('parameters', addComponent(components, `${base}.${key}`, parameter));
+  const fields: Record<string, JsonSchema> = {
+    [idField.name]: idField.schema,
+    ...schemas.propertiesOf(definition.dto.query),
+  };
   const operators = [...new Set([...STANDARD_OPERATORS, ...(definition.operators ?? [])])];
   const conditions: Reference[] = [];
   for (const [field, schema] of Object.entries(fields)) {
     conditions.push(add(field, { name: field, in: 'query', description: `\`${field}\` equals the value`, schema }));
     for (const operator of operators) {
       const list = LIST_OPERATORS.has(operator);
-      conditions.push(add(`${field}.${operator.slice(1)}`, {
-        name: `${field}[${operator}]${list ? '[]' : ''}`,
-        in: 'query',
-        description: `\`${field}\` ${OPERATOR_MEANING[operator] ?? `matches \`${operator}\``}`,
-        schema: operatorSchema(operator, schema),
-        ...(list ? { style: 'form', explode: true } : {}),
-      }));
+      conditions.push(
+        add(`${field}.${operator.slice(1)}`, {
+          name: `${field}[${operator}]${list ? '[]' : ''}`,
+          in: 'query',
+          description: `\`${field}\` ${OPERATOR_MEANING[operator] ?? `matches \`${operator}\``}`,
+          schema: operatorSchema(operator, schema),
+          ...(list ? { style: 'form', explode: true } : {}),
+        }),
+      );
     }
   }
 
@@ -91,17 +97,27 @@ export function serviceQueryParameters(
     schema: { type: 'array', items: { type: 'string', enum: [...recordFields] } },
   });
   const relations = Object.keys(definition.relations ?? {});
-  const include = relations.length === 0 ? [] : [add('$include', {
-    name: '$include[]',
-    in: 'query',
-    description: `Related records the answer carries: every one when absent, none with \`$include=\`, e.g. \`$include[]=${relations[0]}\``,
-    style: 'form',
-    explode: true,
-    schema: { type: 'array', items: { type: 'string', enum: relations } },
-  })];
+  const include =
+    relations.length === 0
+      ? []
+      : [
+          add('$include', {
+            name: '$include[]',
+            in: 'query',
+            description: `Related records the answer carries: every one when absent, none with \`$include=\`, e.g. \`$include[]=${relations[0]}\``,
+            style: 'form',
+            explode: true,
+            schema: { type: 'array', items: { type: 'string', enum: relations } },
+          }),
+        ];
   const findFilters = [
     add('$limit', { name: '$limit', in: 'query', description: limitText, schema: limitSchema }),
-    add('$skip', { name: '$skip', in: 'query', description: 'How many matching records to skip', schema: { type: 'integer', minimum: 0 } }),
+    add('$skip', {
+      name: '$skip',
+      in: 'query',
+      description: 'How many matching records to skip',
+      schema: { type: 'integer', minimum: 0 },
+    }),
     add('$sort', {
       name: '$sort',
       in: 'query',

@@ -3,7 +3,16 @@ import { STANDARD_METHODS } from '../../../ports/service.port';
 import { isPaginating } from '../../../application/query/pagination';
 import { idOf, type ServiceDefinition } from '../../../application/services/service-definition';
 import type { DtoSchemas } from './dto-schemas';
-import { addComponent, jsonContent, refTo, type JsonSchema, type OpenApiDocument, type OperationObject, type PathItemObject, type Reference } from './openapi-types';
+import {
+  addComponent,
+  jsonContent,
+  refTo,
+  type JsonSchema,
+  type OpenApiDocument,
+  type OperationObject,
+  type PathItemObject,
+  type Reference,
+} from './openapi-types';
 import { serviceQueryParameters } from './query-parameters';
 import { BEARER_SCHEME, errorResponses, type ErrorResponseName } from './shared-components';
 
@@ -25,7 +34,9 @@ export function componentBase(path: string): string {
 }
 
 function idSchema(type: 'objectid' | 'uuid'): JsonSchema {
-  return type === 'uuid' ? { type: 'string', format: 'uuid' } : { type: 'string', pattern: '^[0-9a-fA-F]{24}$', description: 'ObjectId (24 hex digits)' };
+  return type === 'uuid'
+    ? { type: 'string', format: 'uuid' }
+    : { type: 'string', pattern: '^[0-9a-fA-F]{24}$', description: 'ObjectId (24 hex digits)' };
 }
 
 /**
@@ -34,7 +45,9 @@ function idSchema(type: 'objectid' | 'uuid'): JsonSchema {
  */
 export function recordFields(definition: ServiceDefinition, schemas: DtoSchemas): Record<string, JsonSchema> {
   const { dto } = definition;
-  const fields: Record<string, JsonSchema> = dto.record ? schemas.propertiesOf(dto.record) : copyWith(schemas.propertiesOf(dto.query), schemas.propertiesOf(dto.create));
+  const fields: Record<string, JsonSchema> = dto.record
+    ? schemas.propertiesOf(dto.record)
+    : copyWith(schemas.propertiesOf(dto.query), schemas.propertiesOf(dto.create));
   for (const name of definition.hiddenFields ?? []) delete fields[name];
   return fields;
 }
@@ -43,7 +56,11 @@ export function recordFields(definition: ServiceDefinition, schemas: DtoSchemas)
  * Each relation an answer may carry: the target's record narrowed to the relation's fields, or
  * null (the related record is gone, or the caller may not read it).
  */
-function relatedRecordSchemas(definition: ServiceDefinition, schemas: DtoSchemas, definitionAt: (path: string) => ServiceDefinition | undefined): Record<string, JsonSchema> {
+function relatedRecordSchemas(
+  definition: ServiceDefinition,
+  schemas: DtoSchemas,
+  definitionAt: (path: string) => ServiceDefinition | undefined,
+): Record<string, JsonSchema> {
   const related: Record<string, JsonSchema> = {};
   for (const [name, relation] of Object.entries(definition.relations ?? {})) {
     const target = definitionAt(relation.service);
@@ -53,7 +70,10 @@ function relatedRecordSchemas(definition: ServiceDefinition, schemas: DtoSchemas
       continue;
     }
     const targetId = idOf(target);
-    const all: Record<string, JsonSchema> = { [targetId.field]: idSchema(targetId.type), ...recordFields(target, schemas) };
+    const all: Record<string, JsonSchema> = {
+      [targetId.field]: idSchema(targetId.type),
+      ...recordFields(target, schemas),
+    };
     const carried = relation.select ? new Set([relation.targetField ?? '_id', ...relation.select]) : undefined;
     const properties = Object.fromEntries(Object.entries(all).filter(([field]) => !carried || carried.has(field)));
     related[name] = { type: ['object', 'null'], description, properties, additionalProperties: false };
@@ -66,10 +86,17 @@ function relatedRecordSchemas(definition: ServiceDefinition, schemas: DtoSchemas
  * the custom methods (header `X-Service-Method`), `GET|PUT|PATCH|DELETE /<path>/{id}`, and
  * `PATCH|DELETE /<path>` for the methods `multi` allows.
  */
-export function servicePaths({ definition, schemas, needsToken, components, definitionAt }: ServicePathsInput): Record<string, PathItemObject> {
+export function servicePaths({
+  definition,
+  schemas,
+  needsToken,
+  components,
+  definitionAt,
+}: ServicePathsInput): Record<string, PathItemObject> {
   const { path, methods, dto } = definition;
   const has = (method: string) => methods.includes(method);
-  const multi = (method: string) => definition.multi === true || (Array.isArray(definition.multi) && definition.multi.includes(method));
+  const multi = (method: string) =>
+    definition.multi === true || (Array.isArray(definition.multi) && definition.multi.includes(method));
   const base = componentBase(path);
   const id = idOf(definition);
   const hidden = new Set(definition.hiddenFields ?? []);
@@ -77,7 +104,12 @@ export function servicePaths({ definition, schemas, needsToken, components, defi
   const fields = recordFields(definition, schemas);
   const record = `${base}Record`;
   const related = relatedRecordSchemas(definition, schemas, definitionAt);
-  components.schemas[record] = { type: 'object', required: [id.field], properties: { [id.field]: idSchema(id.type), ...fields, ...related }, ...(dto.record ? { additionalProperties: false } : {}) };
+  components.schemas[record] = {
+    type: 'object',
+    required: [id.field],
+    properties: { [id.field]: idSchema(id.type), ...fields, ...related },
+    ...(dto.record ? { additionalProperties: false } : {}),
+  };
   const recordRef = refTo('schemas', record);
   const page = `${base}Page`;
   components.schemas[page] = {
@@ -92,8 +124,21 @@ export function servicePaths({ definition, schemas, needsToken, components, defi
   };
   // `$select` and `$sort` name queryable fields only (the query hook refuses others).
   const queryable = Object.keys(schemas.propertiesOf(dto.query)).filter((name) => !hidden.has(name));
-  const query = serviceQueryParameters(definition, schemas, path, { name: id.field, schema: idSchema(id.type) }, [id.field, ...queryable], components.parameters);
-  const idParameter = addComponent(components.parameters, `${path}.route.id`, { name: 'id', in: 'path', required: true, description: `The record's \`${id.field}\``, schema: idSchema(id.type) });
+  const query = serviceQueryParameters(
+    definition,
+    schemas,
+    path,
+    { name: id.field, schema: idSchema(id.type) },
+    [id.field, ...queryable],
+    components.parameters,
+  );
+  const idParameter = addComponent(components.parameters, `${path}.route.id`, {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: `The record's \`${id.field}\``,
+    schema: idSchema(id.type),
+  });
 
   const unique = (definition.indexes ?? []).some((index) => index.unique);
   // `methods`: the methods the operation calls (the shared POST calls several); a token is
@@ -103,11 +148,17 @@ export function servicePaths({ definition, schemas, needsToken, components, defi
   components.parameters[idempotencyKey] ??= {
     name: 'Idempotency-Key',
     in: 'header',
-    description: 'Makes the write happen once: the same request with the same key (per caller, kept `IDEMPOTENCY_TTL_MS`) gets the first answer again, marked `Idempotent-Replayed: true`; the same key with another request is a 422. A quoted string, as the IETF draft writes it, or bare: 1-255 visible characters, e.g. a UUID',
+    description:
+      'Makes the write happen once: the same request with the same key (per caller, kept `IDEMPOTENCY_TTL_MS`) gets the first answer again, marked `Idempotent-Replayed: true`; the same key with another request is a 422. A quoted string, as the IETF draft writes it, or bare: 1-255 visible characters, e.g. a UUID',
     required: false,
     schema: { type: 'string', minLength: 1, maxLength: 257 },
   };
-  const operation = (methods: string | string[], summary: string, parts: Partial<OperationObject>, errors: ErrorResponseName[]): OperationObject => {
+  const operation = (
+    methods: string | string[],
+    summary: string,
+    parts: Partial<OperationObject>,
+    errors: ErrorResponseName[],
+  ): OperationObject => {
     const called = typeof methods === 'string' ? [methods] : methods;
     const secured = called.filter((method) => needsToken(method)).length;
     // Writes take an Idempotency-Key (reads are idempotent already).
@@ -115,8 +166,14 @@ export function servicePaths({ definition, schemas, needsToken, components, defi
       parts = copyWith(parts, { parameters: [...(parts.parameters ?? []), refTo('parameters', idempotencyKey)] });
       errors = [...new Set<ErrorResponseName>([...errors, 'Conflict', 'Unprocessable'])];
     }
-    const names: ErrorResponseName[] = ['BadRequest', ...(secured > 0 ? ['NotAuthenticated' as const] : []), ...errors, 'Error'];
-    const security: OperationObject['security'] = secured === 0 ? undefined : secured === called.length ? [{ [BEARER_SCHEME]: [] }] : [{ [BEARER_SCHEME]: [] }, {}];
+    const names: ErrorResponseName[] = [
+      'BadRequest',
+      ...(secured > 0 ? ['NotAuthenticated' as const] : []),
+      ...errors,
+      'Error',
+    ];
+    const security: OperationObject['security'] =
+      secured === 0 ? undefined : secured === called.length ? [{ [BEARER_SCHEME]: [] }] : [{ [BEARER_SCHEME]: [] }, {}];
     return {
       operationId: `${path}.${called[0]}`,
       summary,
@@ -126,7 +183,11 @@ export function servicePaths({ definition, schemas, needsToken, components, defi
       ...(security ? { security } : {}),
     };
   };
-  const body = (schema: JsonSchema, description?: string) => ({ required: true, description, content: jsonContent(schema) });
+  const body = (schema: JsonSchema, description?: string) => ({
+    required: true,
+    description,
+    content: jsonContent(schema),
+  });
   const ok = (description: string, schema: JsonSchema) => ({ '200': { description, content: jsonContent(schema) } });
   const conflict: ErrorResponseName[] = unique ? ['Conflict'] : [];
   const itemQuery = [...query.conditions, ...query.answerShape];
@@ -137,41 +198,92 @@ export function servicePaths({ definition, schemas, needsToken, components, defi
   const item: PathItemObject = { parameters: [refTo('parameters', idParameter)] };
   if (has('find')) {
     const paginated = isPaginating(definition.paginate);
-    collection.get = operation('find', `Find ${path}`, {
-      description: `Conditions per field in qs bracket syntax (\`text[$ne]=x\`, \`likes[$gte]=2\`); \`$or[0][field]=a&$or[1][field]=b\` and \`$and\` combine them.${paginated ? ' The answer is a page.' : ''}`,
-      parameters: [...query.conditions, ...query.findFilters],
-      responses: ok(paginated ? 'A page of records' : 'The matching records', paginated ? refTo('schemas', page) : manyRecords),
-    }, []);
+    collection.get = operation(
+      'find',
+      `Find ${path}`,
+      {
+        description: `Conditions per field in qs bracket syntax (\`text[$ne]=x\`, \`likes[$gte]=2\`); \`$or[0][field]=a&$or[1][field]=b\` and \`$and\` combine them.${paginated ? ' The answer is a page.' : ''}`,
+        parameters: [...query.conditions, ...query.findFilters],
+        responses: ok(
+          paginated ? 'A page of records' : 'The matching records',
+          paginated ? refTo('schemas', page) : manyRecords,
+        ),
+      },
+      [],
+    );
   }
-  const post = collectionPost(definition, { dtoRef, recordRef, operation, conflict, multi: multi('create'), include: query.include });
+  const post = collectionPost(definition, {
+    dtoRef,
+    recordRef,
+    operation,
+    conflict,
+    multi: multi('create'),
+    include: query.include,
+  });
   if (post) collection.post = post;
   if (has('patch') && multi('patch')) {
-    collection.patch = operation('patch', `Patch every matching record of ${path}`, {
-      operationId: `${path}.patchMany`,
-      parameters: query.conditions,
-      requestBody: body(dtoRef(dto.patch)),
-      responses: ok('The patched records', manyRecords),
-    }, conflict);
+    collection.patch = operation(
+      'patch',
+      `Patch every matching record of ${path}`,
+      {
+        operationId: `${path}.patchMany`,
+        parameters: query.conditions,
+        requestBody: body(dtoRef(dto.patch)),
+        responses: ok('The patched records', manyRecords),
+      },
+      conflict,
+    );
   }
   if (has('remove') && multi('remove')) {
-    collection.delete = operation('remove', `Remove every matching record of ${path}`, { operationId: `${path}.removeMany`, parameters: query.conditions, responses: ok('The removed records', manyRecords) }, []);
+    collection.delete = operation(
+      'remove',
+      `Remove every matching record of ${path}`,
+      {
+        operationId: `${path}.removeMany`,
+        parameters: query.conditions,
+        responses: ok('The removed records', manyRecords),
+      },
+      [],
+    );
   }
-  if (has('get')) item.get = operation('get', `Get one record of ${path}`, { parameters: itemQuery, responses: ok('The record', recordRef) }, ['NotFound']);
+  if (has('get'))
+    item.get = operation(
+      'get',
+      `Get one record of ${path}`,
+      { parameters: itemQuery, responses: ok('The record', recordRef) },
+      ['NotFound'],
+    );
   if (has('update')) {
-    item.put = operation('update', `Replace one record of ${path}`, {
-      parameters: itemQuery,
-      requestBody: body(dtoRef(dto.update ?? dto.create)),
-      responses: ok('The replaced record', recordRef),
-    }, ['NotFound', ...conflict]);
+    item.put = operation(
+      'update',
+      `Replace one record of ${path}`,
+      {
+        parameters: itemQuery,
+        requestBody: body(dtoRef(dto.update ?? dto.create)),
+        responses: ok('The replaced record', recordRef),
+      },
+      ['NotFound', ...conflict],
+    );
   }
   if (has('patch')) {
-    item.patch = operation('patch', `Patch one record of ${path}`, {
-      parameters: itemQuery,
-      requestBody: body(dtoRef(dto.patch), 'Only the fields to change'),
-      responses: ok('The patched record', recordRef),
-    }, ['NotFound', ...conflict]);
+    item.patch = operation(
+      'patch',
+      `Patch one record of ${path}`,
+      {
+        parameters: itemQuery,
+        requestBody: body(dtoRef(dto.patch), 'Only the fields to change'),
+        responses: ok('The patched record', recordRef),
+      },
+      ['NotFound', ...conflict],
+    );
   }
-  if (has('remove')) item.delete = operation('remove', `Remove one record of ${path}`, { parameters: itemQuery, responses: ok('The removed record', recordRef) }, ['NotFound']);
+  if (has('remove'))
+    item.delete = operation(
+      'remove',
+      `Remove one record of ${path}`,
+      { parameters: itemQuery, responses: ok('The removed record', recordRef) },
+      ['NotFound'],
+    );
 
   const paths: Record<string, PathItemObject> = {};
   if (Object.keys(collection).length > 0) paths[`/${path}`] = collection;
@@ -182,7 +294,12 @@ export function servicePaths({ definition, schemas, needsToken, components, defi
 interface PostParts {
   dtoRef(dto: Parameters<DtoSchemas['nameOf']>[0]): Reference;
   recordRef: Reference;
-  operation(methods: string | string[], summary: string, parts: Partial<OperationObject>, errors: ErrorResponseName[]): OperationObject;
+  operation(
+    methods: string | string[],
+    summary: string,
+    parts: Partial<OperationObject>,
+    errors: ErrorResponseName[],
+  ): OperationObject;
   conflict: ErrorResponseName[];
   multi: boolean;
   /** `$include[]`, when the service has relations. */
@@ -195,35 +312,81 @@ interface PostParts {
  * one body schema per method (`oneOf`), 201 for create and 200 for custom methods; the
  * `x-service-methods` extension maps each custom method to its body schema.
  */
-function collectionPost(definition: ServiceDefinition, { dtoRef, recordRef, operation, conflict, multi, include }: PostParts): OperationObject | undefined {
+function collectionPost(
+  definition: ServiceDefinition,
+  { dtoRef, recordRef, operation, conflict, multi, include }: PostParts,
+): OperationObject | undefined {
   const { path, dto } = definition;
   const creates = definition.methods.includes('create');
   const custom = definition.methods.filter((method) => !(STANDARD_METHODS as readonly string[]).includes(method));
   if (!creates && custom.length === 0) return undefined;
   const createSchema: JsonSchema | undefined = creates
-    ? multi ? { oneOf: [dtoRef(dto.create), { type: 'array', items: dtoRef(dto.create) }] } : dtoRef(dto.create)
+    ? multi
+      ? { oneOf: [dtoRef(dto.create), { type: 'array', items: dtoRef(dto.create) }] }
+      : dtoRef(dto.create)
     : undefined;
-  const customSchemas = Object.fromEntries(custom.map((method) => {
-    const methodDto = dto.methods?.[method];
-    return [method, methodDto ? dtoRef(methodDto) : { type: 'object' }] as const;
-  }));
+  const customSchemas = Object.fromEntries(
+    custom.map((method) => {
+      const methodDto = dto.methods?.[method];
+      return [method, methodDto ? dtoRef(methodDto) : { type: 'object' }] as const;
+    }),
+  );
   const bodies = [...(createSchema ? [createSchema] : []), ...Object.values(customSchemas)];
   const responses: OperationObject['responses'] = {};
-  if (creates) responses['201'] = { description: multi ? 'The created record (or records, for an array)' : 'The created record', content: jsonContent(multi ? { oneOf: [recordRef, { type: 'array', items: recordRef }] } : recordRef) };
-  if (custom.length > 0) responses['200'] = { description: `The result of the custom method named by \`X-Service-Method\``, content: jsonContent({}) };
+  if (creates)
+    responses['201'] = {
+      description: multi ? 'The created record (or records, for an array)' : 'The created record',
+      content: jsonContent(multi ? { oneOf: [recordRef, { type: 'array', items: recordRef }] } : recordRef),
+    };
+  if (custom.length > 0)
+    responses['200'] = {
+      description: `The result of the custom method named by \`X-Service-Method\``,
+      content: jsonContent({}),
+    };
   const lines = [
-    ...(creates ? [`Without \`X-Service-Method\`: create a record${multi ? ' (or several, from an array)' : ''}.`] : []),
-    ...custom.map((method) => `\`X-Service-Method: ${method}\`: call the custom method \`${method}\` with its data${dto.methods?.[method] ? ` (\`${dto.methods[method].name}\`)` : ''}.`),
+    ...(creates
+      ? [`Without \`X-Service-Method\`: create a record${multi ? ' (or several, from an array)' : ''}.`]
+      : []),
+    ...custom.map(
+      (method) =>
+        `\`X-Service-Method: ${method}\`: call the custom method \`${method}\` with its data${dto.methods?.[method] ? ` (\`${dto.methods[method].name}\`)` : ''}.`,
+    ),
   ];
   const methodsHere = [...(creates ? ['create'] : []), ...custom];
-  const op = operation(methodsHere, creates ? (custom.length > 0 ? `Create a record of ${path}, or call a custom method` : `Create a record of ${path}`) : `Call a custom method of ${path}`, {
-    description: lines.join('\n\n'),
-    parameters: custom.length > 0 || include.length > 0
-      ? [...(custom.length > 0 ? [{ name: 'X-Service-Method', in: 'header' as const, required: !creates, description: 'The custom method to call', schema: { type: 'string', enum: custom } }] : []), ...include]
-      : undefined,
-    requestBody: { required: true, content: jsonContent(bodies.length === 1 ? bodies[0] : { oneOf: bodies }) },
-    responses,
-  }, creates ? conflict : []);
-  if (custom.length > 0) op['x-service-methods'] = Object.fromEntries(custom.map((method) => [method, { requestBody: customSchemas[method] }]));
+  const op = operation(
+    methodsHere,
+    creates
+      ? custom.length > 0
+        ? `Create a record of ${path}, or call a custom method`
+        : `Create a record of ${path}`
+      : `Call a custom method of ${path}`,
+    {
+      description: lines.join('\n\n'),
+      parameters:
+        custom.length > 0 || include.length > 0
+          ? [
+              ...(custom.length > 0
+                ? [
+                    {
+                      name: 'X-Service-Method',
+                      in: 'header' as const,
+                      required: !creates,
+                      description: 'The custom method to call',
+                      schema: { type: 'string', enum: custom },
+                    },
+                  ]
+                : []),
+              ...include,
+            ]
+          : undefined,
+      requestBody: { required: true, content: jsonContent(bodies.length === 1 ? bodies[0] : { oneOf: bodies }) },
+      responses,
+    },
+    creates ? conflict : [],
+  );
+  if (custom.length > 0)
+    op['x-service-methods'] = Object.fromEntries(
+      custom.map((method) => [method, { requestBody: customSchemas[method] }]),
+    );
   return op;
 }

@@ -6,12 +6,29 @@ export const ERROR_SCHEMA = 'Error';
 /** The error answers operations share, by component name. */
 export const ERROR_RESPONSES = {
   BadRequest: { status: '400', description: 'Invalid data or query (`BadRequest`; per-field details in `errors`)' },
-  NotAuthenticated: { status: '401', description: 'Missing, invalid or expired token, or wrong credentials (`NotAuthenticated`)' },
+  NotAuthenticated: {
+    status: '401',
+    description: 'Missing, invalid or expired token, or wrong credentials (`NotAuthenticated`)',
+  },
   NotFound: { status: '404', description: 'No such record, or one the caller may not see (`NotFound`)' },
-  Conflict: { status: '409', description: 'A unique field already has that value (`Conflict`, naming only the fields), or a request with the same `Idempotency-Key` is still running' },
-  Unprocessable: { status: '422', description: 'This `Idempotency-Key` was used with another request (`Unprocessable`)' },
-  TooManyRequests: { status: '429', description: 'Too many failed logins; `Retry-After` says when to try again (`TooManyRequests`)' },
-  Error: { status: 'default', description: 'Any other error, in the same shape (e.g. 413 `PayloadTooLarge`, 503 `Unavailable`, 500 `GeneralError`)' },
+  Conflict: {
+    status: '409',
+    description:
+      'A unique field already has that value (`Conflict`, naming only the fields), or a request with the same `Idempotency-Key` is still running',
+  },
+  Unprocessable: {
+    status: '422',
+    description: 'This `Idempotency-Key` was used with another request (`Unprocessable`)',
+  },
+  TooManyRequests: {
+    status: '429',
+    description: 'Too many failed logins; `Retry-After` says when to try again (`TooManyRequests`)',
+  },
+  Error: {
+    status: 'default',
+    description:
+      'Any other error, in the same shape (e.g. 413 `PayloadTooLarge`, 503 `Unavailable`, 500 `GeneralError`)',
+  },
 } as const;
 
 export type ErrorResponseName = keyof typeof ERROR_RESPONSES;
@@ -27,7 +44,9 @@ export function sharedComponents(): Pick<OpenApiDocument['components'], 'schemas
   for (const [name, { description }] of Object.entries(ERROR_RESPONSES)) {
     responses[name] = { description, content: jsonContent(refTo('schemas', ERROR_SCHEMA)) };
   }
-  responses.TooManyRequests.headers = { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', minimum: 1 } } };
+  responses.TooManyRequests.headers = {
+    'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', minimum: 1 } },
+  };
   return {
     schemas: {
       [ERROR_SCHEMA]: {
@@ -46,7 +65,12 @@ export function sharedComponents(): Pick<OpenApiDocument['components'], 'schemas
     },
     responses,
     securitySchemes: {
-      [BEARER_SCHEME]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The `accessToken` of `POST /authentication`' },
+      [BEARER_SCHEME]: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'The `accessToken` of `POST /authentication`',
+      },
     },
   };
 }

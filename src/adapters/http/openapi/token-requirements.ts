@@ -12,6 +12,8 @@ export function tokenRequirements(app: Application): (path: string, method: stri
   return (path, method) => {
     const entry = services.get(path);
     if (!entry) return false;
-    return [...entry.hooks.collect('around', method), ...entry.hooks.collect('before', method)].some(isAuthenticateHook);
+    return [...entry.hooks.collect('around', method), ...entry.hooks.collect('before', method)].some(
+      isAuthenticateHook,
+    );
   };
 }

@@ -6,7 +6,9 @@ import { callTimeout, libraryOptions, RestService, type ConnectionOptions, type 
 
 /** The part of an axios instance the client uses (structural, so axios stays optional). */
 export interface AxiosLike {
-  request(config: Record<string, any>): Promise<{ status: number; statusText?: string; headers: unknown; data: unknown }>;
+  request(
+    config: Record<string, any>,
+  ): Promise<{ status: number; statusText?: string; headers: unknown; data: unknown }>;
 }
 
 /**

@@ -34,7 +34,12 @@ export class FetchClient<T = any, D = Partial<T>> extends RestService<T, D, any,
     try {
       const response = await fetchFunction(request.url, init);
       const text = await response.text();
-      return decodeResponse({ status: response.status, statusText: response.statusText, headers: response.headers, text });
+      return decodeResponse({
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+        text,
+      });
     } catch (error) {
       throw guard.failure() ?? (hasResponse(error) ? error : transportError(error));
     } finally {

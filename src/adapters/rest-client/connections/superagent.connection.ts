@@ -19,8 +19,21 @@ export type SuperagentLike = (method: string, url: string) => SuperagentRequestL
 
 /** `params.connection` keys applied by calling the request method of that name (arrays are spread). */
 const REQUEST_OPTIONS = new Set([
-  'retry', 'redirects', 'withCredentials', 'auth', 'ca', 'cert', 'key', 'pfx', 'agent', 'disableTLSCerts',
-  'maxResponseSize', 'http2', 'query', 'accept', 'responseType',
+  'retry',
+  'redirects',
+  'withCredentials',
+  'auth',
+  'ca',
+  'cert',
+  'key',
+  'pfx',
+  'agent',
+  'disableTLSCerts',
+  'maxResponseSize',
+  'http2',
+  'query',
+  'accept',
+  'responseType',
 ]);
 
 /**
@@ -30,7 +43,9 @@ const REQUEST_OPTIONS = new Set([
  */
 export class SuperagentClient<T = any, D = Partial<T>> extends RestService<T, D, any, SuperagentLike> {
   protected async request(request: RestRequest, connection: ConnectionOptions): Promise<unknown> {
-    const call = this.connection(request.method, request.url).set(request.headers).ok(() => true);
+    const call = this.connection(request.method, request.url)
+      .set(request.headers)
+      .ok(() => true);
     // Node's superagent only buffers known text types; the decoder needs every body as text. The
     // browser build always has the text and aliases `buffer` to a warning stub (= `agent`).
     if (typeof call.buffer === 'function' && call.buffer !== call.agent) call.buffer(true);
@@ -48,7 +63,13 @@ export class SuperagentClient<T = any, D = Partial<T>> extends RestService<T, D,
         call.end((error, result) => (error && !result ? reject(transportError(error)) : resolve(result)));
       });
       const text = typeof response.text === 'string' ? response.text : undefined;
-      return decodeResponse({ status: response.status, statusText: response.statusText ?? '', headers: response.headers ?? response.header, text, body: response.body });
+      return decodeResponse({
+        status: response.status,
+        statusText: response.statusText ?? '',
+        headers: response.headers ?? response.header,
+        text,
+        body: response.body,
+      });
     } finally {
       guard.dispose();
     }

@@ -22,8 +22,13 @@ export const PASSWORD_RESET_PER_CLIENT = 'password-reset';
 export const PASSWORD_RESET_PER_ADDRESS = 'password-reset-address';
 
 /** The one answer to every well-formed reset request, whether the address has an account or not. */
-export const RESET_REQUESTED = Object.freeze({ message: 'If this address belongs to an account, a link to choose a new password has been sent to it. The link works once, within an hour.' });
-const RESET_DONE = Object.freeze({ message: 'The password has been changed and every session of the account has ended: log in with the new password.' });
+export const RESET_REQUESTED = Object.freeze({
+  message:
+    'If this address belongs to an account, a link to choose a new password has been sent to it. The link works once, within an hour.',
+});
+const RESET_DONE = Object.freeze({
+  message: 'The password has been changed and every session of the account has ended: log in with the new password.',
+});
 const INVALID_LINK = 'This reset link is invalid, used or expired: ask for a new one';
 
 export interface PasswordResetOptions {
@@ -76,11 +81,13 @@ export class PasswordResetService {
   }
 
   private async reset(token: unknown, password: unknown): Promise<Record<string, string>> {
-    if (typeof password !== 'string') throw new BadRequest('Invalid data', { errors: { password: ['password must be a string'] } });
+    if (typeof password !== 'string')
+      throw new BadRequest('Invalid data', { errors: { password: ['password must be a string'] } });
     const id = idOfOpaqueToken(token);
     const record = id === undefined ? undefined : await this.read(id);
     const tokenHash = record ? await hashOpaqueToken(token as string) : undefined;
-    if (!record || tokenHash !== record.tokenHash || new Date(record.expiresAt).getTime() <= this.now()) throw new BadRequest(INVALID_LINK);
+    if (!record || tokenHash !== record.tokenHash || new Date(record.expiresAt).getTime() <= this.now())
+      throw new BadRequest(INVALID_LINK);
     try {
       // Spent before anything else: of two uses of one link, one wins.
       await this.options.tokens().remove!(record._id, { query: { tokenHash } });
@@ -102,7 +109,10 @@ export class PasswordResetService {
   private async sendLink(user: Record<string, unknown>, email: string, params: Params): Promise<void> {
     const userId = String(user._id ?? user.id);
     try {
-      const created = (await this.options.tokens().create!({ userId, tokenHash: '', expiresAt: new Date(this.now() + this.ttlMs) }, {})) as PasswordResetRecord;
+      const created = (await this.options.tokens().create!(
+        { userId, tokenHash: '', expiresAt: new Date(this.now() + this.ttlMs) },
+        {},
+      )) as PasswordResetRecord;
       const token = newOpaqueToken(created._id);
       await this.options.tokens().patch!(created._id, { tokenHash: await hashOpaqueToken(token) }, {});
       await this.options.mailer.send({
@@ -116,7 +126,14 @@ export class PasswordResetService {
       });
     } catch (error) {
       // The caller has had the answer already; the failure is logged without the address's secrets.
-      this.options.logger?.error({ userId, err: error instanceof Error ? error.message : String(error), ...traceLogFields(this.options.tracer, params) }, 'could not send a password reset link');
+      this.options.logger?.error(
+        {
+          userId,
+          err: error instanceof Error ? error.message : String(error),
+          ...traceLogFields(this.options.tracer, params),
+        },
+        'could not send a password reset link',
+      );
     }
   }
 
@@ -124,11 +141,17 @@ export class PasswordResetService {
     const limiter = this.options.limiter?.();
     if (!limiter) return;
     const waitMs = await limiter.consume(action, key);
-    if (waitMs > 0) throw new TooManyRequests('Too many password reset requests, try again later', { retryAfter: Math.ceil(waitMs / 1000) });
+    if (waitMs > 0)
+      throw new TooManyRequests('Too many password reset requests, try again later', {
+        retryAfter: Math.ceil(waitMs / 1000),
+      });
   }
 
   private async userByEmail(email: string): Promise<Record<string, unknown> | undefined> {
-    const found = await this.options.users().find!({ query: { [this.options.identity.loginField]: email, $limit: 1 }, paginate: false });
+    const found = await this.options.users().find!({
+      query: { [this.options.identity.loginField]: email, $limit: 1 },
+      paginate: false,
+    });
     const list = isPaginated(found) ? found.data : found;
     return Array.isArray(list) && list.length > 0 ? (list[0] as Record<string, unknown>) : undefined;
   }

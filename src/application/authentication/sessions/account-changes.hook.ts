@@ -10,9 +10,16 @@ import type { SessionRegistry } from './session-registry';
  * when the caller is that user; disabling an account ends all of its sessions. Internal writes of
  * the password (a stored hash upgraded at login) end nothing; a password reset ends the sessions itself.
  */
-export function endSessionsOnAccountChanges(sessions: SessionRegistry, identity: { path: string; passwordField: string; disabledField: string }): HookMap {
+export function endSessionsOnAccountChanges(
+  sessions: SessionRegistry,
+  identity: { path: string; passwordField: string; disabledField: string },
+): HookMap {
   const changed = (context: HookContext): string[] =>
-    ([] as unknown[]).concat(context.result ?? []).map((record) => recordIdOf(record as Record<string, unknown>)).filter((id) => id !== undefined && id !== null).map(String);
+    ([] as unknown[])
+      .concat(context.result ?? [])
+      .map((record) => recordIdOf(record as Record<string, unknown>))
+      .filter((id) => id !== undefined && id !== null)
+      .map(String);
 
   const onRemove = async (context: HookContext): Promise<void> => {
     if (context.path !== identity.path) return;
@@ -22,17 +29,27 @@ export function endSessionsOnAccountChanges(sessions: SessionRegistry, identity:
   const onPasswordChange = async (context: HookContext): Promise<void> => {
     if (context.path !== identity.path || !context.params.provider) return;
     const items = ([] as unknown[]).concat(context.data ?? []);
-    if (!items.some((item) => typeof item === 'object' && item !== null && Object.hasOwn(item, identity.passwordField))) return;
+    if (!items.some((item) => typeof item === 'object' && item !== null && Object.hasOwn(item, identity.passwordField)))
+      return;
     const caller = context.params.user ? String(recordIdOf(context.params.user)) : undefined;
     const ownSession = (context.params.authentication as { payload?: { sid?: unknown } } | undefined)?.payload?.sid;
-    for (const userId of changed(context)) await sessions.endAllOf(userId, userId === caller && typeof ownSession === 'string' ? ownSession : undefined);
+    for (const userId of changed(context))
+      await sessions.endAllOf(userId, userId === caller && typeof ownSession === 'string' ? ownSession : undefined);
   };
 
   // Disabling an account (an administrator's patch) ends every session of it.
   const onDisable = async (context: HookContext): Promise<void> => {
     if (context.path !== identity.path) return;
     const items = ([] as unknown[]).concat(context.data ?? []);
-    if (!items.some((item) => typeof item === 'object' && item !== null && (item as Record<string, unknown>)[identity.disabledField] === true)) return;
+    if (
+      !items.some(
+        (item) =>
+          typeof item === 'object' &&
+          item !== null &&
+          (item as Record<string, unknown>)[identity.disabledField] === true,
+      )
+    )
+      return;
     for (const userId of changed(context)) await sessions.endAllOf(userId);
   };
 

@@ -68,9 +68,16 @@ export class SessionRegistry {
       ...(address ? { address } : {}),
     };
     // The id is the store's (a UUID): the first refresh token is written once it is known.
-    const created = (await this.options.sessions().create!(copyWith(draft, { refreshTokenHash: '' }), internalCallParams(params))) as SessionRecord;
+    const created = (await this.options.sessions().create!(
+      copyWith(draft, { refreshTokenHash: '' }),
+      internalCallParams(params),
+    )) as SessionRecord;
     const refreshToken = newOpaqueToken(created._id);
-    await this.options.sessions().patch!(created._id, { refreshTokenHash: await hashOpaqueToken(refreshToken) }, internalCallParams(params));
+    await this.options.sessions().patch!(
+      created._id,
+      { refreshTokenHash: await hashOpaqueToken(refreshToken) },
+      internalCallParams(params),
+    );
     this.remember(created._id, { active: true, userId, until: this.now() + this.recheckMs });
     return { sessionId: created._id, refreshToken };
   }
@@ -136,7 +143,9 @@ export class SessionRegistry {
       loading = this.load(sessionId).finally(() => this.loading.delete(sessionId));
       this.loading.set(sessionId, loading);
     }
-    return loading.then((active) => active && (this.known.get(sessionId) as { userId?: string } | undefined)?.userId === userId);
+    return loading.then(
+      (active) => active && (this.known.get(sessionId) as { userId?: string } | undefined)?.userId === userId,
+    );
   }
 
   /** True for a session known to have ended (here or, with a bus, on another instance); nothing is read. */
@@ -171,7 +180,16 @@ export class SessionRegistry {
     const active = session !== undefined && session.expiresAt.getTime() > this.now();
     // An end heard while reading wins over what was read.
     if (this.known.get(sessionId)?.active === false) return false;
-    this.remember(sessionId, active ? { active, userId: session!.userId, until: Math.min(this.now() + this.recheckMs, session!.expiresAt.getTime()) } : { active: false });
+    this.remember(
+      sessionId,
+      active
+        ? {
+            active,
+            userId: session!.userId,
+            until: Math.min(this.now() + this.recheckMs, session!.expiresAt.getTime()),
+          }
+        : { active: false },
+    );
     return active;
   }
 

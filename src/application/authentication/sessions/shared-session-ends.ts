@@ -13,11 +13,19 @@ const SESSIONS_PATH = 'sessions';
  */
 export function shareSessionEnds(registry: SessionRegistry, bus: EventBusPort, origin: string): void {
   registry.onEnded((sessionIds, where) => {
-    if (where === 'here') bus.publish({ event: SESSIONS_ENDED, path: SESSIONS_PATH, data: { sessionIds }, routing: { origin, service: SESSIONS_PATH } });
+    if (where === 'here')
+      bus.publish({
+        event: SESSIONS_ENDED,
+        path: SESSIONS_PATH,
+        data: { sessionIds },
+        routing: { origin, service: SESSIONS_PATH },
+      });
   });
   bus.subscribe((envelope) => {
-    if (envelope.routing.origin === origin || envelope.event !== SESSIONS_ENDED || envelope.path !== SESSIONS_PATH) return;
+    if (envelope.routing.origin === origin || envelope.event !== SESSIONS_ENDED || envelope.path !== SESSIONS_PATH)
+      return;
     const sessionIds = (envelope.data as { sessionIds?: unknown } | null)?.sessionIds;
-    if (Array.isArray(sessionIds) && sessionIds.every((id) => typeof id === 'string')) registry.endedElsewhere(sessionIds);
+    if (Array.isArray(sessionIds) && sessionIds.every((id) => typeof id === 'string'))
+      registry.endedElsewhere(sessionIds);
   });
 }

@@ -6,13 +6,22 @@ import { messagesHooks, storedMessagesHooks } from './messages.hooks';
 /** Chat messages: signed-in users post, list and like them; only the owner edits one; the owner or an admin removes it. */
 export const messagesService = defineService({
   path: 'messages',
-  description: 'Chat messages. Anyone signed in reads and likes them; only the owner edits or marks one read; the owner or an admin removes it.',
+  description:
+    'Chat messages. Anyone signed in reads and likes them; only the owner edits or marks one read; the owner or an admin removes it.',
   methods: ['find', 'get', 'create', 'update', 'patch', 'remove', 'markRead'],
   customMethods: {
     // Hooks narrow which messages qualify (the owner rule) through params.query.
-    markRead: (store, data: MarkReadDto, params) => store.patch(data.id, { read: true }, copyWith(params, { query: params.query ?? {} })),
+    markRead: (store, data: MarkReadDto, params) =>
+      store.patch(data.id, { read: true }, copyWith(params, { query: params.query ?? {} })),
   },
-  dto: { create: CreateMessageDto, patch: PatchMessageDto, query: MessagesQueryDto, methods: { markRead: MarkReadDto }, results: { markRead: 'record' }, record: MessageRecordDto },
+  dto: {
+    create: CreateMessageDto,
+    patch: PatchMessageDto,
+    query: MessagesQueryDto,
+    methods: { markRead: MarkReadDto },
+    results: { markRead: 'record' },
+    record: MessageRecordDto,
+  },
   paginate: { default: 10, max: 50 },
   indexes: [{ fields: { userId: 1, createdAt: -1 } }],
   // `$inc` from clients (a like, as the patch DTO allows); `$addToSet`/`$pull` only from the like rule.

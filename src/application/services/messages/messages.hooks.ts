@@ -32,8 +32,14 @@ function oneLikePerUser(context: HookContext): void {
   if (!user || (amount !== 1 && amount !== -1)) return;
   const liker = userIdOf(user);
   const query = { ...context.params.query };
-  context.params = copyWith(context.params, { query: copyWith(query, { likedBy: amount > 0 ? { $ne: liker } : liker }), likeConditions: query });
-  context.data = amount > 0 ? { $inc: { likes: 1 }, $addToSet: { likedBy: liker } } : { $inc: { likes: -1 }, $pull: { likedBy: liker } };
+  context.params = copyWith(context.params, {
+    query: copyWith(query, { likedBy: amount > 0 ? { $ne: liker } : liker }),
+    likeConditions: query,
+  });
+  context.data =
+    amount > 0
+      ? { $inc: { likes: 1 }, $addToSet: { likedBy: liker } }
+      : { $inc: { likes: -1 }, $pull: { likedBy: liker } };
 }
 
 /** The answer to a like that changed nothing: the message itself (still a 404 when there is none). */
@@ -41,13 +47,17 @@ async function answerUnchangedLike(context: HookContext): Promise<void> {
   const conditions = context.params.likeConditions as Record<string, unknown> | undefined;
   if (!conditions || !(context.error instanceof NotFound) || context.id === null) return;
   const { provider: _p, ...params } = context.params;
-  context.result = await context.service.get(context.id, copyWith(params, { query: conditions, likeConditions: undefined }));
+  context.result = await context.service.get(
+    context.id,
+    copyWith(params, { query: conditions, likeConditions: undefined }),
+  );
 }
 
 /** A like (`{ $inc: { likes: 1 } }` or -1) carries nothing else: it is the one write anyone may make. */
 function likeIsAPatchOfItsOwn(context: HookContext): void {
   const data = context.data as Record<string, unknown> | undefined;
-  if (data?.$inc !== undefined && !isOnlyALike(data)) throw new BadRequest('A like ({ $inc: { likes: 1 } } or -1) is a patch of its own');
+  if (data?.$inc !== undefined && !isOnlyALike(data))
+    throw new BadRequest('A like ({ $inc: { likes: 1 } } or -1) is a patch of its own');
 }
 
 /** Every external call needs a valid token, and a like is a patch of its own, wherever messages are stored. */

@@ -13,4 +13,10 @@ export const USER_IDENTITY = {
   rolesField: 'roles',
   /** `true` on an account an administrator disabled: it cannot log in and its sessions have ended. */
   disabledField: 'disabled',
-} as const satisfies { path: string; loginField: keyof CreateUserDto; passwordField: keyof CreateUserDto; rolesField: string; disabledField: string };
+} as const satisfies {
+  path: string;
+  loginField: keyof CreateUserDto;
+  passwordField: keyof CreateUserDto;
+  rolesField: string;
+  disabledField: string;
+};

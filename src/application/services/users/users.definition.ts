@@ -8,9 +8,16 @@ import { storedUsersHooks, usersHooks } from './users.hooks';
 /** Accounts: anyone signs up; signed-in users see each other's names; a user (or an admin) changes or removes an account. */
 export const usersService = defineService({
   path: USER_IDENTITY.path,
-  description: 'User accounts. Sign-up is public; signed-in users see every name; a user reads the rest of their own account and changes or removes only it (an admin: any).',
+  description:
+    'User accounts. Sign-up is public; signed-in users see every name; a user reads the rest of their own account and changes or removes only it (an admin: any).',
   methods: ['find', 'get', 'create', 'update', 'patch', 'remove'],
-  dto: { create: CreateUserDto, update: UpdateUserDto, patch: PatchUserDto, query: UsersQueryDto, record: UserRecordDto },
+  dto: {
+    create: CreateUserDto,
+    update: UpdateUserDto,
+    patch: PatchUserDto,
+    query: UsersQueryDto,
+    record: UserRecordDto,
+  },
   paginate: { default: 10, max: 50 },
   indexes: [{ fields: { [USER_IDENTITY.loginField]: 1 }, unique: true }],
   hiddenFields: [USER_IDENTITY.passwordField],

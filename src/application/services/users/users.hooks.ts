@@ -20,7 +20,10 @@ import { USER_IDENTITY } from './user-identity';
 function normalizeEmail(context: HookContext): void {
   if (context.method === 'find' || context.method === 'get') {
     const query = context.params.query;
-    if (query?.email !== undefined) context.params = copyWith(context.params, { query: copyWith(query, { email: mapOperands(query.email, normalize) }) });
+    if (query?.email !== undefined)
+      context.params = copyWith(context.params, {
+        query: copyWith(query, { email: mapOperands(query.email, normalize) }),
+      });
     return;
   }
   const normalizeItem = (item: Record<string, unknown>) => {
@@ -29,7 +32,8 @@ function normalizeEmail(context: HookContext): void {
     assertDistinctEmailAddress(email);
     return copyWith(item, { email });
   };
-  if (context.data !== undefined) context.data = Array.isArray(context.data) ? context.data.map(normalizeItem) : normalizeItem(context.data);
+  if (context.data !== undefined)
+    context.data = Array.isArray(context.data) ? context.data.map(normalizeItem) : normalizeItem(context.data);
 }
 
 /**

@@ -73,7 +73,10 @@ function show(message: Message, where: 'end' | 'start' = 'end'): void {
   like.type = 'button';
   like.addEventListener('click', () => {
     const liked = item.dataset.liked === 'true';
-    app.service('messages').patch(key, { $inc: { likes: liked ? -1 : 1 } }).then(update, (error: Error) => setStatus(error.message, true));
+    app
+      .service('messages')
+      .patch(key, { $inc: { likes: liked ? -1 : 1 } })
+      .then(update, (error: Error) => setStatus(error.message, true));
   });
   item.append(avatar, author, time, text, like);
   const myId = me ? String(me._id ?? me.id) : undefined;
@@ -82,7 +85,13 @@ function show(message: Message, where: 'end' | 'start' = 'end'): void {
     const remove = element('button', 'delete', 'Delete') as HTMLButtonElement;
     remove.type = 'button';
     remove.addEventListener('click', () => {
-      app.service('messages').remove(key).then(() => forget(key), (error: Error) => setStatus(error.message, true));
+      app
+        .service('messages')
+        .remove(key)
+        .then(
+          () => forget(key),
+          (error: Error) => setStatus(error.message, true),
+        );
     });
     item.append(remove);
   }
@@ -111,7 +120,14 @@ function forget(key: string): void {
 }
 
 function initials(name: string): string {
-  return name.split(/[\s@.]+/).filter(Boolean).slice(0, 2).map((part) => part[0]!.toUpperCase()).join('') || '?';
+  return (
+    name
+      .split(/[\s@.]+/)
+      .filter(Boolean)
+      .slice(0, 2)
+      .map((part) => part[0]!.toUpperCase())
+      .join('') || '?'
+  );
 }
 
 function element(tag: string, className: string, text: string): HTMLElement {
@@ -141,8 +157,13 @@ async function loadOlder(): Promise<void> {
   const list = byId('messages');
   try {
     for (let pages = 0; pages < 100 && !older.done; pages += 1) {
-      const cursor = older.createdAt === undefined ? {} : { $or: [{ createdAt: { $lt: older.createdAt } }, { createdAt: older.createdAt, _id: { $lt: older.id } }] };
-      const page = await app.service('messages').find({ query: copyWith(cursor, { $sort: NEWEST_FIRST, $limit: PAGE_SIZE }) });
+      const cursor =
+        older.createdAt === undefined
+          ? {}
+          : { $or: [{ createdAt: { $lt: older.createdAt } }, { createdAt: older.createdAt, _id: { $lt: older.id } }] };
+      const page = await app
+        .service('messages')
+        .find({ query: copyWith(cursor, { $sort: NEWEST_FIRST, $limit: PAGE_SIZE }) });
       const heightBefore = list.scrollHeight;
       for (const message of page.data as Message[]) show(message, 'start');
       // Keep what was on screen where it was: the new items went above it.
@@ -177,7 +198,11 @@ app.service('messages').on('patched', (message: Message) => update(message));
 app.service('messages').on('removed', (message: Message) => forget(keyOf(message)));
 
 function credentials(): { email: string; password: string; name: string } {
-  return { email: byId<HTMLInputElement>('email').value.trim(), password: byId<HTMLInputElement>('password').value, name: byId<HTMLInputElement>('name').value.trim() };
+  return {
+    email: byId<HTMLInputElement>('email').value.trim(),
+    password: byId<HTMLInputElement>('password').value,
+    name: byId<HTMLInputElement>('name').value.trim(),
+  };
 }
 
 byId('login-form').addEventListener('submit', async (event) => {
@@ -185,7 +210,8 @@ byId('login-form').addEventListener('submit', async (event) => {
   const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | null;
   const { email, password, name } = credentials();
   try {
-    if (submitter?.value === 'signup') await app.service('users').create(name ? { email, password, name } : { email, password });
+    if (submitter?.value === 'signup')
+      await app.service('users').create(name ? { email, password, name } : { email, password });
     const result = await auth.authenticate({ strategy: 'local', email, password });
     byId<HTMLInputElement>('password').value = '';
     await enterChat(result.user);
@@ -237,4 +263,7 @@ async function reloadMessages(): Promise<void> {
   list.scrollTop = list.scrollHeight;
 }
 
-auth.reAuthenticate().then((result) => enterChat(result.user), () => setStatus('Sign up or log in to chat.'));
+auth.reAuthenticate().then(
+  (result) => enterChat(result.user),
+  () => setStatus('Sign up or log in to chat.'),
+);

@@ -12,7 +12,10 @@ export function recordingLogger() {
 }
 
 /** The real composition listening on a loopback port with sockets, its log recorded; rate limits off unless given. */
-export async function startRecordedApp(env: Record<string, string>, authentication: AuthenticationOptions = {}): Promise<RunningApp & { log: string[] }> {
+export async function startRecordedApp(
+  env: Record<string, string>,
+  authentication: AuthenticationOptions = {},
+): Promise<RunningApp & { log: string[] }> {
   const logger = recordingLogger();
   const app = await startApp({ AUTH_SECRET: SESSION_TEST_SECRET, ...env }, authentication, logger);
   return { ...app, log: logger.lines };

@@ -16,7 +16,10 @@ export interface SmtpInbox {
 /** Quoted-printable as nodemailer writes long lines: `=` at a line end joins lines, `=XX` is a byte. */
 function decodeQuotedPrintable(text: string): string {
   const joined = text.replace(/=\r?\n/g, '');
-  return Buffer.from(joined.replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+  return Buffer.from(
+    joined.replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
 }
 
 /** A real SMTP server on a loopback port (the `smtp-server` package), keeping every mail it receives. */
@@ -30,7 +33,10 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((recipient) => recipient.address), text: decodeQuotedPrintable(Buffer.concat(chunks).toString('utf8')) });
+        mails.push({
+          to: session.envelope.rcptTo.map((recipient) => recipient.address),
+          text: decodeQuotedPrintable(Buffer.concat(chunks).toString('utf8')),
+        });
         callback();
       });
     },

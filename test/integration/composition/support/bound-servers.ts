@@ -17,7 +17,9 @@ export interface Running {
  * Servers of one test file that share one database (registers its `beforeAll`/`afterAll`): a user
  * signed up on B exists on A, as a remote binding needs, since A acts only for its own users.
  */
-export function serversOnOneDatabase(): { start(env: Record<string, string>, options?: Parameters<typeof composeApplication>[1]): Promise<Running> } {
+export function serversOnOneDatabase(): {
+  start(env: Record<string, string>, options?: Parameters<typeof composeApplication>[1]): Promise<Running>;
+} {
   let mongo: MongoTestServer | undefined;
   let url: string;
   beforeAll(async () => {
@@ -27,7 +29,14 @@ export function serversOnOneDatabase(): { start(env: Record<string, string>, opt
   afterAll(() => mongo?.close());
   return {
     async start(env, options = {}) {
-      const config = loadConfig({ NODE_ENV: 'test', STORE: 'mongo', MONGODB_URL: url, DATA_DIR: ':memory:', PASSWORD_HASH_COST: '10', ...env });
+      const config = loadConfig({
+        NODE_ENV: 'test',
+        STORE: 'mongo',
+        MONGODB_URL: url,
+        DATA_DIR: ':memory:',
+        PASSWORD_HASH_COST: '10',
+        ...env,
+      });
       const composed = await composeApplication(config, { authentication: { rateLimit: false }, ...options });
       const http = await listenHttp(composed.http, { host: '127.0.0.1', port: 0 });
       return { composed, http, url: http.url };
@@ -41,10 +50,19 @@ export async function stop(running: Running | undefined): Promise<void> {
   await running.composed.close();
 }
 
-export async function call(url: string, method: string, path: string, init: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+export async function call(
+  url: string,
+  method: string,
+  path: string,
+  init: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const response = await fetch(`${url}${path}`, {
     method,
-    headers: { 'content-type': 'application/json', ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...init.headers },
+    headers: {
+      'content-type': 'application/json',
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+      ...init.headers,
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
     signal: AbortSignal.timeout(10_000),
   });

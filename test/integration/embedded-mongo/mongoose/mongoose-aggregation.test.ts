@@ -21,7 +21,12 @@ describe('Mongoose on the embedded server: aggregation', () => {
     Customers = f.connection.model<Customer>('Customer', new Schema<Customer>({ name: String }));
     Orders = f.connection.model<Order>(
       'Order',
-      new Schema<Order>({ customer: { type: Schema.Types.ObjectId, ref: 'Customer' }, status: String, amount: Schema.Types.Decimal128, items: Number }),
+      new Schema<Order>({
+        customer: { type: Schema.Types.ObjectId, ref: 'Customer' },
+        status: String,
+        amount: Schema.Types.Decimal128,
+        items: Number,
+      }),
     );
     const [ada, grace] = await Customers.create([{ name: 'Ada' }, { name: 'Grace' }]);
     await Orders.create([
@@ -34,7 +39,12 @@ describe('Mongoose on the embedded server: aggregation', () => {
   afterAll(() => stopMongoose(f));
 
   test('$lookup joins the customers and $group sums decimal amounts exactly', async () => {
-    const totals = await Orders.aggregate<{ _id: string; total: mongoose.Types.Decimal128; orders: number; items: number }>([
+    const totals = await Orders.aggregate<{
+      _id: string;
+      total: mongoose.Types.Decimal128;
+      orders: number;
+      items: number;
+    }>([
       { $lookup: { from: Customers.collection.name, localField: 'customer', foreignField: '_id', as: 'customer' } },
       { $unwind: '$customer' },
       { $group: { _id: '$customer.name', total: { $sum: '$amount' }, orders: { $sum: 1 }, items: { $sum: '$items' } } },
@@ -52,13 +62,23 @@ describe('Mongoose on the embedded server: aggregation', () => {
       {
         $facet: {
           byStatus: [{ $group: { _id: '$status', count: { $sum: 1 } } }, { $sort: { _id: 1 } }],
-          largest: [{ $sort: { amount: -1 } }, { $limit: 1 }, { $project: { _id: 0, amount: { $toString: '$amount' } } }],
-          summary: [{ $group: { _id: null, orders: { $sum: 1 }, averageItems: { $avg: '$items' } } }, { $project: { _id: 0 } }],
+          largest: [
+            { $sort: { amount: -1 } },
+            { $limit: 1 },
+            { $project: { _id: 0, amount: { $toString: '$amount' } } },
+          ],
+          summary: [
+            { $group: { _id: null, orders: { $sum: 1 }, averageItems: { $avg: '$items' } } },
+            { $project: { _id: 0 } },
+          ],
         },
       },
     ]);
     expect(facets).toEqual({
-      byStatus: [{ _id: 'open', count: 1 }, { _id: 'shipped', count: 3 }],
+      byStatus: [
+        { _id: 'open', count: 1 },
+        { _id: 'shipped', count: 3 },
+      ],
       largest: [{ amount: '19.99' }],
       summary: [{ orders: 4, averageItems: 2.5 }],
     });
@@ -66,7 +86,10 @@ describe('Mongoose on the embedded server: aggregation', () => {
 
   test('an aggregation cursor streams its results', async () => {
     const statuses: string[] = [];
-    for await (const row of Orders.aggregate<{ status: string }>([{ $sort: { items: 1 } }, { $project: { status: 1 } }]).cursor({ batchSize: 1 })) {
+    for await (const row of Orders.aggregate<{ status: string }>([
+      { $sort: { items: 1 } },
+      { $project: { status: 1 } },
+    ]).cursor({ batchSize: 1 })) {
       statuses.push(row.status);
     }
     expect(statuses).toEqual(['shipped', 'open', 'shipped', 'shipped']);

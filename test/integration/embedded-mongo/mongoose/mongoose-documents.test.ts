@@ -33,7 +33,10 @@ describe('Mongoose on the embedded server: documents', () => {
       { timestamps: true },
     );
     Users = f.connection.model<User>('User', userSchema);
-    Books = f.connection.model<Book>('Book', new Schema<Book>({ title: String, author: { type: Schema.Types.ObjectId, ref: 'User' } }));
+    Books = f.connection.model<Book>(
+      'Book',
+      new Schema<Book>({ title: String, author: { type: Schema.Types.ObjectId, ref: 'User' } }),
+    );
     await Users.init();
   });
   afterAll(() => stopMongoose(f));
@@ -51,7 +54,9 @@ describe('Mongoose on the embedded server: documents', () => {
     const stored = await Users.findById(ada._id).lean();
     expect(stored).toMatchObject({ email: 'ada@example.com', name: 'Ada', age: 36, role: 'member', visits: 0 });
 
-    const invalid = await Users.create({ email: 'x@example.com', name: 'X', age: -1, role: 'owner' as never }).catch((error: unknown) => error);
+    const invalid = await Users.create({ email: 'x@example.com', name: 'X', age: -1, role: 'owner' as never }).catch(
+      (error: unknown) => error,
+    );
     expect(invalid).toBeInstanceOf(mongoose.Error.ValidationError);
     const errors = (invalid as mongoose.Error.ValidationError).errors;
     expect(Object.keys(errors).sort()).toEqual(['age', 'name', 'role']);
@@ -59,18 +64,28 @@ describe('Mongoose on the embedded server: documents', () => {
     expect(errors.role.kind).toBe('enum');
     expect(await Users.countDocuments()).toBe(1);
 
-    const update = await Users.updateOne({ _id: ada._id }, { age: 200 }, { runValidators: true }).catch((error: unknown) => error);
+    const update = await Users.updateOne({ _id: ada._id }, { age: 200 }, { runValidators: true }).catch(
+      (error: unknown) => error,
+    );
     expect(update).toBeInstanceOf(mongoose.Error.ValidationError);
     const cast = await Users.findById('not-an-object-id').catch((error: unknown) => error);
     expect(cast).toBeInstanceOf(mongoose.Error.CastError);
   });
 
-  test('a unique index violation is the server\'s E11000 (code 11000 with keyPattern and keyValue)', async () => {
+  test("a unique index violation is the server's E11000 (code 11000 with keyPattern and keyValue)", async () => {
     await Users.create({ email: 'grace@example.com', name: 'Grace' });
-    const duplicate = await Users.create({ email: 'GRACE@example.com', name: 'Grace Again' }).catch((error: unknown) => error);
+    const duplicate = await Users.create({ email: 'GRACE@example.com', name: 'Grace Again' }).catch(
+      (error: unknown) => error,
+    );
     expect(duplicate).toBeInstanceOf(mongoose.mongo.MongoServerError);
-    expect(duplicate).toMatchObject({ code: 11000, keyPattern: { email: 1 }, keyValue: { email: 'grace@example.com' } });
-    expect((duplicate as Error).message).toMatch(/^E11000 duplicate key error collection: mongoose_documents\.users index: email_1 dup key/);
+    expect(duplicate).toMatchObject({
+      code: 11000,
+      keyPattern: { email: 1 },
+      keyValue: { email: 'grace@example.com' },
+    });
+    expect((duplicate as Error).message).toMatch(
+      /^E11000 duplicate key error collection: mongoose_documents\.users index: email_1 dup key/,
+    );
   });
 
   test('populate resolves references; lean returns plain objects', async () => {
@@ -109,35 +124,54 @@ describe('Mongoose on the embedded server: documents', () => {
       );
     const first = await upsert('Linus');
     expect(first.lastErrorObject).toMatchObject({ updatedExisting: false, n: 1 });
-    expect(first.value).toMatchObject({ email: 'linus@example.com', name: 'Linus', age: 21, visits: 1, role: 'member' });
+    expect(first.value).toMatchObject({
+      email: 'linus@example.com',
+      name: 'Linus',
+      age: 21,
+      visits: 1,
+      role: 'member',
+    });
     const second = await upsert('Linus T.');
     expect(second.lastErrorObject).toMatchObject({ updatedExisting: true, n: 1 });
     expect(second.value).toMatchObject({ name: 'Linus T.', age: 21, visits: 2 });
-    const before = await Users.findOneAndUpdate({ email: 'linus@example.com' }, { $inc: { visits: 1 } }, { returnDocument: 'before' });
+    const before = await Users.findOneAndUpdate(
+      { email: 'linus@example.com' },
+      { $inc: { visits: 1 } },
+      { returnDocument: 'before' },
+    );
     expect(before?.visits).toBe(2);
     expect(await Users.countDocuments({ email: 'linus@example.com' })).toBe(1);
   });
 
   test('Query.cursor() streams hydrated documents in order across batches', async () => {
-    await Users.insertMany(Array.from({ length: 7 }, (_, i) => ({ email: `u${i}@example.com`, name: `User ${i}`, age: 70 - i })));
+    await Users.insertMany(
+      Array.from({ length: 7 }, (_, i) => ({ email: `u${i}@example.com`, name: `User ${i}`, age: 70 - i })),
+    );
     const seen: number[] = [];
-    for await (const user of Users.find({ age: { $gte: 65 } }).sort({ age: 1 }).batchSize(2).cursor()) {
+    for await (const user of Users.find({ age: { $gte: 65 } })
+      .sort({ age: 1 })
+      .batchSize(2)
+      .cursor()) {
       expect(user).toBeInstanceOf(Users);
       seen.push(user.age!);
     }
     expect(seen).toEqual([65, 66, 67, 68, 69, 70]);
-    const cursor = Users.find({ age: { $lt: 66 } }).sort({ age: -1 }).cursor();
+    const cursor = Users.find({ age: { $lt: 66 } })
+      .sort({ age: -1 })
+      .cursor();
     expect((await cursor.next())?.age).toBe(65);
     expect((await cursor.next())?.age).toBe(64);
     expect(await cursor.next()).toBeNull();
     let visited = 0;
-    await Users.find().cursor({ batchSize: 3 }).eachAsync(() => {
-      visited++;
-    });
+    await Users.find()
+      .cursor({ batchSize: 3 })
+      .eachAsync(() => {
+        visited++;
+      });
     expect(visited).toBe(7);
   });
 
-  test('syncIndexes creates the schema\'s indexes and drops the ones it does not declare', async () => {
+  test("syncIndexes creates the schema's indexes and drops the ones it does not declare", async () => {
     const collection = Users.collection;
     await collection.createIndex({ name: 1 }, { name: 'name_1' });
     await collection.dropIndex('age_1');

@@ -18,19 +18,35 @@ describe('Mongoose: a wider application workload on the embedded server', () => 
   beforeAll(async () => {
     fixture = await startMongoose('odm_workload');
     const connection = fixture.connection;
-    const authorSchema = new Schema({ name: { type: String, required: true }, email: { type: String, unique: true } }, { toJSON: { virtuals: true }, toObject: { virtuals: true } });
+    const authorSchema = new Schema(
+      { name: { type: String, required: true }, email: { type: String, unique: true } },
+      { toJSON: { virtuals: true }, toObject: { virtuals: true } },
+    );
     authorSchema.virtual('posts', { ref: 'Post', localField: '_id', foreignField: 'author' });
     authorSchema.pre('save', function (this: { name: string }) {
       saved.push(this.name);
     });
     Authors = connection.model('Author', authorSchema);
-    Posts = connection.model('Post', new Schema({
-      title: { type: String, required: true, minlength: 3 },
-      author: { type: Schema.Types.ObjectId, ref: 'Author' },
-      tags: [String],
-      ratings: [{ by: String, stars: Number }],
-    }, { timestamps: true }));
-    Comments = connection.model('Comment', new Schema({ post: { type: Schema.Types.ObjectId, ref: 'Post' }, by: { type: Schema.Types.ObjectId, ref: 'Author' }, text: String }));
+    Posts = connection.model(
+      'Post',
+      new Schema(
+        {
+          title: { type: String, required: true, minlength: 3 },
+          author: { type: Schema.Types.ObjectId, ref: 'Author' },
+          tags: [String],
+          ratings: [{ by: String, stars: Number }],
+        },
+        { timestamps: true },
+      ),
+    );
+    Comments = connection.model(
+      'Comment',
+      new Schema({
+        post: { type: Schema.Types.ObjectId, ref: 'Post' },
+        by: { type: Schema.Types.ObjectId, ref: 'Author' },
+        text: String,
+      }),
+    );
     const eventSchema = new Schema({ at: Date }, { discriminatorKey: 'kind' });
     Events = connection.model('Event', eventSchema);
     await Promise.all([Authors.init(), Posts.init(), Comments.init(), Events.init()]);
@@ -47,10 +63,15 @@ describe('Mongoose: a wider application workload on the embedded server', () => 
     expect(saved).toEqual(['Ada', 'Bob']);
     const withPosts = await Authors.findById(ada._id).populate({ path: 'posts', options: { sort: { title: 1 } } });
     expect(withPosts!.posts.map((p: { title: string }) => p.title)).toEqual(['Engines', 'Looms']);
-    const comment = await Comments.findOne({ text: 'nice' }).populate({ path: 'post', populate: { path: 'author', select: 'name' } }).populate('by', 'name').lean<any>();
+    const comment = await Comments.findOne({ text: 'nice' })
+      .populate({ path: 'post', populate: { path: 'author', select: 'name' } })
+      .populate('by', 'name')
+      .lean<any>();
     expect(comment.post.author.name).toBe('Ada');
     expect(comment.by.name).toBe('Bob');
-    const matched = await Posts.find({ author: ada._id }).populate({ path: 'author', match: { name: 'Nobody' } }).lean<any[]>();
+    const matched = await Posts.find({ author: ada._id })
+      .populate({ path: 'author', match: { name: 'Nobody' } })
+      .lean<any[]>();
     expect(matched.map((p) => p.author)).toEqual([null, null]);
   });
 
@@ -65,13 +86,37 @@ describe('Mongoose: a wider application workload on the embedded server', () => 
   });
 
   test('findOneAndUpdate validates, upserts, returns the new document, and updates array elements by filter', async () => {
-    await expect(Posts.findOneAndUpdate({ title: 'Engines' }, { title: 'no' }, { runValidators: true })).rejects.toBeInstanceOf(mongoose.Error.ValidationError);
-    const upserted = await Posts.findOneAndUpdate({ title: 'Gears' }, { $set: { tags: ['new'] } }, { upsert: true, returnDocument: 'after' });
+    await expect(
+      Posts.findOneAndUpdate({ title: 'Engines' }, { title: 'no' }, { runValidators: true }),
+    ).rejects.toBeInstanceOf(mongoose.Error.ValidationError);
+    const upserted = await Posts.findOneAndUpdate(
+      { title: 'Gears' },
+      { $set: { tags: ['new'] } },
+      { upsert: true, returnDocument: 'after' },
+    );
     expect(upserted!.title).toBe('Gears');
     expect(upserted!.createdAt).toBeInstanceOf(Date);
-    await Posts.updateOne({ title: 'Engines' }, { $push: { ratings: { $each: [{ by: 'a', stars: 2 }, { by: 'b', stars: 5 }] } } });
-    await Posts.updateOne({ title: 'Engines' }, { $inc: { 'ratings.$[low].stars': 1 } }, { arrayFilters: [{ 'low.stars': { $lt: 3 } }] });
-    expect((await Posts.findOne({ title: 'Engines' }).lean<any>()).ratings.map((r: { stars: number }) => r.stars)).toEqual([3, 5]);
+    await Posts.updateOne(
+      { title: 'Engines' },
+      {
+        $push: {
+          ratings: {
+            $each: [
+              { by: 'a', stars: 2 },
+              { by: 'b', stars: 5 },
+            ],
+          },
+        },
+      },
+    );
+    await Posts.updateOne(
+      { title: 'Engines' },
+      { $inc: { 'ratings.$[low].stars': 1 } },
+      { arrayFilters: [{ 'low.stars': { $lt: 3 } }] },
+    );
+    expect(
+      (await Posts.findOne({ title: 'Engines' }).lean<any>()).ratings.map((r: { stars: number }) => r.stars),
+    ).toEqual([3, 5]);
   });
 
   test('withTransaction commits together, and an error inside aborts everything', async () => {
@@ -82,10 +127,12 @@ describe('Mongoose: a wider application workload on the embedded server', () => 
         await Posts.create([{ title: 'Together', author: null }], { session });
       });
       expect(await Authors.exists({ email: 'cy@example.com' })).not.toBeNull();
-      await expect(session.withTransaction(async () => {
-        await Authors.create([{ name: 'Dee', email: 'dee@example.com' }], { session });
-        throw new Error('changed my mind');
-      })).rejects.toThrow('changed my mind');
+      await expect(
+        session.withTransaction(async () => {
+          await Authors.create([{ name: 'Dee', email: 'dee@example.com' }], { session });
+          throw new Error('changed my mind');
+        }),
+      ).rejects.toThrow('changed my mind');
       expect(await Authors.exists({ email: 'dee@example.com' })).toBeNull();
     } finally {
       await session.endSession();
@@ -93,7 +140,14 @@ describe('Mongoose: a wider application workload on the embedded server', () => 
   });
 
   test('unordered inserts keep the valid documents and report the duplicate keys', async () => {
-    const error = await Authors.insertMany([{ name: 'E', email: 'e@example.com' }, { name: 'A2', email: 'ada@example.com' }, { name: 'F', email: 'f@example.com' }], { ordered: false }).catch((caught: unknown) => caught as { code?: number; insertedDocs?: unknown[] });
+    const error = await Authors.insertMany(
+      [
+        { name: 'E', email: 'e@example.com' },
+        { name: 'A2', email: 'ada@example.com' },
+        { name: 'F', email: 'f@example.com' },
+      ],
+      { ordered: false },
+    ).catch((caught: unknown) => caught as { code?: number; insertedDocs?: unknown[] });
     expect(error).toMatchObject({ code: 11000 });
     expect(await Authors.countDocuments({ email: { $in: ['e@example.com', 'f@example.com'] } })).toBe(2);
   });
@@ -106,10 +160,20 @@ describe('Mongoose: a wider application workload on the embedded server', () => 
     expect((await Posts.distinct('tags')).sort()).toEqual(['math', 'new']);
     const counts = await Authors.aggregate([
       { $match: { name: { $in: ['Ada', 'Bob'] } } },
-      { $lookup: { from: 'posts', let: { id: '$_id' }, pipeline: [{ $match: { $expr: { $eq: ['$author', '$$id'] } } }, { $count: 'n' }], as: 'written' } },
+      {
+        $lookup: {
+          from: 'posts',
+          let: { id: '$_id' },
+          pipeline: [{ $match: { $expr: { $eq: ['$author', '$$id'] } } }, { $count: 'n' }],
+          as: 'written',
+        },
+      },
       { $project: { _id: 0, name: 1, posts: { $ifNull: [{ $first: '$written.n' }, 0] } } },
       { $sort: { name: 1 } },
     ]);
-    expect(counts).toEqual([{ name: 'Ada', posts: 2 }, { name: 'Bob', posts: 0 }]);
+    expect(counts).toEqual([
+      { name: 'Ada', posts: 2 },
+      { name: 'Bob', posts: 0 },
+    ]);
   });
 });

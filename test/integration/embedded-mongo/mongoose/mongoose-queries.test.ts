@@ -47,12 +47,31 @@ describe('Mongoose on the embedded server: saving, arrays, collation and geo hel
     const team = await Teams.create({ name: 'Blue', members: [{ name: 'a', score: 5 }], tags: ['x'] });
     await Teams.updateOne(
       { _id: team._id },
-      { $push: { members: { $each: [{ name: 'b', score: 9 }, { name: 'c', score: 1 }], $sort: { score: -1 }, $slice: 2 } }, $addToSet: { tags: { $each: ['x', 'y'] } } },
+      {
+        $push: {
+          members: {
+            $each: [
+              { name: 'b', score: 9 },
+              { name: 'c', score: 1 },
+            ],
+            $sort: { score: -1 },
+            $slice: 2,
+          },
+        },
+        $addToSet: { tags: { $each: ['x', 'y'] } },
+      },
     );
-    await Teams.updateOne({ _id: team._id }, { $inc: { 'members.$[low].score': 10 } }, { arrayFilters: [{ 'low.score': { $lt: 6 } }] });
+    await Teams.updateOne(
+      { _id: team._id },
+      { $inc: { 'members.$[low].score': 10 } },
+      { arrayFilters: [{ 'low.score': { $lt: 6 } }] },
+    );
     await Teams.updateOne({ _id: team._id }, { $pull: { tags: 'x' } });
     const updated = await Teams.findById(team._id).lean();
-    expect(updated?.members).toEqual([{ name: 'b', score: 9 }, { name: 'a', score: 15 }]);
+    expect(updated?.members).toEqual([
+      { name: 'b', score: 9 },
+      { name: 'a', score: 15 },
+    ]);
     expect(updated?.tags).toEqual(['y']);
   });
 
@@ -73,10 +92,18 @@ describe('Mongoose on the embedded server: saving, arrays, collation and geo hel
       { name: 'near', hq: { type: 'Point', coordinates: [0.1, 0] } },
       { name: 'mid', hq: { type: 'Point', coordinates: [1, 0] } },
     ]);
-    const found = await Teams.find().where('hq').near({ center: { type: 'Point', coordinates: [0, 0] }, maxDistance: 200_000, spherical: true }).lean();
+    const found = await Teams.find()
+      .where('hq')
+      .near({ center: { type: 'Point', coordinates: [0, 0] }, maxDistance: 200_000, spherical: true })
+      .lean();
     expect(found.map((team) => team.name)).toEqual(['near', 'mid']);
     const measured = await Teams.aggregate<{ name: string; km: number }>()
-      .near({ near: { type: 'Point', coordinates: [0, 0] }, distanceField: 'km', distanceMultiplier: 0.001, spherical: true })
+      .near({
+        near: { type: 'Point', coordinates: [0, 0] },
+        distanceField: 'km',
+        distanceMultiplier: 0.001,
+        spherical: true,
+      })
       .project({ _id: 0, name: 1, km: 1 });
     expect(measured.map((row) => row.name)).toEqual(['near', 'mid', 'far']);
     expect(measured[1].km).toBeCloseTo((Math.PI / 180) * 6378.1, 6);

@@ -85,7 +85,7 @@ describe('Mongoose on the embedded server: subdocument arrays', () => {
     expect(after.labels).toEqual([{ name: 'gift', color: 'green' }]);
   });
 
-  test('Query#slice() keeps the document\'s other fields (mongod: a $slice-only projection excludes nothing)', async () => {
+  test("Query#slice() keeps the document's other fields (mongod: a $slice-only projection excludes nothing)", async () => {
     const order = await newOrder();
     const sliced = await Orders.findById(order._id).slice('notes', 2).lean().orFail();
     expect(sliced.notes).toEqual(['n1', 'n2']);
@@ -97,14 +97,20 @@ describe('Mongoose on the embedded server: subdocument arrays', () => {
 
   test('$elemMatch projections return the first matching element, for field and operator-only conditions', async () => {
     const order = await newOrder();
-    const byField = await Orders.findById(order._id, { items: { $elemMatch: { sku: 'b' } } }).lean().orFail();
+    const byField = await Orders.findById(order._id, { items: { $elemMatch: { sku: 'b' } } })
+      .lean()
+      .orFail();
     expect(byField.items).toHaveLength(1);
     expect(byField.items[0]).toMatchObject({ sku: 'b', qty: 2 });
     expect(byField.ref).toBeUndefined();
-    const byValue = await Orders.findById(order._id, { scores: { $elemMatch: { $gte: 8 } }, ref: 1 }).lean().orFail();
+    const byValue = await Orders.findById(order._id, { scores: { $elemMatch: { $gte: 8 } }, ref: 1 })
+      .lean()
+      .orFail();
     expect(byValue.scores).toEqual([8]);
     expect(byValue.ref).toBe('o-1');
-    const byIn = await Orders.findById(order._id, { scores: { $elemMatch: { $in: [9, 3] } } }).lean().orFail();
+    const byIn = await Orders.findById(order._id, { scores: { $elemMatch: { $in: [9, 3] } } })
+      .lean()
+      .orFail();
     expect(byIn.scores).toEqual([3]);
   });
 });

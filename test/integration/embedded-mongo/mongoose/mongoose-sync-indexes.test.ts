@@ -31,10 +31,16 @@ describe('Mongoose syncIndexes() against the embedded server', () => {
       textIndexVersion: 3,
     });
     const compound = await first.Product.collection.listIndexes().toArray();
-    expect(compound.find((index) => index.name === 'category_1_name_text')?.key).toEqual({ category: 1, _fts: 'text', _ftsx: 1 });
+    expect(compound.find((index) => index.name === 'category_1_name_text')?.key).toEqual({
+      category: 1,
+      _fts: 'text',
+      _ftsx: 1,
+    });
 
     // A second start of the application: a new connection defines the same models and syncs again.
-    const restarted = await mongoose.createConnection(f.server.url, { dbName: 'mongoose_sync_indexes', serverSelectionTimeoutMS: 3000 }).asPromise();
+    const restarted = await mongoose
+      .createConnection(f.server.url, { dbName: 'mongoose_sync_indexes', serverSelectionTimeoutMS: 3000 })
+      .asPromise();
     try {
       const again = defineModels(restarted);
       expect(await again.Article.syncIndexes()).toEqual([]);

@@ -24,7 +24,11 @@ describe('Mongoose Model.watch() on the embedded server', () => {
     await Item.updateOne({ _id: item._id }, { $inc: { count: 1 } });
     await seenTwo;
     expect(changes[0]).toMatchObject({ operationType: 'insert', fullDocument: { name: 'a', count: 1 } });
-    expect(changes[1]).toMatchObject({ operationType: 'update', fullDocument: { name: 'a', count: 2 }, updateDescription: { updatedFields: { count: 2 } } });
+    expect(changes[1]).toMatchObject({
+      operationType: 'update',
+      fullDocument: { name: 'a', count: 2 },
+      updateDescription: { updatedFields: { count: 2 } },
+    });
     await stream.close();
   });
 });

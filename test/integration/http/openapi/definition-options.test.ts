@@ -52,7 +52,12 @@ const beacons = defineService({
 });
 
 function compose(services: readonly ServiceDefinition[]): Promise<ComposedApplication> {
-  const config = loadConfig({ NODE_ENV: 'test', STORE: 'memory', DATA_DIR: ':memory:', AUTH_SECRET: 'a-test-secret-that-is-long-enough-0123456789' });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    STORE: 'memory',
+    DATA_DIR: ':memory:',
+    AUTH_SECRET: 'a-test-secret-that-is-long-enough-0123456789',
+  });
   return composeApplication(config, { services, authentication: { passwordHashCost: 10 } });
 }
 
@@ -80,10 +85,19 @@ describe('the OpenAPI document follows what a definition states', () => {
     expect(collection.delete.operationId).toBe('widgets.removeMany');
     expect(collection.patch.responses['200'].content['application/json'].schema.type).toBe('array');
     expect(document.paths['/widgets'].post.requestBody.content['application/json'].schema.oneOf).toEqual([
-      { oneOf: [{ $ref: '#/components/schemas/WidgetDto' }, { type: 'array', items: { $ref: '#/components/schemas/WidgetDto' } }] },
+      {
+        oneOf: [
+          { $ref: '#/components/schemas/WidgetDto' },
+          { type: 'array', items: { $ref: '#/components/schemas/WidgetDto' } },
+        ],
+      },
       { $ref: '#/components/schemas/PingDto' },
     ]);
-    expect(resolved.paths['/widgets/{id}'].parameters[0]).toMatchObject({ name: 'id', in: 'path', schema: { type: 'string', format: 'uuid' } });
+    expect(resolved.paths['/widgets/{id}'].parameters[0]).toMatchObject({
+      name: 'id',
+      in: 'path',
+      schema: { type: 'string', format: 'uuid' },
+    });
     const names = collection.get.parameters.map((parameter: any) => parameter.name);
     expect(names).toEqual(expect.arrayContaining(['id', 'id[$in][]', 'name[$regex]', 'name[$options]']));
   });
@@ -98,18 +112,28 @@ describe('the OpenAPI document follows what a definition states', () => {
     const post = resolved.paths['/beacons'].post;
     expect(post.operationId).toBe('beacons.signal');
     expect(post.parameters).toEqual([
-      expect.objectContaining({ name: 'X-Service-Method', in: 'header', required: true, schema: { type: 'string', enum: ['signal'] } }),
+      expect.objectContaining({
+        name: 'X-Service-Method',
+        in: 'header',
+        required: true,
+        schema: { type: 'string', enum: ['signal'] },
+      }),
       expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
     ]);
     expect(Object.keys(post.responses)).not.toContain('201');
     expect(resolved.paths['/beacons'].get.responses['200'].content['application/json'].schema.type).toBe('array');
-    expect(resolved.paths['/beacons'].get.parameters.find((parameter: any) => parameter.name === '$limit').schema.maximum).toBeUndefined();
+    expect(
+      resolved.paths['/beacons'].get.parameters.find((parameter: any) => parameter.name === '$limit').schema.maximum,
+    ).toBeUndefined();
     expect(document.paths['/beacons/{id}']).toBeUndefined();
   });
 
   it('agrees with the server on those routes', async () => {
     const agent = request(composed.http);
-    const created = await agent.post('/widgets').send([{ name: 'a' }, { name: 'b' }]).expect(201);
+    const created = await agent
+      .post('/widgets')
+      .send([{ name: 'a' }, { name: 'b' }])
+      .expect(201);
     expect(created.body).toHaveLength(2);
     expect(created.body[0].id).toMatch(/^[0-9a-f-]{36}$/);
     await agent.post('/widgets').set('x-service-method', 'ping').send({ count: 1 }).expect(401);
@@ -128,6 +152,11 @@ it('refuses two DTO classes of the same name instead of documenting one of them'
     }
     return WidgetDto;
   })();
-  const clash = defineService({ ...beacons, path: 'clash', methods: ['find', 'create'], dto: { create: Other, patch: WidgetPatchDto, query: WidgetQueryDto } });
+  const clash = defineService({
+    ...beacons,
+    path: 'clash',
+    methods: ['find', 'create'],
+    dto: { create: Other, patch: WidgetPatchDto, query: WidgetQueryDto },
+  });
   await expect(compose([usersService, widgets, clash])).rejects.toThrow("Two DTO classes are named 'WidgetDto'");
 });

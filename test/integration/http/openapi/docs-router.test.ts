@@ -11,7 +11,10 @@ describe('the apiDocs option of the HTTP adapter', () => {
     const document = { openapi: '3.1.0', info: { title: 'first', version: '1' }, paths: {} };
     const http = createHttpAdapter(createApp(), { apiDocs: { document, page: false } });
     document.info.title = 'changed afterwards';
-    const response = await request(http).get('/openapi.json').expect(200).expect('content-type', /^application\/json/);
+    const response = await request(http)
+      .get('/openapi.json')
+      .expect(200)
+      .expect('content-type', /^application\/json/);
     expect(response.body.info.title).toBe('first');
     await request(http).head('/openapi.json').expect(200);
   });
@@ -24,37 +27,65 @@ describe('the apiDocs option of the HTTP adapter', () => {
     }
   });
 
-  it('with page: true serves the page, its script file and swagger-ui-dist\'s own files, nothing else from that folder', async () => {
+  it("with page: true serves the page, its script file and swagger-ui-dist's own files, nothing else from that folder", async () => {
     const http = createHttpAdapter(createApp(), { apiDocs: { document: {}, page: true } });
-    const page = await request(http).get('/docs').expect(200).expect('content-type', /^text\/html/);
+    const page = await request(http)
+      .get('/docs')
+      .expect(200)
+      .expect('content-type', /^text\/html/);
     expect(page.text).not.toMatch(/<script>|<script [^>]*>[^<]/);
     const sources = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
-    expect(sources).toEqual(expect.arrayContaining(['/docs/swagger-ui-bundle.js', '/docs/init.js', '/docs/swagger-ui.css']));
+    expect(sources).toEqual(
+      expect.arrayContaining(['/docs/swagger-ui-bundle.js', '/docs/init.js', '/docs/swagger-ui.css']),
+    );
     for (const source of sources) await request(http).get(source).expect(200);
-    const css = await request(http).get('/docs/swagger-ui.css').expect('content-type', /^text\/css/);
+    const css = await request(http)
+      .get('/docs/swagger-ui.css')
+      .expect('content-type', /^text\/css/);
     expect(css.text).toBe(readFileSync(path.join(swaggerUi, 'swagger-ui.css'), 'utf8'));
     expect(css.headers['content-security-policy']).toContain("script-src 'self'");
-    for (const url of ['/docs/index.html', '/docs/swagger-initializer.js', '/docs/package.json', '/docs/..%2fpackage.json', '/docs/oauth2-redirect.html']) {
+    for (const url of [
+      '/docs/index.html',
+      '/docs/swagger-initializer.js',
+      '/docs/package.json',
+      '/docs/..%2fpackage.json',
+      '/docs/oauth2-redirect.html',
+    ]) {
       expect([url, (await request(http).get(url)).status]).toEqual([url, 404]);
     }
   });
 
   it('sends upgrade-insecure-requests only to a request that came over HTTPS', async () => {
-    const directivesOf = (response: request.Response) => String(response.headers['content-security-policy']).split(';').map((directive) => directive.trim().split(/\s+/)[0]);
+    const directivesOf = (response: request.Response) =>
+      String(response.headers['content-security-policy'])
+        .split(';')
+        .map((directive) => directive.trim().split(/\s+/)[0]);
     const direct = createHttpAdapter(createApp(), { apiDocs: { document: {}, page: true } });
     for (const url of ['/docs', '/docs/init.js', '/docs/swagger-ui.css', '/openapi.json']) {
       const plain = directivesOf(await request(direct).get(url).expect(200));
-      expect([url, plain.includes('script-src'), plain.includes('upgrade-insecure-requests')]).toEqual([url, true, false]);
+      expect([url, plain.includes('script-src'), plain.includes('upgrade-insecure-requests')]).toEqual([
+        url,
+        true,
+        false,
+      ]);
       // A forwarded protocol counts only from a trusted proxy.
       const forged = directivesOf(await request(direct).get(url).set('x-forwarded-proto', 'https').expect(200));
       expect([url, forged.includes('upgrade-insecure-requests')]).toEqual([url, false]);
     }
-    const behindProxy = createHttpAdapter(createApp(), { apiDocs: { document: {}, page: true }, trustProxy: 'loopback' });
+    const behindProxy = createHttpAdapter(createApp(), {
+      apiDocs: { document: {}, page: true },
+      trustProxy: 'loopback',
+    });
     behindProxy.express.get('/page', (_req, res) => void res.send('a page'));
     for (const url of ['/docs', '/docs/swagger-ui.css', '/page']) {
       const forwarded = directivesOf(await request(behindProxy).get(url).set('x-forwarded-proto', 'https').expect(200));
       expect([url, forwarded.includes('upgrade-insecure-requests')]).toEqual([url, true]);
-      expect([url, directivesOf(await request(behindProxy).get(url).set('x-forwarded-proto', 'http').expect(200)).includes('upgrade-insecure-requests')]).toEqual([url, false]);
+      expect([
+        url,
+        directivesOf(await request(behindProxy).get(url).set('x-forwarded-proto', 'http').expect(200)).includes(
+          'upgrade-insecure-requests',
+        ),
+      ]).toEqual([url, false]);
     }
   });
 

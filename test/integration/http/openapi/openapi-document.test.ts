@@ -10,7 +10,13 @@ import { STANDARD_METHODS } from '../../../../src/ports/service.port';
 const TEST_SECRET = 'a-test-secret-that-is-long-enough-0123456789';
 
 function compose(env: Record<string, string> = {}): Promise<ComposedApplication> {
-  const config = loadConfig({ NODE_ENV: 'test', STORE: 'memory', DATA_DIR: ':memory:', AUTH_SECRET: TEST_SECRET, ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    STORE: 'memory',
+    DATA_DIR: ':memory:',
+    AUTH_SECRET: TEST_SECRET,
+    ...env,
+  });
   return composeApplication(config, { authentication: { passwordHashCost: 10 } });
 }
 
@@ -64,23 +70,41 @@ describe('GET /openapi.json', () => {
     const post = resolved.paths['/messages'].post;
     const header = post.parameters.find((parameter: any) => parameter.in === 'header');
     expect(header).toMatchObject({ name: 'X-Service-Method', required: false, schema: { enum: ['markRead'] } });
-    expect(document.paths['/messages'].post['x-service-methods']).toEqual({ markRead: { requestBody: { $ref: '#/components/schemas/MarkReadDto' } } });
-    expect(document.components.schemas.MarkReadDto).toMatchObject({ type: 'object', required: ['id'], additionalProperties: false });
+    expect(document.paths['/messages'].post['x-service-methods']).toEqual({
+      markRead: { requestBody: { $ref: '#/components/schemas/MarkReadDto' } },
+    });
+    expect(document.components.schemas.MarkReadDto).toMatchObject({
+      type: 'object',
+      required: ['id'],
+      additionalProperties: false,
+    });
     expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['200', '201']));
   });
 
   it('documents the query syntax per field and operator in qs bracket syntax', () => {
-    const parameters = new Map<string, any>(resolved.paths['/messages'].get.parameters.map((parameter: any) => [parameter.name, parameter]));
+    const parameters = new Map<string, any>(
+      resolved.paths['/messages'].get.parameters.map((parameter: any) => [parameter.name, parameter]),
+    );
     for (const field of ['_id', 'text', 'userId', 'createdAt', 'read', 'likes']) {
       expect(parameters.get(field)).toMatchObject({ in: 'query' });
-      for (const operator of ['$lt', '$lte', '$gt', '$gte', '$ne', '$eq']) expect(parameters.has(`${field}[${operator}]`)).toBe(true);
-      for (const operator of ['$in', '$nin']) expect(parameters.get(`${field}[${operator}][]`)).toMatchObject({ style: 'form', explode: true, schema: { type: 'array' } });
+      for (const operator of ['$lt', '$lte', '$gt', '$gte', '$ne', '$eq'])
+        expect(parameters.has(`${field}[${operator}]`)).toBe(true);
+      for (const operator of ['$in', '$nin'])
+        expect(parameters.get(`${field}[${operator}][]`)).toMatchObject({
+          style: 'form',
+          explode: true,
+          schema: { type: 'array' },
+        });
     }
     expect(parameters.get('likes[$gte]').schema).toEqual({ type: 'integer' });
     expect(parameters.get('read').schema).toEqual({ type: 'boolean' });
     expect(parameters.get('$limit').schema).toEqual({ type: 'integer', minimum: 0, maximum: 50 });
     expect(parameters.get('$skip').schema).toEqual({ type: 'integer', minimum: 0 });
-    expect(parameters.get('$sort')).toMatchObject({ style: 'deepObject', explode: true, schema: { properties: { createdAt: { enum: [1, -1] } } } });
+    expect(parameters.get('$sort')).toMatchObject({
+      style: 'deepObject',
+      explode: true,
+      schema: { properties: { createdAt: { enum: [1, -1] } } },
+    });
     expect(parameters.get('$select[]').schema.items.enum).toEqual(expect.arrayContaining(['_id', 'text', 'createdAt']));
     // A hidden field is neither returned nor queryable.
     const users = new Set(resolved.paths['/users'].get.parameters.map((parameter: any) => parameter.name));
@@ -89,13 +113,16 @@ describe('GET /openapi.json', () => {
   });
 
   it('documents bearer authentication as the hooks decide it: users create is public, the rest needs a token', () => {
-    expect(document.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    expect(document.components.securitySchemes.bearerAuth).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    );
     const bearer = [{ bearerAuth: [] }];
     expect(document.paths['/users'].post.security).toBeUndefined();
     expect(document.paths['/users'].get.security).toEqual(bearer);
     expect(document.paths['/users/{id}'].patch.security).toEqual(bearer);
     for (const item of [document.paths['/messages'], document.paths['/messages/{id}']]) {
-      for (const operation of Object.values<any>(item).filter((value) => value.operationId)) expect(operation.security).toEqual(bearer);
+      for (const operation of Object.values<any>(item).filter((value) => value.operationId))
+        expect(operation.security).toEqual(bearer);
     }
   });
 
@@ -120,31 +147,51 @@ describe('GET /openapi.json', () => {
   it('describes what the server answers: records, the page shape, custom methods and logins', async () => {
     const agent = request(composed.http);
     const schemas = resolved.components.schemas;
-    const signUp = await agent.post('/users').send({ email: 'ada@example.com', password: 'correct horse', name: 'Ada' }).expect(201);
+    const signUp = await agent
+      .post('/users')
+      .send({ email: 'ada@example.com', password: 'correct horse', name: 'Ada' })
+      .expect(201);
     expect(compileSchema(schemas.UsersRecord)(signUp.body)).toBe(true);
-    const login = await agent.post('/authentication').send({ strategy: 'local', email: 'ada@example.com', password: 'correct horse' }).expect(201);
+    const login = await agent
+      .post('/authentication')
+      .send({ strategy: 'local', email: 'ada@example.com', password: 'correct horse' })
+      .expect(201);
     expect(compileSchema(schemas.AuthenticationResult)(login.body)).toBe(true);
     const auth = { authorization: `Bearer ${login.body.accessToken}` };
     const created = await agent.post('/messages').set(auth).send({ text: 'hello' }).expect(201);
     expect(compileSchema(schemas.MessagesRecord)(created.body)).toBe(true);
     // A record schema names every field an answer may carry (who liked, whether I did), and no other.
     expect(Object.keys(schemas.MessagesRecord.properties)).toEqual(expect.arrayContaining(['likedBy', 'liked']));
-    expect(new Ajv2020({ strict: false }).compile(schemas.MessagesRecord)({ ...created.body, undeclared: 1 })).toBe(false);
+    expect(new Ajv2020({ strict: false }).compile(schemas.MessagesRecord)({ ...created.body, undeclared: 1 })).toBe(
+      false,
+    );
     expect(Object.keys(schemas.UsersRecord.properties).sort()).toEqual(['_id', 'disabled', 'email', 'name', 'roles']);
-    const page = await agent.get('/messages?likes[$gte]=0&$sort[createdAt]=-1&$select[]=text&userId[$in][]=x&userId[$in][]=' + created.body.userId).set(auth).expect(200);
+    const page = await agent
+      .get(
+        '/messages?likes[$gte]=0&$sort[createdAt]=-1&$select[]=text&userId[$in][]=x&userId[$in][]=' +
+          created.body.userId,
+      )
+      .set(auth)
+      .expect(200);
     expect(compileSchema(schemas.MessagesPage)(page.body)).toBe(true);
     expect(page.body.data).toEqual([{ _id: created.body._id, text: 'hello' }]);
-    const marked = await agent.post('/messages').set(auth).set('x-service-method', 'markRead').send({ id: created.body._id }).expect(200);
+    const marked = await agent
+      .post('/messages')
+      .set(auth)
+      .set('x-service-method', 'markRead')
+      .send({ id: created.body._id })
+      .expect(200);
     expect(marked.body.read).toBe(true);
     const refused = await agent.get('/messages?text[$where]=1').set(auth).expect(400);
     expect(compileSchema(schemas.Error)(refused.body)).toBe(true);
   });
 
-  it('is served with helmet\'s full header set (over plain HTTP without upgrade-insecure-requests) and built once (the same bytes on every request)', async () => {
+  it("is served with helmet's full header set (over plain HTTP without upgrade-insecure-requests) and built once (the same bytes on every request)", async () => {
     const first = await request(composed.http).get('/openapi.json');
     const second = await request(composed.http).get('/openapi.json');
     expect(second.text).toBe(first.text);
-    for (const [name, value] of Object.entries(plainHttpSecurityHeaders(captureSecurityHeaders()))) expect([name, first.headers[name]]).toEqual([name, value]);
+    for (const [name, value] of Object.entries(plainHttpSecurityHeaders(captureSecurityHeaders())))
+      expect([name, first.headers[name]]).toEqual([name, value]);
   });
 });
 

@@ -22,7 +22,11 @@ export interface ChatPerson {
  * `controlledClock`, the page's clock is Playwright's (`context.clock`): it runs as usual until the
  * test moves it (`fastForward`: the page lives through time it was not given, a laptop lid closed).
  */
-export async function openChatPage(browser: Browser, url: string, { name, existing, controlledClock }: { name?: string; existing?: string; controlledClock?: boolean } = {}): Promise<ChatPerson> {
+export async function openChatPage(
+  browser: Browser,
+  url: string,
+  { name, existing, controlledClock }: { name?: string; existing?: string; controlledClock?: boolean } = {},
+): Promise<ChatPerson> {
   const email = existing ?? uniqueEmail('chat');
   const context = await browser.newContext();
   if (controlledClock) await context.clock.install();
@@ -35,7 +39,9 @@ export async function openChatPage(browser: Browser, url: string, { name, existi
     if (message.text().includes('Content Security Policy')) errors.push(message.text());
   });
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI}`),
+    );
   });
   page.on('websocket', (socket) => {
     sockets.push(socket);

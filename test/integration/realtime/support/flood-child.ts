@@ -24,7 +24,16 @@ async function main(): Promise<void> {
   clearTimeout(timer);
   const cutOff = !gaveUp;
   const answered = [...caller.acks.values()].filter(([error]) => error === null).length;
-  console.log(JSON.stringify({ sent, writeMs, answered, refused: caller.errorsWithCode(429).length, cutOff, acks: caller.acks.size }));
+  console.log(
+    JSON.stringify({
+      sent,
+      writeMs,
+      answered,
+      refused: caller.errorsWithCode(429).length,
+      cutOff,
+      acks: caller.acks.size,
+    }),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -54,7 +54,9 @@ export class RawSocketCaller {
 
   /** The acks received so far whose first argument (the error) has this code. */
   errorsWithCode(code: number): unknown[] {
-    return [...this.acks.values()].map((ack) => ack[0]).filter((error) => (error as { code?: unknown } | null)?.code === code);
+    return [...this.acks.values()]
+      .map((ack) => ack[0])
+      .filter((error) => (error as { code?: unknown } | null)?.code === code);
   }
 
   close(): void {

@@ -6,7 +6,9 @@ import { freePort } from '../../reliability/support/free-port';
 /** Why Redis tests cannot run here, or undefined when `redis-server` is installed. */
 export function redisUnavailableReason(): string | undefined {
   const probe = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
-  return probe.error || probe.status !== 0 ? 'redis-server is not installed (Debian package redis-server; .ci/run installs it)' : undefined;
+  return probe.error || probe.status !== 0
+    ? 'redis-server is not installed (Debian package redis-server; .ci/run installs it)'
+    : undefined;
 }
 
 /** A suite that needs redis-server: where it is missing, skipped with the reason printed after the run. */
@@ -31,9 +33,17 @@ export interface RedisProcess {
 export async function startRedis(dataDir?: string): Promise<RedisProcess> {
   const port = await freePort();
   let child: ChildHandle | undefined;
-  const persistence = dataDir ? ['--dir', dataDir, '--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+  const persistence = dataDir
+    ? ['--dir', dataDir, '--appendonly', 'yes', '--appendfsync', 'always']
+    : ['--appendonly', 'no'];
   const start = async () => {
-    child = new ChildHandle(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--protected-mode', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] }));
+    child = new ChildHandle(
+      spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--protected-mode', 'no'],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      ),
+    );
     await child.waitForOutput(/Ready to accept connections/, 10_000);
   };
   await start();

@@ -16,7 +16,12 @@ export async function signedInSocket(url: string): Promise<SignedInSocket> {
   if (created.status !== 201) throw new Error(`sign-up failed: ${created.status}`);
   const socket = new RecordingSocket(url);
   await socket.connected();
-  const [error, result] = (await socket.call('create', 'authentication', { strategy: 'local', email, password: PASSWORD }, {})) as [unknown, any];
+  const [error, result] = (await socket.call(
+    'create',
+    'authentication',
+    { strategy: 'local', email, password: PASSWORD },
+    {},
+  )) as [unknown, any];
   if (error) throw new Error(`socket login failed: ${JSON.stringify(error)}`);
   return { socket, user: created.body, email, token: result.accessToken };
 }

@@ -3,14 +3,29 @@ import authenticationClient from '@feathersjs/authentication-client';
 import socketioClient from '@feathersjs/socketio-client';
 import { io, type Socket } from 'socket.io-client';
 import { RESUME_POINT_EVENT } from '../../../../src/adapters/socketio/socket-transport';
-import { authenticationClient as ourAuthenticationClient, createApp, socketio as ourSocketio, type Application, type AuthenticationClient } from '../../../../src/client';
+import {
+  authenticationClient as ourAuthenticationClient,
+  createApp,
+  socketio as ourSocketio,
+  type Application,
+  type AuthenticationClient,
+} from '../../../../src/client';
 import { PASSWORD, uniqueEmail } from '../../reliability/support/accounts';
 
 export const MESSAGES_METHODS = ['find', 'get', 'create', 'update', 'patch', 'remove', 'markRead'];
 
 /** A socket.io client on its own connection (WebSocket only unless `transports` says otherwise). */
-export function connectSocket(url: string, options: { transports?: string[]; extraHeaders?: Record<string, string>; auth?: Record<string, unknown> } = {}): Socket {
-  return io(url, { transports: options.transports ?? ['websocket'], forceNew: true, reconnection: false, extraHeaders: options.extraHeaders, auth: options.auth });
+export function connectSocket(
+  url: string,
+  options: { transports?: string[]; extraHeaders?: Record<string, string>; auth?: Record<string, unknown> } = {},
+): Socket {
+  return io(url, {
+    transports: options.transports ?? ['websocket'],
+    forceNew: true,
+    reconnection: false,
+    extraHeaders: options.extraHeaders,
+    auth: options.auth,
+  });
 }
 
 /**
@@ -18,7 +33,9 @@ export function connectSocket(url: string, options: { transports?: string[]; ext
  * before the connection is cut, so that neither event is missed.
  */
 export function reconnected(socket: Socket): Promise<void> {
-  return new Promise((resolve) => socket.io.once('reconnect', () => (socket.connected ? resolve() : socket.once('connect', () => resolve()))));
+  return new Promise((resolve) =>
+    socket.io.once('reconnect', () => (socket.connected ? resolve() : socket.once('connect', () => resolve()))),
+  );
 }
 
 export interface StockClient {
@@ -48,7 +65,16 @@ export function stockClientOn(socket: Socket, storage?: Storage): StockClient {
  * Our own client (`src/client`) on a socket of the caller's, with `messages` and the
  * authentication client: a new user signs up over it and logs in.
  */
-export async function signedInOurClient(socket: Socket, options: { timeout?: number; emailPrefix?: string } = {}): Promise<{ app: Application; auth: AuthenticationClient; user: Record<string, any>; login: Record<string, any>; email: string }> {
+export async function signedInOurClient(
+  socket: Socket,
+  options: { timeout?: number; emailPrefix?: string } = {},
+): Promise<{
+  app: Application;
+  auth: AuthenticationClient;
+  user: Record<string, any>;
+  login: Record<string, any>;
+  email: string;
+}> {
   const connection = ourSocketio(socket, options.timeout === undefined ? {} : { timeout: options.timeout });
   const app: Application = createApp().configure(connection);
   app.use('messages', connection.service('messages'), { methods: MESSAGES_METHODS });

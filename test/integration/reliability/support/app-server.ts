@@ -28,9 +28,16 @@ export interface RunningApp {
  * rate limits are off (tests log in and sign up often) and password hashing is cheap, unless `authentication` says otherwise;
  * `logger` replaces the composition's own.
  */
-export async function startApp(env: Record<string, string>, authentication: AuthenticationOptions = {}, logger?: ComposeOptions['logger']): Promise<RunningApp> {
+export async function startApp(
+  env: Record<string, string>,
+  authentication: AuthenticationOptions = {},
+  logger?: ComposeOptions['logger'],
+): Promise<RunningApp> {
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:', AUTH_SECRET: TEST_SECRET, ...env });
-  const composed = await composeApplication(config, { logger, authentication: { passwordHashCost: 10, rateLimit: false, signUpRateLimit: false, ...authentication } });
+  const composed = await composeApplication(config, {
+    logger,
+    authentication: { passwordHashCost: 10, rateLimit: false, signUpRateLimit: false, ...authentication },
+  });
   const http = await listenHttp(composed.http);
   composed.realtime.attach(http.server);
   return {

@@ -4,7 +4,8 @@ import path from 'node:path';
 export const PROJECT_ROOT = path.resolve(__dirname, '../../../..');
 
 /** Variables the application reads; a child gets only the ones a test sets, never the runner's. */
-const APP_VARIABLES = /^(NODE_ENV|PORT|HOST|STORE|MONGODB_URL|DATA_DIR|EMBEDDED_MAX_HEAP_MB|EMBEDDED_CHANGE_HISTORY_EVENTS|AUTH_SECRET|LOG_LEVEL|BODY_LIMIT_BYTES|DATABASE_TIMEOUT_MS|DATABASE_OPERATION_TIMEOUT_MS|CORS_ORIGINS|REDIS_URL|PASSWORD_HASH_[A-Z_]+|BCRYPT_COST|UV_THREADPOOL_SIZE|[A-Z0-9_]+_REMOTE_(URL|TOKEN))$/;
+const APP_VARIABLES =
+  /^(NODE_ENV|PORT|HOST|STORE|MONGODB_URL|DATA_DIR|EMBEDDED_MAX_HEAP_MB|EMBEDDED_CHANGE_HISTORY_EVENTS|AUTH_SECRET|LOG_LEVEL|BODY_LIMIT_BYTES|DATABASE_TIMEOUT_MS|DATABASE_OPERATION_TIMEOUT_MS|CORS_ORIGINS|REDIS_URL|PASSWORD_HASH_[A-Z_]+|BCRYPT_COST|UV_THREADPOOL_SIZE|[A-Z0-9_]+_REMOTE_(URL|TOKEN))$/;
 
 export interface Exit {
   code: number | null;
@@ -43,9 +44,13 @@ export class ChildHandle {
       const check = () => {
         const match = pattern.exec(this.out);
         if (match) return finish(() => resolve(match));
-        if (!this.running) finish(() => reject(new Error(`child exited before printing ${pattern}:\n${this.out}\n${this.err}`)));
+        if (!this.running)
+          finish(() => reject(new Error(`child exited before printing ${pattern}:\n${this.out}\n${this.err}`)));
       };
-      const timer = setTimeout(() => finish(() => reject(new Error(`no ${pattern} within ${timeoutMs} ms:\n${this.out}\n${this.err}`))), timeoutMs);
+      const timer = setTimeout(
+        () => finish(() => reject(new Error(`no ${pattern} within ${timeoutMs} ms:\n${this.out}\n${this.err}`))),
+        timeoutMs,
+      );
       const finish = (settle: () => void) => {
         clearTimeout(timer);
         this.waiters.delete(check);

@@ -7,7 +7,11 @@ export function getHealth(base: string, agent: Agent): Promise<number> {
     get(`${base}/health`, { agent, timeout: 30_000 }, (response) => {
       response.resume();
       response.on('end', () => resolve(response.statusCode!));
-    }).on('error', reject).on('timeout', function (this: { destroy(error: Error): void }) { this.destroy(new Error('/health timed out')); });
+    })
+      .on('error', reject)
+      .on('timeout', function (this: { destroy(error: Error): void }) {
+        this.destroy(new Error('/health timed out'));
+      });
   });
 }
 
@@ -25,7 +29,11 @@ export interface HealthDuring<T> {
  * own (opened and warmed first), `pauseMs` between probes, at most `maxSamples` probes: what the
  * event loop let other clients have while the work ran.
  */
-export async function healthDuring<T>(base: string, work: () => Promise<T>, options: { pauseMs: number; maxSamples: number; warmUp?: number }): Promise<HealthDuring<T>> {
+export async function healthDuring<T>(
+  base: string,
+  work: () => Promise<T>,
+  options: { pauseMs: number; maxSamples: number; warmUp?: number },
+): Promise<HealthDuring<T>> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
     for (let i = 0; i < (options.warmUp ?? 10); i++) await getHealth(base, agent);

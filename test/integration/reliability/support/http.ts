@@ -16,7 +16,12 @@ export interface CallOptions {
 }
 
 /** One HTTP call with fetch; throws only when no response arrives (connection refused or reset). */
-export async function call(base: string, method: string, path: string, options: CallOptions = {}): Promise<JsonResponse> {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<JsonResponse> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   const payload = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
@@ -36,6 +41,13 @@ export async function call(base: string, method: string, path: string, options: 
 
 /** The error shape every failure must have (the Feathers wire format, no stack). */
 export function isErrorBody(body: any, status: number): boolean {
-  return typeof body === 'object' && body !== null && body.code === status && typeof body.name === 'string'
-    && typeof body.message === 'string' && typeof body.className === 'string' && !('stack' in body);
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    body.code === status &&
+    typeof body.name === 'string' &&
+    typeof body.message === 'string' &&
+    typeof body.className === 'string' &&
+    !('stack' in body)
+  );
 }

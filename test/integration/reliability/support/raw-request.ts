@@ -20,7 +20,10 @@ const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 export function rawRequest(base: string, spec: RawRequest): Promise<RawResponse> {
   const { hostname, port } = new URL(base);
   // An explicit length: without one, node sends a HEAD or GET body unframed, as the next request.
-  const headers = spec.body === undefined ? spec.headers : { ...spec.headers, 'content-length': String(Buffer.byteLength(spec.body)) };
+  const headers =
+    spec.body === undefined
+      ? spec.headers
+      : { ...spec.headers, 'content-length': String(Buffer.byteLength(spec.body)) };
   return new Promise((resolve, reject) => {
     const req = request({ host: hostname, port, method: spec.method, path: spec.path, headers, agent }, (res) => {
       let text = '';
@@ -30,7 +33,9 @@ export function rawRequest(base: string, spec: RawRequest): Promise<RawResponse>
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.setTimeout(10_000, () => req.destroy(new Error(`no answer to ${spec.method} ${spec.path.slice(0, 100)} within 10 s`)));
+    req.setTimeout(10_000, () =>
+      req.destroy(new Error(`no answer to ${spec.method} ${spec.path.slice(0, 100)} within 10 s`)),
+    );
     req.end(spec.body);
   });
 }

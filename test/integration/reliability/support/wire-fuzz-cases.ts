@@ -8,9 +8,38 @@ const OP_COMPRESSED = 2012;
 const OP_MSG = 2013;
 
 /** Commands worth reaching with odd arguments; `shutdown` is left out on purpose. */
-const COMMANDS = ['ping', 'hello', 'isMaster', 'buildInfo', 'find', 'insert', 'update', 'delete', 'aggregate', 'getMore', 'killCursors', 'count',
-  'distinct', 'findAndModify', 'createIndexes', 'dropIndexes', 'listIndexes', 'listCollections', 'listDatabases', 'create', 'drop', 'dropDatabase',
-  'endSessions', 'commitTransaction', 'abortTransaction', 'explain', 'serverStatus', 'getParameter', 'saslStart', 'noSuchCommand'];
+const COMMANDS = [
+  'ping',
+  'hello',
+  'isMaster',
+  'buildInfo',
+  'find',
+  'insert',
+  'update',
+  'delete',
+  'aggregate',
+  'getMore',
+  'killCursors',
+  'count',
+  'distinct',
+  'findAndModify',
+  'createIndexes',
+  'dropIndexes',
+  'listIndexes',
+  'listCollections',
+  'listDatabases',
+  'create',
+  'drop',
+  'dropDatabase',
+  'endSessions',
+  'commitTransaction',
+  'abortTransaction',
+  'explain',
+  'serverStatus',
+  'getParameter',
+  'saslStart',
+  'noSuchCommand',
+];
 
 /** A frame: the 16-byte header (length, request id, response to, opcode) and a body. */
 export function frame(opCode: number, body: Buffer, declaredLength = 16 + body.length): Buffer {
@@ -31,14 +60,26 @@ export function opMsgBody(command: Buffer, flags = 0): Buffer {
 
 const bsonValue = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
-  fc.constantFrom<unknown>(new Date(0), -0, Number.NaN, Infinity, 2 ** 53, '', '$where', { $where: '1' }, { $function: { body: 'x', args: [], lang: 'js' } }),
+  fc.constantFrom<unknown>(
+    new Date(0),
+    -0,
+    Number.NaN,
+    Infinity,
+    2 ** 53,
+    '',
+    '$where',
+    { $where: '1' },
+    { $function: { body: 'x', args: [], lang: 'js' } },
+  ),
 );
 const command = fc
   .tuple(
     fc.constantFrom(...COMMANDS),
     bsonValue,
     fc.dictionary(fc.string({ maxLength: 12 }), bsonValue, { maxKeys: 5 }),
-    fc.option(fc.oneof({ arbitrary: fc.constant('fuzz'), weight: 4 }, { arbitrary: fc.string({ maxLength: 12 }), weight: 1 })),
+    fc.option(
+      fc.oneof({ arbitrary: fc.constant('fuzz'), weight: 4 }, { arbitrary: fc.string({ maxLength: 12 }), weight: 1 }),
+    ),
   )
   .map(([name, argument, extra, db]) => {
     const doc: Document = { [name]: argument, ...extra };
@@ -59,17 +100,25 @@ const validPing = frame(OP_MSG, opMsgBody(Buffer.from(serialize({ ping: 1, $db: 
 
 const noise = fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes));
 const oddOpcode = fc
-  .tuple(fc.constantFrom(OP_MSG, OP_QUERY, OP_COMPRESSED, OP_REPLY, 0, -1, 2010, 2011), fc.uint8Array({ maxLength: 200 }))
+  .tuple(
+    fc.constantFrom(OP_MSG, OP_QUERY, OP_COMPRESSED, OP_REPLY, 0, -1, 2010, 2011),
+    fc.uint8Array({ maxLength: 200 }),
+  )
   .map(([opCode, body]) => frame(opCode, Buffer.from(body)));
 const lyingLength = fc
   .tuple(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.uint8Array({ maxLength: 64 }))
   .map(([length, body]) => frame(OP_MSG, Buffer.from(body), length));
-const garbledPing = fc.array(fc.tuple(fc.nat(validPing.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 6 }).map((flips) => {
-  const garbled = Buffer.from(validPing);
-  for (const [at, value] of flips) garbled[at] = value;
-  return garbled;
-});
-const flagBits = fc.oneof({ arbitrary: fc.constant(0), weight: 6 }, { arbitrary: fc.constantFrom(1, 2, 3, 0x10000, 0xffffffff), weight: 1 });
+const garbledPing = fc
+  .array(fc.tuple(fc.nat(validPing.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 6 })
+  .map((flips) => {
+    const garbled = Buffer.from(validPing);
+    for (const [at, value] of flips) garbled[at] = value;
+    return garbled;
+  });
+const flagBits = fc.oneof(
+  { arbitrary: fc.constant(0), weight: 6 },
+  { arbitrary: fc.constantFrom(1, 2, 3, 0x10000, 0xffffffff), weight: 1 },
+);
 const oddCommand = fc.tuple(command, flagBits).map(([doc, flags]) => {
   const bytes = bsonBytes(doc);
   return bytes ? frame(OP_MSG, opMsgBody(bytes, flags)) : validPing;
@@ -114,7 +163,8 @@ export function checkReplies(bytes: Buffer): void {
     if (bytes.length - offset < 16) throw new Error(`truncated header: ${bytes.subarray(offset).toString('hex')}`);
     const length = bytes.readInt32LE(offset);
     const opCode = bytes.readInt32LE(offset + 12);
-    if (length < 16 || offset + length > bytes.length) throw new Error(`reply length ${length} does not fit the ${bytes.length - offset} bytes received`);
+    if (length < 16 || offset + length > bytes.length)
+      throw new Error(`reply length ${length} does not fit the ${bytes.length - offset} bytes received`);
     const body = bytes.subarray(offset + 16, offset + length);
     let doc: Document;
     if (opCode === OP_MSG) {

@@ -16,8 +16,16 @@ const axiosInstance = axios.create();
 /** The three request libraries, built the way an application would. */
 export const CLIENT_LIBRARIES: readonly ClientLibrary[] = [
   { name: 'fetch', connection: fetch, client: (baseUrl, options) => rest(baseUrl).fetch(fetch, options) },
-  { name: 'axios', connection: axiosInstance, client: (baseUrl, options) => rest(baseUrl).axios(axiosInstance, options) },
-  { name: 'superagent', connection: superagent, client: (baseUrl, options) => rest(baseUrl).superagent(superagent, options) },
+  {
+    name: 'axios',
+    connection: axiosInstance,
+    client: (baseUrl, options) => rest(baseUrl).axios(axiosInstance, options),
+  },
+  {
+    name: 'superagent',
+    connection: superagent,
+    client: (baseUrl, options) => rest(baseUrl).superagent(superagent, options),
+  },
 ];
 
 export function clientLibrary(name: LibraryName): ClientLibrary {

@@ -12,9 +12,16 @@ function numericAge(value: unknown, depth = 0, key = ''): unknown {
   if (depth > MAX_DEPTH) return value;
   if (Array.isArray(value)) return value.map((item) => numericAge(item, depth + 1, key));
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, numericAge(item, depth + 1, name.startsWith('$') && key === 'age' ? 'age' : name)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([name, item]) => [
+        name,
+        numericAge(item, depth + 1, name.startsWith('$') && key === 'age' ? 'age' : name),
+      ]),
+    );
   }
-  return key === 'age' && typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)) ? Number(value) : value;
+  return key === 'age' && typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))
+    ? Number(value)
+    : value;
 }
 
 function convertQuery(context: HookContext): void {
@@ -35,7 +42,11 @@ export function restContractTarget(library: ClientLibrary): ContractTarget {
       serverApp.service('people').hooks({ before: { all: [convertQuery] } });
       const server = await startServer(serverApp);
       const clientApp = createApp();
-      clientApp.use('people', library.client(server.url).service('people'), options.events ? { events: options.events } : {});
+      clientApp.use(
+        'people',
+        library.client(server.url).service('people'),
+        options.events ? { events: options.events } : {},
+      );
       return { service: clientApp.service('people'), close: server.close };
     },
   };

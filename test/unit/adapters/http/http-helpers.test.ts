@@ -58,7 +58,7 @@ describe('captureSecurityHeaders', () => {
 });
 
 describe('apiSecurityHeaders', () => {
-  it('is the REST set, with the pages\' Strict-Transport-Security (or none when helmet has none)', () => {
+  it("is the REST set, with the pages' Strict-Transport-Security (or none when helmet has none)", () => {
     expect(apiSecurityHeaders(captureSecurityHeaders())).toEqual({
       'cache-control': 'no-store',
       'content-security-policy': "frame-ancestors 'none'",

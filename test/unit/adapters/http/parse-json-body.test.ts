@@ -20,7 +20,9 @@ describe('parseJsonBody', () => {
 
   it('refuses nesting past the limit, 10,000 levels without a stack overflow', () => {
     expect(() => parseJsonBody('['.repeat(MAX_BODY_DEPTH) + ']'.repeat(MAX_BODY_DEPTH))).not.toThrow();
-    expect(() => parseJsonBody('['.repeat(MAX_BODY_DEPTH + 1) + ']'.repeat(MAX_BODY_DEPTH + 1))).toThrow(/nested deeper/);
+    expect(() => parseJsonBody('['.repeat(MAX_BODY_DEPTH + 1) + ']'.repeat(MAX_BODY_DEPTH + 1))).toThrow(
+      /nested deeper/,
+    );
     expect(() => parseJsonBody('['.repeat(10_000) + ']'.repeat(10_000))).toThrow(/nested deeper/);
     expect(() => parseJsonBody('{"a":'.repeat(10_000))).toThrow(/nested deeper/);
   });

@@ -42,11 +42,18 @@ describe.each([
     expect(Object.hasOwn(copy, '__proto__')).toBe(true);
     expect((copy as { admin?: boolean }).admin).toBeUndefined();
     expect(Object.keys(copy)).toEqual(['__proto__', 'name']);
-    expect(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value).not.toBe(Object.getOwnPropertyDescriptor(original, '__proto__')?.value);
+    expect(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value).not.toBe(
+      Object.getOwnPropertyDescriptor(original, '__proto__')?.value,
+    );
   });
 
   it('copies only own fields, even when Object.prototype has an enumerable one', () => {
-    Object.defineProperty(Object.prototype, 'polluted', { value: { admin: true }, enumerable: true, configurable: true, writable: true });
+    Object.defineProperty(Object.prototype, 'polluted', {
+      value: { admin: true },
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
     try {
       const copy = copyOf({ name: 'x', nested: { a: 1 } });
       expect(Object.keys(copy)).toEqual(['name', 'nested']);

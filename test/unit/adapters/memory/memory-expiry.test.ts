@@ -43,7 +43,14 @@ describe('MemoryService expireAfter', () => {
     const app = createApp().use('records', service);
     const removed: unknown[] = [];
     app.service('records').on('removed', (record: unknown) => removed.push(record));
-    await app.service('records').create([{ id: 'a', expiresAt: new Date(start - 1) }, { id: 'b' }, { id: 'c', expiresAt: new Date(start - 1) }, { id: 'd' }]);
+    await app
+      .service('records')
+      .create([
+        { id: 'a', expiresAt: new Date(start - 1) },
+        { id: 'b' },
+        { id: 'c', expiresAt: new Date(start - 1) },
+        { id: 'd' },
+      ]);
     jest.setSystemTime(start + 60_000);
     await app.service('records').create({ id: 'e' });
     expect(await ids(service)).toEqual(['b', 'd', 'e']);

@@ -9,7 +9,14 @@ describe('idsNamedBy', () => {
     expect(idsNamedBy({ id: 'a' }, 'id')).toEqual(['a']);
     expect(idsNamedBy({ id: { $in: [1, 'b', 2] } }, 'id')).toEqual([1, 'b', 2]);
     expect(idsNamedBy({ _id: { $in: [] } }, '_id')).toEqual([]);
-    expect(idsNamedBy(Object.assign(Object.create(null) as object, { id: Object.assign(Object.create(null) as object, { $in: [1] }) }), 'id')).toEqual([1]);
+    expect(
+      idsNamedBy(
+        Object.assign(Object.create(null) as object, {
+          id: Object.assign(Object.create(null) as object, { $in: [1] }),
+        }),
+        'id',
+      ),
+    ).toEqual([1]);
   });
 
   it('gives nothing for any other query (matched record by record)', () => {
@@ -56,7 +63,10 @@ describe('MemoryService: a query naming only ids is answered by lookups, as a sc
 
   async function seeded(): Promise<MemoryService<Item>> {
     const service = new MemoryService<Item>({ paginate: { default: 10, max: 50 } });
-    await service.create(Array.from({ length: 8 }, (_, n) => ({ name: `n${n}` })), { adapter: { multi: true } });
+    await service.create(
+      Array.from({ length: 8 }, (_, n) => ({ name: `n${n}` })),
+      { adapter: { multi: true } },
+    );
     await service.create({ id: 'x', name: 'string id' });
     await service.create({ id: '5', name: 'the string five' }).catch(() => undefined); // taken by the number 5's key: refused
     await service.remove(2);
@@ -86,7 +96,9 @@ describe('MemoryService: a query naming only ids is answered by lookups, as a sc
     const service = await seeded();
     const query = { id: { $in: [7, 2, 0, 'x', 6, 1] }, $skip: 1, $limit: 3, $select: ['name'] };
     const direct = await service.find({ query });
-    expect(direct).toEqual(await service.find({ query: { ...scanned({ id: query.id }), $skip: 1, $limit: 3, $select: ['name'] } }));
+    expect(direct).toEqual(
+      await service.find({ query: { ...scanned({ id: query.id }), $skip: 1, $limit: 3, $select: ['name'] } }),
+    );
     expect(direct).toMatchObject({ total: 6, limit: 3, skip: 1 });
     const sorted = await service.find({ query: { id: { $in: [1, 7, 0] }, $sort: { id: -1 } }, paginate: false });
     expect((sorted as Item[]).map((item) => item.id)).toEqual([7, 1, 0]);
@@ -94,16 +106,19 @@ describe('MemoryService: a query naming only ids is answered by lookups, as a sc
 
   it('patches and removes only the records named, by lookup', async () => {
     const service = await seeded();
-    await expect(service.patch(null, { tag: true }, { query: { id: { $in: [1, 3, 'nope'] } }, adapter: { multi: true } })).resolves.toHaveLength(2);
-    await expect(service.remove(null, { query: { id: { $in: [3, 'x'] } }, adapter: { multi: true } })).resolves.toEqual([
-      expect.objectContaining({ id: 3, tag: true }),
-      expect.objectContaining({ id: 'x' }),
-    ]);
+    await expect(
+      service.patch(null, { tag: true }, { query: { id: { $in: [1, 3, 'nope'] } }, adapter: { multi: true } }),
+    ).resolves.toHaveLength(2);
+    await expect(service.remove(null, { query: { id: { $in: [3, 'x'] } }, adapter: { multi: true } })).resolves.toEqual(
+      [expect.objectContaining({ id: 3, tag: true }), expect.objectContaining({ id: 'x' })],
+    );
     expect(await service.find({ query: { tag: true }, paginate: false })).toEqual([expect.objectContaining({ id: 1 })]);
   });
 
   it('a store given records under keys other than their ids is scanned (and still found)', async () => {
-    const service = new MemoryService<Item>({ store: { first: { id: 1, name: 'keyed apart' }, 2: { id: 2, name: 'keyed by id' } } });
+    const service = new MemoryService<Item>({
+      store: { first: { id: 1, name: 'keyed apart' }, 2: { id: 2, name: 'keyed by id' } },
+    });
     // Object.entries puts the integer-like key '2' first.
     await expect(service.find({ query: { id: { $in: [1, 2] } } })).resolves.toEqual([
       { id: 2, name: 'keyed by id' },

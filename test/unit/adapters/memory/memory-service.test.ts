@@ -111,15 +111,25 @@ describe('MemoryService', () => {
       const service = new MemoryService<Person>({ operators: ['$regex'], filters: { $ignore: () => undefined } });
       await service.create({ name: 'Alice' });
       await service.create({ name: 'Bob' });
-      await expect(service.find({ query: { name: { $regex: '^A' }, $ignore: 'x' } })).resolves.toEqual([{ id: 0, name: 'Alice' }]);
-      await expect(new MemoryService().find({ query: { name: { $regex: '^A' } } })).rejects.toMatchObject({ name: 'BadRequest' });
+      await expect(service.find({ query: { name: { $regex: '^A' }, $ignore: 'x' } })).resolves.toEqual([
+        { id: 0, name: 'Alice' },
+      ]);
+      await expect(new MemoryService().find({ query: { name: { $regex: '^A' } } })).rejects.toMatchObject({
+        name: 'BadRequest',
+      });
     });
   });
 
   describe('sorting', () => {
     it('sorts by several fields, missing values first, numbers before strings', async () => {
       const service = new MemoryService<Person>();
-      for (const record of [{ name: 'b', age: 2 }, { name: 'a', age: 2 }, { name: 'c' }, { name: 'd', age: '1' }, { name: 'e', age: 1 }]) {
+      for (const record of [
+        { name: 'b', age: 2 },
+        { name: 'a', age: 2 },
+        { name: 'c' },
+        { name: 'd', age: '1' },
+        { name: 'e', age: 1 },
+      ]) {
         await service.create(record as Person);
       }
       const sorted = (await service.find({ query: { $sort: { age: 1, name: -1 } } })) as Person[];
@@ -171,7 +181,10 @@ describe('MemoryService duplicate ids', () => {
   it('refuses a record whose id exists with 409 Conflict, storing nothing of the batch', async () => {
     const service = new MemoryService({ multi: true });
     await service.create({ id: 'a', name: 'first' });
-    await expect(service.create({ id: 'a', name: 'second' })).rejects.toMatchObject({ name: 'Conflict', data: { fields: ['id'] } });
+    await expect(service.create({ id: 'a', name: 'second' })).rejects.toMatchObject({
+      name: 'Conflict',
+      data: { fields: ['id'] },
+    });
     await expect(service.create([{ id: 'b' }, { id: 'b' }])).rejects.toMatchObject({ name: 'Conflict' });
     expect(await service.find()).toEqual([{ id: 'a', name: 'first' }]);
   });

@@ -4,7 +4,11 @@ type AnyRecord = Record<string, any>;
 
 /** `$inc` (and `$set`) in patch data, opt-in through `updateOperators` as in DatabaseService. */
 describe('MemoryService update operators', () => {
-  const seeded = () => new MemoryService<AnyRecord, AnyRecord>({ updateOperators: ['$inc', '$set'], store: { 0: { id: 0, n: 1, nested: { n: 1 }, name: 'a' } } });
+  const seeded = () =>
+    new MemoryService<AnyRecord, AnyRecord>({
+      updateOperators: ['$inc', '$set'],
+      store: { 0: { id: 0, n: 1, nested: { n: 1 }, name: 'a' } },
+    });
 
   it('treats every $ key as a 400 by default, storing nothing', async () => {
     const service = new MemoryService<AnyRecord, AnyRecord>({ store: { 0: { id: 0, n: 1 } } });
@@ -16,8 +20,15 @@ describe('MemoryService update operators', () => {
 
   it('adds to numbers, creates missing fields and nested paths, and merges plain and $set fields', async () => {
     const service = seeded();
-    await expect(service.patch(0, { $inc: { n: 2, 'nested.n': -1, fresh: 5, 'deep.er': 1 }, $set: { name: 'b' } })).resolves.toEqual({
-      id: 0, n: 3, nested: { n: 0 }, fresh: 5, deep: { er: 1 }, name: 'b',
+    await expect(
+      service.patch(0, { $inc: { n: 2, 'nested.n': -1, fresh: 5, 'deep.er': 1 }, $set: { name: 'b' } }),
+    ).resolves.toEqual({
+      id: 0,
+      n: 3,
+      nested: { n: 0 },
+      fresh: 5,
+      deep: { er: 1 },
+      name: 'b',
     });
     // Plain keys win over $set of the same field, whatever their order.
     await expect(service.patch(0, { name: 'plain', $set: { name: 'set' } })).resolves.toMatchObject({ name: 'plain' });
@@ -67,9 +78,14 @@ describe('MemoryService unique fields', () => {
     await expect(service.update(other.id, { email: 'a@x' })).rejects.toMatchObject(conflict);
     await expect(service.patch(other.id, { email: 'a@x' })).rejects.toMatchObject(conflict);
     // A record keeps its own value, and records without the field are not compared.
-    await expect(service.patch(other.id, { email: 'b@x', name: 'B' })).resolves.toMatchObject({ email: 'b@x', name: 'B' });
+    await expect(service.patch(other.id, { email: 'b@x', name: 'B' })).resolves.toMatchObject({
+      email: 'b@x',
+      name: 'B',
+    });
     await service.create([{ name: 'no email' }, { name: 'none either' }], { adapter: { multi: true } });
-    await expect(service.create([{ email: 'c@x' }, { email: 'c@x' }], { adapter: { multi: true } })).rejects.toMatchObject(conflict);
+    await expect(
+      service.create([{ email: 'c@x' }, { email: 'c@x' }], { adapter: { multi: true } }),
+    ).rejects.toMatchObject(conflict);
     expect(service.store.size).toBe(4);
   });
 });

@@ -47,8 +47,13 @@ describe('a public method validates its query once', () => {
     }
     const deferred = new DeferredStore({ paginate: false, multi: true });
     await deferred.create([{ text: 'a' }, { text: 'b' }]);
-    const [a, b] = await Promise.all([deferred.find({ query: { text: 'a' } }), deferred.find({ query: { text: 'b' } })]);
+    const [a, b] = await Promise.all([
+      deferred.find({ query: { text: 'a' } }),
+      deferred.find({ query: { text: 'b' } }),
+    ]);
     expect([a, b]).toEqual([[expect.objectContaining({ text: 'a' })], [expect.objectContaining({ text: 'b' })]]);
-    await expect(Promise.all([deferred.find({ query: { text: 'a' } }), deferred.find({ query: { text: { $where: 'x' } } })])).rejects.toMatchObject({ name: 'BadRequest' });
+    await expect(
+      Promise.all([deferred.find({ query: { text: 'a' } }), deferred.find({ query: { text: { $where: 'x' } } })]),
+    ).rejects.toMatchObject({ name: 'BadRequest' });
   });
 });

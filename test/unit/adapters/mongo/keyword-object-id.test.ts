@@ -25,7 +25,12 @@ function validator() {
 describe('keywordObjectId and ObjectIdSchema', () => {
   it('registers as the objectid keyword', () => {
     expect(keywordObjectId.keyword).toBe('objectid');
-    expect(ObjectIdSchema()).toEqual({ anyOf: [{ type: 'string', objectid: true }, { type: 'object', objectid: true }] });
+    expect(ObjectIdSchema()).toEqual({
+      anyOf: [
+        { type: 'string', objectid: true },
+        { type: 'object', objectid: true },
+      ],
+    });
   });
 
   it('converts a valid string in place to an ObjectId, also inside arrays', () => {

@@ -28,7 +28,9 @@ describe('@IsObjectId and @ToObjectId', () => {
     expect(dto.userId).toBe('nope');
     const errors = validateSync(dto);
     expect(errors.map((error) => error.property).sort()).toEqual(['readers', 'userId']);
-    expect(errors.find((error) => error.property === 'userId')!.constraints).toEqual({ isObjectId: 'userId must be a valid ObjectId' });
+    expect(errors.find((error) => error.property === 'userId')!.constraints).toEqual({
+      isObjectId: 'userId must be a valid ObjectId',
+    });
   });
 
   it('validates ObjectId instances without a transform', () => {

@@ -1,5 +1,12 @@
 import { ObjectId } from 'mongodb';
-import { idEquals, isObjectIdLike, isObjectIdString, resolveObjectId, resolveQueryObjectId, toObjectId } from '../../../../src/adapters/mongo/object-id';
+import {
+  idEquals,
+  isObjectIdLike,
+  isObjectIdString,
+  resolveObjectId,
+  resolveQueryObjectId,
+  toObjectId,
+} from '../../../../src/adapters/mongo/object-id';
 
 const HEX = '568225fbfe21222432e836ff';
 const OTHER = '568225fbfe21222432e83700';
@@ -17,7 +24,8 @@ describe('ObjectId helpers', () => {
   it('isObjectIdString accepts only 24-hex strings (not 12-character strings)', () => {
     expect(isObjectIdString(HEX)).toBe(true);
     expect(isObjectIdString(HEX.toUpperCase())).toBe(true);
-    for (const value of ['lessonKTDA03', `${HEX}0`, 'zz8225fbfe21222432e836ff', 123, null, {}]) expect(isObjectIdString(value)).toBe(false);
+    for (const value of ['lessonKTDA03', `${HEX}0`, 'zz8225fbfe21222432e836ff', 123, null, {}])
+      expect(isObjectIdString(value)).toBe(false);
   });
 
   it('isObjectIdLike recognises class instances with _bsontype, not plain JSON objects', () => {
@@ -52,7 +60,8 @@ describe('ObjectId helpers', () => {
     it('passes undefined and null through and refuses invalid values with a 400', () => {
       expect(resolveObjectId(undefined)).toBeUndefined();
       expect(resolveObjectId(null)).toBeNull();
-      for (const value of ['nope', 12, { $ne: 1 }]) expect(() => resolveObjectId(value)).toThrow(expect.objectContaining({ code: 400 }));
+      for (const value of ['nope', 12, { $ne: 1 }])
+        expect(() => resolveObjectId(value)).toThrow(expect.objectContaining({ code: 400 }));
     });
   });
 

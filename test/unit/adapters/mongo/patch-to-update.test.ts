@@ -1,6 +1,7 @@
 import { patchToUpdate } from '../../../../src/adapters/mongo/patch-to-update';
 
-const convert = (data: Record<string, unknown>, allowedOperators: string[] = []) => patchToUpdate(data, { protectedFields: ['_id', 'customid'], allowedOperators });
+const convert = (data: Record<string, unknown>, allowedOperators: string[] = []) =>
+  patchToUpdate(data, { protectedFields: ['_id', 'customid'], allowedOperators });
 
 describe('patchToUpdate', () => {
   it('turns plain data into $set without the id fields', () => {
@@ -15,7 +16,13 @@ describe('patchToUpdate', () => {
   });
 
   it('passes allowed operators, merging $set with plain keys (plain keys win)', () => {
-    expect(convert({ $inc: { n: 1 }, $set: { a: 1, b: 1 }, b: 2, $push: { tags: { $each: ['x'] } } }, ['$inc', '$set', '$push'])).toEqual({
+    expect(
+      convert({ $inc: { n: 1 }, $set: { a: 1, b: 1 }, b: 2, $push: { tags: { $each: ['x'] } } }, [
+        '$inc',
+        '$set',
+        '$push',
+      ]),
+    ).toEqual({
       $inc: { n: 1 },
       $set: { a: 1, b: 2 },
       $push: { tags: { $each: ['x'] } },
@@ -23,12 +30,26 @@ describe('patchToUpdate', () => {
   });
 
   it('drops protected fields from every operator, also as a $rename target', () => {
-    expect(convert({ $unset: { _id: '' }, $rename: { a: '_id', b: 'c' }, $inc: { customid: 1 } }, ['$unset', '$rename', '$inc'])).toEqual({ $rename: { b: 'c' } });
+    expect(
+      convert({ $unset: { _id: '' }, $rename: { a: '_id', b: 'c' }, $inc: { customid: 1 } }, [
+        '$unset',
+        '$rename',
+        '$inc',
+      ]),
+    ).toEqual({ $rename: { b: 'c' } });
   });
 
   it('refuses malformed operator values and field names', () => {
-    for (const data of [{ $inc: 1 }, { $inc: [1] }, { $inc: { $where: 1 } }, { __proto__x: 1, constructor: 1 }, { $set: { 'a.__proto__': 1 } }]) {
-      expect(() => convert(data as Record<string, unknown>, ['$inc', '$set'])).toThrow(expect.objectContaining({ code: 400 }));
+    for (const data of [
+      { $inc: 1 },
+      { $inc: [1] },
+      { $inc: { $where: 1 } },
+      { __proto__x: 1, constructor: 1 },
+      { $set: { 'a.__proto__': 1 } },
+    ]) {
+      expect(() => convert(data as Record<string, unknown>, ['$inc', '$set'])).toThrow(
+        expect.objectContaining({ code: 400 }),
+      );
     }
   });
 });

@@ -8,7 +8,11 @@ const oid = (hex: string) => new ObjectId(hex);
 describe('queryToFilter', () => {
   it('converts hex strings on _id, in $in/$nin/$ne/comparisons, $not and logical branches', () => {
     const filter = queryToFilter(
-      { _id: { $in: [A, 'plain'], $nin: [B], $ne: A, $gt: B, $not: { $eq: A }, $exists: true }, $or: [{ _id: A }, { $and: [{ _id: { $ne: B } }] }], userId: A },
+      {
+        _id: { $in: [A, 'plain'], $nin: [B], $ne: A, $gt: B, $not: { $eq: A }, $exists: true },
+        $or: [{ _id: A }, { $and: [{ _id: { $ne: B } }] }],
+        userId: A,
+      },
       { objectIdField: '_id' },
     );
     expect(filter).toEqual({
@@ -39,15 +43,30 @@ describe('queryToFilter', () => {
   });
 
   it('checks $regex and $options', () => {
-    expect(queryToFilter({ name: { $regex: '^a', $options: 'imsx' } })).toEqual({ name: { $regex: '^a', $options: 'imsx' } });
-    for (const condition of [{ $regex: 1 }, { $regex: 'a', $options: 'g' }, { $regex: 'a', $options: 'ii' }, { $options: 'i' }, { $regex: 'a'.repeat(1025) }]) {
+    expect(queryToFilter({ name: { $regex: '^a', $options: 'imsx' } })).toEqual({
+      name: { $regex: '^a', $options: 'imsx' },
+    });
+    for (const condition of [
+      { $regex: 1 },
+      { $regex: 'a', $options: 'g' },
+      { $regex: 'a', $options: 'ii' },
+      { $options: 'i' },
+      { $regex: 'a'.repeat(1025) },
+    ]) {
       expect(() => queryToFilter({ name: condition })).toThrow(expect.objectContaining({ code: 400 }));
     }
   });
 
   it('checks $text', () => {
-    expect(queryToFilter({ $text: { $search: 'fox', $caseSensitive: 'true' } })).toEqual({ $text: { $search: 'fox', $caseSensitive: true } });
-    for (const text of ['fox', { $search: 1 }, { $search: 'a', $where: 'x' }, { $search: 'a', $caseSensitive: 'maybe' }]) {
+    expect(queryToFilter({ $text: { $search: 'fox', $caseSensitive: 'true' } })).toEqual({
+      $text: { $search: 'fox', $caseSensitive: true },
+    });
+    for (const text of [
+      'fox',
+      { $search: 1 },
+      { $search: 'a', $where: 'x' },
+      { $search: 'a', $caseSensitive: 'maybe' },
+    ]) {
       expect(() => queryToFilter({ $text: text })).toThrow(expect.objectContaining({ code: 400 }));
     }
   });

@@ -1,8 +1,19 @@
-import { buildCountPipeline, buildPipeline, isServiceStage, queryStages, selectToProjection } from '../../../../src/adapters/mongo/query-to-pipeline';
+import {
+  buildCountPipeline,
+  buildPipeline,
+  isServiceStage,
+  queryStages,
+  selectToProjection,
+} from '../../../../src/adapters/mongo/query-to-pipeline';
 
 describe('query to pipeline', () => {
   it('builds the stages in the order $match, $sort (with an _id tiebreak), $skip, $limit', () => {
-    expect(queryStages({ a: 1 }, { $sort: { a: -1 }, $skip: 2, $limit: 3 })).toEqual([{ $match: { a: 1 } }, { $sort: { a: -1, _id: 1 } }, { $skip: 2 }, { $limit: 3 }]);
+    expect(queryStages({ a: 1 }, { $sort: { a: -1 }, $skip: 2, $limit: 3 })).toEqual([
+      { $match: { a: 1 } },
+      { $sort: { a: -1, _id: 1 } },
+      { $skip: 2 },
+      { $limit: 3 },
+    ]);
     expect(queryStages({}, {})).toEqual([{ $match: {} }]);
     expect(queryStages({}, { $sort: { _id: -1 } })).toEqual([{ $match: {} }, { $sort: { _id: -1 } }]);
   });
@@ -20,18 +31,33 @@ describe('query to pipeline', () => {
 
   it('appends params.pipeline, or puts the query stages at { $service: {} }, with $project last', () => {
     const lookup = { $lookup: { from: 'users', localField: 'userId', foreignField: '_id', as: 'user' } };
-    expect(buildPipeline({ a: 1 }, { $limit: 1 }, { _id: 1, user: 1 }, [lookup])).toEqual([{ $match: { a: 1 } }, { $limit: 1 }, lookup, { $project: { _id: 1, user: 1 } }]);
-    expect(buildPipeline({ a: 1 }, {}, undefined, [lookup, { $service: {} }, { $unwind: '$user' }])).toEqual([lookup, { $match: { a: 1 } }, { $unwind: '$user' }]);
+    expect(buildPipeline({ a: 1 }, { $limit: 1 }, { _id: 1, user: 1 }, [lookup])).toEqual([
+      { $match: { a: 1 } },
+      { $limit: 1 },
+      lookup,
+      { $project: { _id: 1, user: 1 } },
+    ]);
+    expect(buildPipeline({ a: 1 }, {}, undefined, [lookup, { $service: {} }, { $unwind: '$user' }])).toEqual([
+      lookup,
+      { $match: { a: 1 } },
+      { $unwind: '$user' },
+    ]);
     expect(isServiceStage({ $service: {} })).toBe(true);
     expect(isServiceStage({ $service: {}, $x: 1 })).toBe(false);
   });
 
   it('counts through the same stages without sort, skip, limit and projection', () => {
-    expect(buildCountPipeline({ a: 1 }, [{ $unwind: '$t' }])).toEqual([{ $match: { a: 1 } }, { $unwind: '$t' }, { $count: 'total' }]);
+    expect(buildCountPipeline({ a: 1 }, [{ $unwind: '$t' }])).toEqual([
+      { $match: { a: 1 } },
+      { $unwind: '$t' },
+      { $count: 'total' },
+    ]);
     expect(buildCountPipeline({}, [{ $service: {} }])).toEqual([{ $match: {} }, { $count: 'total' }]);
   });
 
   it('refuses a second $service stage', () => {
-    expect(() => buildPipeline({}, {}, undefined, [{ $service: {} }, { $service: {} }])).toThrow(expect.objectContaining({ code: 400 }));
+    expect(() => buildPipeline({}, {}, undefined, [{ $service: {} }, { $service: {} }])).toThrow(
+      expect.objectContaining({ code: 400 }),
+    );
   });
 });

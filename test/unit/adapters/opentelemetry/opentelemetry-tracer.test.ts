@@ -8,7 +8,17 @@ describe('OpenTelemetryTracer', () => {
   let receiver: OtlpReceiver;
   const tracers: OpenTelemetryTracer[] = [];
   const tracerWith = (sampler: SamplerName, samplerRatio = 1) => {
-    const tracer = new OpenTelemetryTracer({ serviceName: 'unit', tracesUrl: `${receiver.url}/v1/traces`, protocol: 'http/json', sampler, samplerRatio, scheduleDelayMs: 50 }, '0.0.0');
+    const tracer = new OpenTelemetryTracer(
+      {
+        serviceName: 'unit',
+        tracesUrl: `${receiver.url}/v1/traces`,
+        protocol: 'http/json',
+        sampler,
+        samplerRatio,
+        scheduleDelayMs: 50,
+      },
+      '0.0.0',
+    );
     tracers.push(tracer);
     return tracer;
   };
@@ -28,14 +38,25 @@ describe('OpenTelemetryTracer', () => {
 
   it('hands each span’s context to its work: a span started with it is its child, in the same trace', async () => {
     const tracer = tracerWith('parentbased_always_on');
-    const seen = await tracer.inSpan('outer', { role: 'server', attributes: () => ({ 'hexa.test': 'outer' }) }, undefined, async (outer, outerContext) => {
-      expect(outer.recording).toBe(true);
-      return tracer.inSpan('inner', { role: 'internal' }, outerContext, async (_inner, innerContext) => ({ outer: tracer.logFields(outerContext), inner: tracer.logFields(innerContext), sent: traceparentOf(tracer, innerContext) }));
-    });
+    const seen = await tracer.inSpan(
+      'outer',
+      { role: 'server', attributes: () => ({ 'hexa.test': 'outer' }) },
+      undefined,
+      async (outer, outerContext) => {
+        expect(outer.recording).toBe(true);
+        return tracer.inSpan('inner', { role: 'internal' }, outerContext, async (_inner, innerContext) => ({
+          outer: tracer.logFields(outerContext),
+          inner: tracer.logFields(innerContext),
+          sent: traceparentOf(tracer, innerContext),
+        }));
+      },
+    );
     expect(seen.inner.trace_id).toBe(seen.outer.trace_id);
     expect(seen.inner.span_id).not.toBe(seen.outer.span_id);
     expect(seen.sent).toBe(`00-${seen.inner.trace_id}-${seen.inner.span_id}-01`);
-    const spans = await receiver.waitFor((received) => received.filter((span) => span.traceId === seen.outer.trace_id).length === 2);
+    const spans = await receiver.waitFor(
+      (received) => received.filter((span) => span.traceId === seen.outer.trace_id).length === 2,
+    );
     const inner = spans.find((span) => span.name === 'inner')!;
     const outer = spans.find((span) => span.name === 'outer')!;
     expect(inner.parentSpanId).toBe(outer.spanId);
@@ -46,7 +67,12 @@ describe('OpenTelemetryTracer', () => {
     const tracer = tracerWith('parentbased_always_off');
     const attributes = jest.fn(() => ({ 'hexa.test': 'never' }));
     const seen = await tracer.inSpan('root', { role: 'server', attributes }, undefined, async (root, rootContext) =>
-      tracer.inSpan('child', { role: 'internal', attributes }, rootContext, async (child, childContext) => ({ root, child, rootContext, childContext })),
+      tracer.inSpan('child', { role: 'internal', attributes }, rootContext, async (child, childContext) => ({
+        root,
+        child,
+        rootContext,
+        childContext,
+      })),
     );
     expect(seen.root.recording).toBe(false);
     expect(seen.child.recording).toBe(false);
@@ -69,10 +95,12 @@ describe('OpenTelemetryTracer', () => {
   it('records a failure on the span and passes it on', async () => {
     const tracer = tracerWith('always_on');
     let traceId = '';
-    await expect(tracer.inSpan('failing', { role: 'internal' }, undefined, async (_span, context) => {
-      traceId = tracer.logFields(context).trace_id;
-      throw new TypeError('broken');
-    })).rejects.toThrow('broken');
+    await expect(
+      tracer.inSpan('failing', { role: 'internal' }, undefined, async (_span, context) => {
+        traceId = tracer.logFields(context).trace_id;
+        throw new TypeError('broken');
+      }),
+    ).rejects.toThrow('broken');
     const received = await receiver.waitFor((spans) => spans.some((span) => span.traceId === traceId));
     expect(received.find((span) => span.traceId === traceId)!.attributes['error.type']).toBe('TypeError');
   });
@@ -80,18 +108,31 @@ describe('OpenTelemetryTracer', () => {
   describe('a call the sampler leaves out at its root', () => {
     const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
     const REMOTE_SPAN_ID = '00f067aa0ba902b7';
-    const madeContexts = () => [jest.spyOn(trace, 'setSpan'), jest.spyOn(trace, 'setSpanContext'), jest.spyOn(trace, 'wrapSpanContext')];
+    const madeContexts = () => [
+      jest.spyOn(trace, 'setSpan'),
+      jest.spyOn(trace, 'setSpanContext'),
+      jest.spyOn(trace, 'wrapSpanContext'),
+    ];
     afterEach(() => jest.restoreAllMocks());
 
     it('makes no span, no span context and no span id while it runs, and exports nothing', async () => {
       const tracer = tracerWith('parentbased_traceidratio', 0);
       const made = madeContexts();
       const marker = jest.fn(() => ({ 'hexa.test': 'left out' }));
-      const contexts = await tracer.inSpan('GET /left-out', { role: 'server', attributes: marker, remoteParent: { host: 'localhost' } }, undefined, async (root, rootContext) =>
-        tracer.inSpan('left-out.get', { role: 'internal', attributes: marker }, rootContext, async (child, childContext) => {
-          expect([root.recording, child.recording]).toEqual([false, false]);
-          return { rootContext, childContext };
-        }),
+      const contexts = await tracer.inSpan(
+        'GET /left-out',
+        { role: 'server', attributes: marker, remoteParent: { host: 'localhost' } },
+        undefined,
+        async (root, rootContext) =>
+          tracer.inSpan(
+            'left-out.get',
+            { role: 'internal', attributes: marker },
+            rootContext,
+            async (child, childContext) => {
+              expect([root.recording, child.recording]).toEqual([false, false]);
+              return { rootContext, childContext };
+            },
+          ),
       );
       for (const spy of made) expect(spy).not.toHaveBeenCalled();
       expect(marker).not.toHaveBeenCalled();
@@ -105,22 +146,35 @@ describe('OpenTelemetryTracer', () => {
       expect(traceparentOf(tracer, contexts.childContext)).toBe(`00-${fields.trace_id}-${fields.span_id}-00`);
 
       // A sampled trace started afterwards is the only one exported.
-      const sampled = await tracer.inSpan('GET /sampled', { role: 'server', remoteParent: { traceparent: `00-${TRACE_ID}-${REMOTE_SPAN_ID}-01` } }, undefined, async (_span, context) => tracer.logFields(context));
+      const sampled = await tracer.inSpan(
+        'GET /sampled',
+        { role: 'server', remoteParent: { traceparent: `00-${TRACE_ID}-${REMOTE_SPAN_ID}-01` } },
+        undefined,
+        async (_span, context) => tracer.logFields(context),
+      );
       await receiver.waitFor((spans) => spans.some((span) => span.traceId === sampled.trace_id));
-      expect(receiver.spans.filter((span) => span.name.includes('left-out') || span.traceId === fields.trace_id)).toEqual([]);
+      expect(
+        receiver.spans.filter((span) => span.name.includes('left-out') || span.traceId === fields.trace_id),
+      ).toEqual([]);
     });
 
     it('honours a sampled incoming traceparent at a ratio that leaves every root out: its span is the remote span’s child', async () => {
       const tracer = tracerWith('parentbased_traceidratio', 0);
       const traceId = '0af7651916cd43dd8448eb211c80319c';
-      const fields = await tracer.inSpan('GET /honoured', { role: 'server', remoteParent: { traceparent: `00-${traceId}-${REMOTE_SPAN_ID}-01` } }, undefined, async (span, context) =>
-        tracer.inSpan('honoured.get', { role: 'internal' }, context, async (child) => {
-          expect([span.recording, child.recording]).toEqual([true, true]);
-          return tracer.logFields(context);
-        }),
+      const fields = await tracer.inSpan(
+        'GET /honoured',
+        { role: 'server', remoteParent: { traceparent: `00-${traceId}-${REMOTE_SPAN_ID}-01` } },
+        undefined,
+        async (span, context) =>
+          tracer.inSpan('honoured.get', { role: 'internal' }, context, async (child) => {
+            expect([span.recording, child.recording]).toEqual([true, true]);
+            return tracer.logFields(context);
+          }),
       );
       expect(fields.trace_id).toBe(traceId);
-      const spans = await receiver.waitFor((received) => received.filter((span) => span.traceId === traceId).length === 2);
+      const spans = await receiver.waitFor(
+        (received) => received.filter((span) => span.traceId === traceId).length === 2,
+      );
       const server = spans.find((span) => span.name === 'GET /honoured')!;
       expect(server.parentSpanId).toBe(REMOTE_SPAN_ID);
       expect(spans.find((span) => span.name === 'honoured.get')!.parentSpanId).toBe(server.spanId);
@@ -128,12 +182,21 @@ describe('OpenTelemetryTracer', () => {
 
     it('hands on an unsampled incoming trace with its trace id, its tracestate and its baggage, the sampled flag still off', async () => {
       const tracer = tracerWith('parentbased_always_on');
-      const carrier = { traceparent: `00-${TRACE_ID}-${REMOTE_SPAN_ID}-00`, tracestate: 'vendor=value', baggage: 'tenant=blue' };
+      const carrier = {
+        traceparent: `00-${TRACE_ID}-${REMOTE_SPAN_ID}-00`,
+        tracestate: 'vendor=value',
+        baggage: 'tenant=blue',
+      };
       const sent: Record<string, string> = {};
-      await tracer.inSpan('GET /not-sampled', { role: 'server', remoteParent: carrier }, undefined, async (span, context) => {
-        expect(span.recording).toBe(false);
-        tracer.inject(context, sent);
-      });
+      await tracer.inSpan(
+        'GET /not-sampled',
+        { role: 'server', remoteParent: carrier },
+        undefined,
+        async (span, context) => {
+          expect(span.recording).toBe(false);
+          tracer.inject(context, sent);
+        },
+      );
       expect(sent.traceparent).toMatch(new RegExp(`^00-${TRACE_ID}-(?!${REMOTE_SPAN_ID})[0-9a-f]{16}-00$`));
       expect(sent.tracestate).toBe('vendor=value');
       expect(sent.baggage).toBe('tenant=blue');
@@ -157,7 +220,9 @@ describe('OpenTelemetryTracer', () => {
       const decision = (traceId: string) => sampler.shouldSample(ROOT_CONTEXT, traceId).decision;
       for (const traceId of kept) expect(decision(traceId)).toBe(SamplingDecision.RECORD_AND_SAMPLED);
       for (const traceId of left) expect(decision(traceId)).toBe(SamplingDecision.NOT_RECORD);
-      const exported = await receiver.waitFor((spans) => kept.every((traceId) => spans.some((span) => span.traceId === traceId)));
+      const exported = await receiver.waitFor((spans) =>
+        kept.every((traceId) => spans.some((span) => span.traceId === traceId)),
+      );
       expect(exported.filter((span) => left.includes(span.traceId))).toEqual([]);
     });
   });

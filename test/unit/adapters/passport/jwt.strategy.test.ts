@@ -30,10 +30,14 @@ describe('JwtAuthenticationStrategy', () => {
   it('refuses a missing token, and a token of another audience (settings shared with the issuer)', async () => {
     const { strategy } = await givenStrategy();
     await expect(strategy.authenticate({ strategy: 'jwt' })).rejects.toMatchObject({ message: 'No access token' });
-    await expect(strategy.authenticate({ strategy: 'jwt', accessToken: '' })).rejects.toMatchObject({ message: 'No access token' });
+    await expect(strategy.authenticate({ strategy: 'jwt', accessToken: '' })).rejects.toMatchObject({
+      message: 'No access token',
+    });
     const foreign = await new JsonWebTokenIssuer(createJwtSettings({ secret: 's'.repeat(32) })).sign('0');
     await expect(strategy.authenticate({ strategy: 'jwt', accessToken: foreign })).rejects.toMatchObject({
-      code: 401, message: 'jwt audience invalid. expected: test-aud', data: { name: 'JsonWebTokenError' },
+      code: 401,
+      message: 'jwt audience invalid. expected: test-aud',
+      data: { name: 'JsonWebTokenError' },
     });
   });
 
@@ -41,12 +45,24 @@ describe('JwtAuthenticationStrategy', () => {
     const { strategy, users } = await givenStrategy();
     const token = await issuer.sign('0');
     await users.remove(0);
-    await expect(strategy.authenticate({ strategy: 'jwt', accessToken: token })).rejects.toMatchObject({ name: 'NotAuthenticated', message: 'Invalid access token' });
+    await expect(strategy.authenticate({ strategy: 'jwt', accessToken: token })).rejects.toMatchObject({
+      name: 'NotAuthenticated',
+      message: 'Invalid access token',
+    });
   });
 
   it('passes other users service failures on', async () => {
-    const strategy = new JwtAuthenticationStrategy({ settings, users: () => ({ get: async () => { throw new Unavailable('down'); } }) });
-    await expect(strategy.authenticate({ strategy: 'jwt', accessToken: await issuer.sign('0') })).rejects.toMatchObject({ name: 'Unavailable' });
+    const strategy = new JwtAuthenticationStrategy({
+      settings,
+      users: () => ({
+        get: async () => {
+          throw new Unavailable('down');
+        },
+      }),
+    });
+    await expect(strategy.authenticate({ strategy: 'jwt', accessToken: await issuer.sign('0') })).rejects.toMatchObject(
+      { name: 'Unavailable' },
+    );
   });
 
   describe('a token seen before', () => {
@@ -63,11 +79,17 @@ describe('JwtAuthenticationStrategy', () => {
       expect(verify).toHaveBeenCalledTimes(1);
       expect(get).toHaveBeenCalledTimes(1);
       await users.remove(0);
-      await expect(strategy.authenticate({ strategy: 'jwt', accessToken: token })).rejects.toMatchObject({ name: 'NotAuthenticated', message: 'Invalid access token' });
+      await expect(strategy.authenticate({ strategy: 'jwt', accessToken: token })).rejects.toMatchObject({
+        name: 'NotAuthenticated',
+        message: 'Invalid access token',
+      });
     });
 
-    it('is refused once it expires, with the verifier\'s own answer', async () => {
-      const shortLived = createJwtSettings({ secret: 's'.repeat(32) }, { audience: 'test-aud', issuer: 'test-iss', expiresIn: 60 });
+    it("is refused once it expires, with the verifier's own answer", async () => {
+      const shortLived = createJwtSettings(
+        { secret: 's'.repeat(32) },
+        { audience: 'test-aud', issuer: 'test-iss', expiresIn: 60 },
+      );
       const users = new MemoryService();
       await users.create({ email: 'ann@example.com' });
       const strategy = new JwtAuthenticationStrategy({ settings: shortLived, users: () => users });
@@ -76,7 +98,9 @@ describe('JwtAuthenticationStrategy', () => {
       const now = Date.now();
       jest.spyOn(Date, 'now').mockReturnValue(now + 61_000);
       await expect(strategy.authenticate({ strategy: 'jwt', accessToken: token })).rejects.toMatchObject({
-        code: 401, message: 'jwt expired', data: { name: 'TokenExpiredError' },
+        code: 401,
+        message: 'jwt expired',
+        data: { name: 'TokenExpiredError' },
       });
     });
 
@@ -85,8 +109,14 @@ describe('JwtAuthenticationStrategy', () => {
       const token = await issuer.sign('0');
       const tampered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
       await strategy.authenticate({ strategy: 'jwt', accessToken: token });
-      await expect(strategy.authenticate({ strategy: 'jwt', accessToken: tampered })).rejects.toMatchObject({ code: 401, message: 'invalid signature' });
-      await expect(strategy.authenticate({ strategy: 'jwt', accessToken: tampered })).rejects.toMatchObject({ code: 401, message: 'invalid signature' });
+      await expect(strategy.authenticate({ strategy: 'jwt', accessToken: tampered })).rejects.toMatchObject({
+        code: 401,
+        message: 'invalid signature',
+      });
+      await expect(strategy.authenticate({ strategy: 'jwt', accessToken: tampered })).rejects.toMatchObject({
+        code: 401,
+        message: 'invalid signature',
+      });
     });
   });
 });

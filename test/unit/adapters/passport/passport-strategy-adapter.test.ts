@@ -14,7 +14,10 @@ class ScriptedStrategy extends Strategy {
       else if (action === 'error') this.error(value);
       else if (action === 'pass') this.pass();
       else if (action === 'redirect') this.redirect('/elsewhere');
-      else if (action === 'twice') { this.success({ id: 1 }); this.fail('late'); }
+      else if (action === 'twice') {
+        this.success({ id: 1 });
+        this.fail('late');
+      }
     });
   }
 }
@@ -28,19 +31,30 @@ describe('runPassportStrategy', () => {
   });
 
   it('turns fail into NotAuthenticated with the challenge message', async () => {
-    await expect(run({ action: 'fail', value: { message: 'Missing credentials' } })).rejects.toMatchObject({ name: 'NotAuthenticated', message: 'Missing credentials' });
+    await expect(run({ action: 'fail', value: { message: 'Missing credentials' } })).rejects.toMatchObject({
+      name: 'NotAuthenticated',
+      message: 'Missing credentials',
+    });
     await expect(run({ action: 'fail', value: 'Bad token' })).rejects.toMatchObject({ message: 'Bad token' });
-    await expect(run({ action: 'fail-status' })).rejects.toMatchObject({ name: 'NotAuthenticated', message: 'Not authenticated' });
+    await expect(run({ action: 'fail-status' })).rejects.toMatchObject({
+      name: 'NotAuthenticated',
+      message: 'Not authenticated',
+    });
     await expect(run({ action: 'fail', value: new Forbidden('kept') })).rejects.toMatchObject({ name: 'Forbidden' });
   });
 
   it('uses the given failure mapper', async () => {
-    await expect(run({ action: 'fail', value: 'x' }, () => new NotAuthenticated('Invalid login'))).rejects.toMatchObject({ message: 'Invalid login' });
+    await expect(
+      run({ action: 'fail', value: 'x' }, () => new NotAuthenticated('Invalid login')),
+    ).rejects.toMatchObject({ message: 'Invalid login' });
   });
 
   it('keeps service errors passed to error() and hides any other as GeneralError', async () => {
     await expect(run({ action: 'error', value: new Forbidden('no') })).rejects.toMatchObject({ name: 'Forbidden' });
-    await expect(run({ action: 'error', value: new Error('database password is hunter2') })).rejects.toMatchObject({ name: 'GeneralError', message: 'Authentication failed' });
+    await expect(run({ action: 'error', value: new Error('database password is hunter2') })).rejects.toMatchObject({
+      name: 'GeneralError',
+      message: 'Authentication failed',
+    });
     await expect(run({ action: 'throw' })).rejects.toMatchObject({ name: 'GeneralError' });
   });
 
@@ -53,10 +67,16 @@ describe('runPassportStrategy', () => {
   it('keeps concurrent runs of one strategy apart', async () => {
     const strategy = new ScriptedStrategy();
     const runs = Array.from({ length: 20 }, (_, index) =>
-      runPassportStrategy(strategy, { body: index % 2 ? { action: 'success', value: index } : { action: 'fail', value: `no ${index}` }, headers: {} }).then(
+      runPassportStrategy(strategy, {
+        body: index % 2 ? { action: 'success', value: index } : { action: 'fail', value: `no ${index}` },
+        headers: {},
+      }).then(
         (result) => result.user.id,
         (error: Error) => error.message,
-      ));
-    expect(await Promise.all(runs)).toEqual(Array.from({ length: 20 }, (_, index) => (index % 2 ? index : `no ${index}`)));
+      ),
+    );
+    expect(await Promise.all(runs)).toEqual(
+      Array.from({ length: 20 }, (_, index) => (index % 2 ? index : `no ${index}`)),
+    );
   });
 });

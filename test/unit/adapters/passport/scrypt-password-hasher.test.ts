@@ -65,7 +65,9 @@ describe('ScryptPasswordHasher', () => {
     const production = new ScryptPasswordHasher();
     const { result, utilization, ms } = await loopUtilization(() => production.hash(PASSWORD));
     expect(result).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$/);
-    console.log(`scrypt N=2^17 r=8 p=1 (128 MiB): one hash ${ms.toFixed(0)} ms, event loop utilization ${utilization.toFixed(2)}`);
+    console.log(
+      `scrypt N=2^17 r=8 p=1 (128 MiB): one hash ${ms.toFixed(0)} ms, event loop utilization ${utilization.toFixed(2)}`,
+    );
     expect(utilization).toBeLessThan(0.3);
     await production.close();
   });
@@ -74,13 +76,35 @@ describe('ScryptPasswordHasher', () => {
     const good = await hasher.hash(PASSWORD);
     const [, , , salt, key] = good.split('$');
     const malformed: unknown[] = [
-      undefined, null, 42, {}, '', PASSWORD, '$scrypt$', good.slice(0, -1), `${good}=`, `${good}x`, good.toUpperCase(),
-      `$scrypt$ln=10,r=8,p=1$${salt}$`, `$scrypt$ln=10,r=8,p=1$$${key}`, `$scrypt$ln=10,r=8$${salt}$${key}`,
-      `$scrypt$ln=9,r=8,p=1$${salt}$${key}`, `$scrypt$ln=21,r=8,p=1$${salt}$${key}`, `$scrypt$ln=10,r=0,p=1$${salt}$${key}`,
-      `$scrypt$ln=10,r=8,p=0$${salt}$${key}`, `$scrypt$ln=10,r=8,p=99$${salt}$${key}`, `$scrypt$ln=20,r=32,p=1$${salt}$${key}`,
-      `$scrypt$ln=10,r=8,p=1$${salt.slice(0, 10)}$${key}`, `$scrypt$ln=10,r=8,p=1$${salt}$${key.slice(0, 40)}`,
-      `$scrypt$ln=10,r=8,p=1$${salt}==$${key}`, ` ${good}`, `${good}\n`,
-      '$2b$04$short', `$2x$04$${'a'.repeat(53)}`, `$2b$04$${'a'.repeat(52)}`, `$argon2id$v=19$m=19456,t=2,p=1$${salt}$${key}`,
+      undefined,
+      null,
+      42,
+      {},
+      '',
+      PASSWORD,
+      '$scrypt$',
+      good.slice(0, -1),
+      `${good}=`,
+      `${good}x`,
+      good.toUpperCase(),
+      `$scrypt$ln=10,r=8,p=1$${salt}$`,
+      `$scrypt$ln=10,r=8,p=1$$${key}`,
+      `$scrypt$ln=10,r=8$${salt}$${key}`,
+      `$scrypt$ln=9,r=8,p=1$${salt}$${key}`,
+      `$scrypt$ln=21,r=8,p=1$${salt}$${key}`,
+      `$scrypt$ln=10,r=0,p=1$${salt}$${key}`,
+      `$scrypt$ln=10,r=8,p=0$${salt}$${key}`,
+      `$scrypt$ln=10,r=8,p=99$${salt}$${key}`,
+      `$scrypt$ln=20,r=32,p=1$${salt}$${key}`,
+      `$scrypt$ln=10,r=8,p=1$${salt.slice(0, 10)}$${key}`,
+      `$scrypt$ln=10,r=8,p=1$${salt}$${key.slice(0, 40)}`,
+      `$scrypt$ln=10,r=8,p=1$${salt}==$${key}`,
+      ` ${good}`,
+      `${good}\n`,
+      '$2b$04$short',
+      `$2x$04$${'a'.repeat(53)}`,
+      `$2b$04$${'a'.repeat(52)}`,
+      `$argon2id$v=19$m=19456,t=2,p=1$${salt}$${key}`,
     ];
     for (const stored of malformed) {
       await expect(hasher.compare(PASSWORD, stored as string)).resolves.toBe(false);
@@ -93,7 +117,13 @@ describe('ScryptPasswordHasher', () => {
     const capped = new ScryptPasswordHasher({ cost: 14, concurrency: 2, queueLimit: 3 });
     const stored = await capped.hash(PASSWORD);
     const legacy = bcrypt.hashSync(PASSWORD, 6);
-    const work = [capped.hash(PASSWORD), capped.compare(PASSWORD, stored), capped.compare(PASSWORD, legacy), capped.hash('x'), capped.compare('x', stored)];
+    const work = [
+      capped.hash(PASSWORD),
+      capped.compare(PASSWORD, stored),
+      capped.compare(PASSWORD, legacy),
+      capped.hash('x'),
+      capped.compare('x', stored),
+    ];
     expect(capped.load).toEqual({ running: 2, waiting: 3 });
     await expect(capped.hash('one too many')).rejects.toMatchObject({ name: 'Unavailable', code: 503 });
     let highest = 0;

@@ -13,7 +13,10 @@ describe('resolveBaseUrl', () => {
   });
 
   it("uses the page's origin without a URL in a browser", () => {
-    (globalThis as any).location = { origin: 'http://example.test:8080', href: 'http://example.test:8080/app/page.html' };
+    (globalThis as any).location = {
+      origin: 'http://example.test:8080',
+      href: 'http://example.test:8080/app/page.html',
+    };
     expect(resolveBaseUrl()).toBe('http://example.test:8080');
   });
 
@@ -35,7 +38,9 @@ describe('fillRoute', () => {
   });
 
   it('fails before any request when a value is missing', () => {
-    expect(() => fillRoute('users/:userId/messages', {})).toThrow(expect.objectContaining({ name: 'BadRequest', message: expect.stringContaining('userId') }));
+    expect(() => fillRoute('users/:userId/messages', {})).toThrow(
+      expect.objectContaining({ name: 'BadRequest', message: expect.stringContaining('userId') }),
+    );
   });
 
   it('does not look at route keys inherited from Object.prototype', () => {
@@ -45,7 +50,9 @@ describe('fillRoute', () => {
 
 describe('buildUrl', () => {
   it('joins base, path, encoded id and query string', () => {
-    expect(buildUrl('http://h:1/api', 'messages', 'a/b c', undefined, '?x=1')).toBe('http://h:1/api/messages/a%2Fb%20c?x=1');
+    expect(buildUrl('http://h:1/api', 'messages', 'a/b c', undefined, '?x=1')).toBe(
+      'http://h:1/api/messages/a%2Fb%20c?x=1',
+    );
   });
 
   it('keeps id 0 and leaves null/undefined ids off', () => {

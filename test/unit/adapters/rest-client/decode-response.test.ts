@@ -24,21 +24,30 @@ describe('decodeResponse', () => {
   });
 
   it('fails on a 2xx body that is not JSON', () => {
-    const error = thrown(() => decodeResponse({ status: 200, headers: { 'content-type': 'text/html' }, text: '<html>' }));
+    const error = thrown(() =>
+      decodeResponse({ status: 200, headers: { 'content-type': 'text/html' }, text: '<html>' }),
+    );
     expect(error).toBeInstanceOf(errors.GeneralError);
     expect(error.response.status).toBe(200);
   });
 
-  it.each(Object.entries(errors.errorClasses))('revives %s from its JSON body with the response attached', (name, cls) => {
-    const json = new cls('boom', { field: 'x' }).toJSON();
-    const error = thrown(() => decodeResponse({ status: json.code, statusText: 'S', headers: { 'x-a': '1' }, text: JSON.stringify(json) }));
-    expect(error).toBeInstanceOf(cls);
-    expect(error).toMatchObject({ name, code: json.code, message: 'boom', data: { field: 'x' } });
-    expect(error.response).toEqual({ status: json.code, statusText: 'S', headers: { 'x-a': '1' } });
-  });
+  it.each(Object.entries(errors.errorClasses))(
+    'revives %s from its JSON body with the response attached',
+    (name, cls) => {
+      const json = new cls('boom', { field: 'x' }).toJSON();
+      const error = thrown(() =>
+        decodeResponse({ status: json.code, statusText: 'S', headers: { 'x-a': '1' }, text: JSON.stringify(json) }),
+      );
+      expect(error).toBeInstanceOf(cls);
+      expect(error).toMatchObject({ name, code: json.code, message: 'boom', data: { field: 'x' } });
+      expect(error.response).toEqual({ status: json.code, statusText: 'S', headers: { 'x-a': '1' } });
+    },
+  );
 
   it('chooses the class by status for a non-JSON error body and keeps the text', () => {
-    const error = thrown(() => decodeResponse({ status: 502, statusText: 'Bad Gateway', headers: {}, text: '<h1>proxy down</h1>' }));
+    const error = thrown(() =>
+      decodeResponse({ status: 502, statusText: 'Bad Gateway', headers: {}, text: '<h1>proxy down</h1>' }),
+    );
     expect(error).toBeInstanceOf(errors.BadGateway);
     expect(error.message).toBe('Request failed with status 502 Bad Gateway');
     expect(error.data).toEqual({ body: '<h1>proxy down</h1>' });
@@ -58,13 +67,30 @@ describe('decodeResponse', () => {
   });
 
   it('revives by code when the name is unknown', () => {
-    const error = thrown(() => decodeResponse({ status: 409, headers: {}, text: '{"name":"Custom","code":409,"message":"dup","className":"custom"}' }));
+    const error = thrown(() =>
+      decodeResponse({
+        status: 409,
+        headers: {},
+        text: '{"name":"Custom","code":409,"message":"dup","className":"custom"}',
+      }),
+    );
     expect(error).toBeInstanceOf(errors.Conflict);
     expect(error.message).toBe('dup');
   });
 
   it('keeps response off the JSON form', () => {
-    const error = thrown(() => decodeResponse({ status: 404, headers: {}, text: '{"name":"NotFound","message":"no","code":404,"className":"not-found"}' }));
-    expect(JSON.parse(JSON.stringify(error))).toEqual({ name: 'NotFound', message: 'no', code: 404, className: 'not-found' });
+    const error = thrown(() =>
+      decodeResponse({
+        status: 404,
+        headers: {},
+        text: '{"name":"NotFound","message":"no","code":404,"className":"not-found"}',
+      }),
+    );
+    expect(JSON.parse(JSON.stringify(error))).toEqual({
+      name: 'NotFound',
+      message: 'no',
+      code: 404,
+      className: 'not-found',
+    });
   });
 });

@@ -9,7 +9,8 @@ function roundTrip(query: Record<string, unknown>): unknown {
   return parse(encoded.slice(1), { ...QUERY_PARSE_OPTIONS });
 }
 
-const asStrings = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (_key, item) => (typeof item === 'number' ? String(item) : item)));
+const asStrings = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value, (_key, item) => (typeof item === 'number' ? String(item) : item)));
 
 describe('encodeQuery', () => {
   it('is empty for an empty or missing query', () => {
@@ -24,7 +25,11 @@ describe('encodeQuery', () => {
 
   it('round-trips nested $or, $in arrays, $sort and $select through the server parser', () => {
     const query = {
-      $or: [{ name: 'Alice' }, { age: { $gt: 30, $lte: 40 } }, { $and: [{ group: { $in: ['a', 'b'] } }, { name: { $ne: 'Bob' } }] }],
+      $or: [
+        { name: 'Alice' },
+        { age: { $gt: 30, $lte: 40 } },
+        { $and: [{ group: { $in: ['a', 'b'] } }, { name: { $ne: 'Bob' } }] },
+      ],
       group: { $in: ['x', 'y', 'z'], $nin: ['w'] },
       $sort: { age: -1, name: 1 },
       $select: ['name', 'age'],
@@ -41,7 +46,9 @@ describe('encodeQuery', () => {
   });
 
   it('refuses an empty array instead of widening the query', () => {
-    expect(() => encodeQuery({ id: { $in: [] } })).toThrow(expect.objectContaining({ name: 'BadRequest', message: expect.stringContaining('id.$in') }));
+    expect(() => encodeQuery({ id: { $in: [] } })).toThrow(
+      expect.objectContaining({ name: 'BadRequest', message: expect.stringContaining('id.$in') }),
+    );
     expect(() => encodeQuery({ $or: [] })).toThrow(/empty array/);
   });
 });
@@ -53,7 +60,11 @@ describe('getQuery', () => {
         return Object.keys(query).length === 0 ? '' : `?q=${encodeURIComponent(JSON.stringify(query))}`;
       }
     }
-    const client = new JsonQueryClient({ base: 'http://h', name: 'm', connection: async () => ({ status: 204, headers: {}, text: async () => '' }) });
+    const client = new JsonQueryClient({
+      base: 'http://h',
+      name: 'm',
+      connection: async () => ({ status: 204, headers: {}, text: async () => '' }),
+    });
     expect(client.makeUrl({ a: 1 })).toBe('http://h/m?q=%7B%22a%22%3A1%7D');
     expect(client.makeUrl({}, 5)).toBe('http://h/m/5');
   });

@@ -2,13 +2,21 @@ import { mergeHeaders, toHeaderRecord } from '../../../../src/adapters/rest-clie
 
 describe('mergeHeaders', () => {
   it('merges case-insensitively, the last source wins', () => {
-    expect(mergeHeaders({ Accept: 'application/json', 'Content-Type': 'a' }, { 'content-type': 'b' }, undefined, { 'X-A': ['1', '2'] })).toEqual({
-      Accept: 'application/json', 'content-type': 'b', 'X-A': '1, 2',
+    expect(
+      mergeHeaders({ Accept: 'application/json', 'Content-Type': 'a' }, { 'content-type': 'b' }, undefined, {
+        'X-A': ['1', '2'],
+      }),
+    ).toEqual({
+      Accept: 'application/json',
+      'content-type': 'b',
+      'X-A': '1, 2',
     });
   });
 
   it('skips undefined and removes a header for null', () => {
-    expect(mergeHeaders({ Authorization: 'Bearer x', A: '1' }, { authorization: null, A: undefined })).toEqual({ A: '1' });
+    expect(mergeHeaders({ Authorization: 'Bearer x', A: '1' }, { authorization: null, A: undefined })).toEqual({
+      A: '1',
+    });
   });
 });
 

@@ -5,7 +5,9 @@ import { Timeout, Unavailable } from '../../../../src/domain/errors';
 
 describe('transportError', () => {
   it('turns an unreachable server into Unavailable', () => {
-    const nodeFetch = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED', address: '127.0.0.1', port: 9 }) });
+    const nodeFetch = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED', address: '127.0.0.1', port: 9 }),
+    });
     const error = transportError(nodeFetch);
     expect(error).toBeInstanceOf(Unavailable);
     expect((error as any).data).toEqual({ code: 'ECONNREFUSED', address: '127.0.0.1', port: 9 });

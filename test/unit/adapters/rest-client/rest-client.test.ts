@@ -24,9 +24,9 @@ describe('rest()', () => {
 
   it('refuses a second library-selecting client on one app', () => {
     const app = createApp().configure(rest('http://h').fetch(recordingFetch()));
-    expect(() => app.configure(rest('http://other').axios({ request: async () => ({ status: 204, headers: {}, data: '' }) }))).toThrow(
-      /already configured/,
-    );
+    expect(() =>
+      app.configure(rest('http://other').axios({ request: async () => ({ status: 204, headers: {}, data: '' }) })),
+    ).toThrow(/already configured/);
   });
 
   it('requires the library', () => {
@@ -36,7 +36,11 @@ describe('rest()', () => {
   it('accepts the client class as second or third argument', () => {
     class Custom extends FetchClient {}
     expect(rest('http://h').fetch(recordingFetch(), Custom).service('x')).toBeInstanceOf(Custom);
-    expect(rest('http://h').fetch(recordingFetch(), { headers: { A: '1' } }, Custom).service('x')).toBeInstanceOf(Custom);
+    expect(
+      rest('http://h')
+        .fetch(recordingFetch(), { headers: { A: '1' } }, Custom)
+        .service('x'),
+    ).toBeInstanceOf(Custom);
   });
 
   it('binds the unbound global fetch but keeps it as app.rest', async () => {
@@ -61,18 +65,30 @@ describe('rest()', () => {
 describe('requests', () => {
   it('merges default, per-call and connection headers; connection.headers does not replace them', async () => {
     const fetch = recordingFetch();
-    const service = rest('http://h').fetch(fetch, { headers: { Authorization: 'Bearer default', 'X-Default': 'd' } }).service('m');
-    await service.patch(1, { a: 1 }, { headers: { Authorization: 'Bearer call' }, connection: { headers: { 'X-Conn': 'c' }, credentials: 'include' } });
+    const service = rest('http://h')
+      .fetch(fetch, { headers: { Authorization: 'Bearer default', 'X-Default': 'd' } })
+      .service('m');
+    await service.patch(
+      1,
+      { a: 1 },
+      { headers: { Authorization: 'Bearer call' }, connection: { headers: { 'X-Conn': 'c' }, credentials: 'include' } },
+    );
     const { init } = fetch.calls[0];
     expect(init).toMatchObject({ method: 'PATCH', body: '{"a":1}', credentials: 'include' });
     expect(init.headers).toEqual({
-      accept: 'application/json', Authorization: 'Bearer call', 'X-Default': 'd', 'content-type': 'application/json', 'X-Conn': 'c',
+      accept: 'application/json',
+      Authorization: 'Bearer call',
+      'X-Default': 'd',
+      'content-type': 'application/json',
+      'X-Conn': 'c',
     });
   });
 
   it('sends only the default headers when a call adds none, and keeps the client options fixed', async () => {
     const fetch = recordingFetch();
-    const service = rest('http://h').fetch(fetch, { headers: { Authorization: 'Bearer default' } }).service('m');
+    const service = rest('http://h')
+      .fetch(fetch, { headers: { Authorization: 'Bearer default' } })
+      .service('m');
     await service.get(1);
     await service.get(2, { connection: { signal: new AbortController().signal, timeout: 1000 } });
     expect(fetch.calls[0].init.headers).toEqual({ accept: 'application/json', Authorization: 'Bearer default' });
@@ -101,7 +117,10 @@ describe('requests', () => {
   it('rejects a missing id before any request', async () => {
     const fetch = recordingFetch();
     const service = rest('http://h').fetch(fetch).service('m');
-    await expect(service.get(undefined as any)).rejects.toMatchObject({ name: 'BadRequest', message: 'id for .get is required' });
+    await expect(service.get(undefined as any)).rejects.toMatchObject({
+      name: 'BadRequest',
+      message: 'id for .get is required',
+    });
     await expect(service.get(null as any)).rejects.toMatchObject({ name: 'BadRequest' });
     await expect(service.patch('' as any, {})).rejects.toMatchObject({ message: 'id for .patch is required' });
     await expect(service.remove(undefined as any)).rejects.toMatchObject({ message: 'id for .remove is required' });

@@ -15,9 +15,19 @@ describe('CallBudget', () => {
     const budget = new CallBudget(limits, () => now);
     budget.admit();
     budget.admit();
-    expect([budget.admit(), budget.admit(), budget.admit(), budget.admit()]).toEqual(['refuse', 'refuse', 'refuse', 'flooding']);
+    expect([budget.admit(), budget.admit(), budget.admit(), budget.admit()]).toEqual([
+      'refuse',
+      'refuse',
+      'refuse',
+      'flooding',
+    ]);
     now += 1_001; // a new window: the count starts again
-    expect([budget.admit(), budget.admit(), budget.admit(), budget.admit()]).toEqual(['refuse', 'refuse', 'refuse', 'flooding']);
+    expect([budget.admit(), budget.admit(), budget.admit(), budget.admit()]).toEqual([
+      'refuse',
+      'refuse',
+      'refuse',
+      'flooding',
+    ]);
     expect(budget.refusedInWindow).toBe(4);
   });
 

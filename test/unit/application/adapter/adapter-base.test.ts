@@ -8,16 +8,31 @@ class RecordingAdapter extends AdapterBase {
     this.calls.push({ method, args });
     return Promise.resolve({ method });
   }
-  _find(params?: Params) { return this.record('_find', params); }
-  _get(id: any, params?: Params) { return this.record('_get', id, params); }
-  _create(data: any, params?: Params) { return this.record('_create', data, params); }
-  _update(id: any, data: any, params?: Params) { return this.record('_update', id, data, params); }
-  _patch(id: any, data: any, params?: Params) { return this.record('_patch', id, data, params); }
-  _remove(id: any, params?: Params) { return this.record('_remove', id, params); }
+  _find(params?: Params) {
+    return this.record('_find', params);
+  }
+  _get(id: any, params?: Params) {
+    return this.record('_get', id, params);
+  }
+  _create(data: any, params?: Params) {
+    return this.record('_create', data, params);
+  }
+  _update(id: any, data: any, params?: Params) {
+    return this.record('_update', id, data, params);
+  }
+  _patch(id: any, data: any, params?: Params) {
+    return this.record('_patch', id, data, params);
+  }
+  _remove(id: any, params?: Params) {
+    return this.record('_remove', id, params);
+  }
 }
 
 async function badRequest(call: Promise<unknown>, message?: string | RegExp): Promise<void> {
-  const error: any = await call.then(() => undefined, (reason: unknown) => reason);
+  const error: any = await call.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
   expect(error?.name).toBe('BadRequest');
   if (message) expect(error.message).toMatch(message);
 }
@@ -25,7 +40,14 @@ async function badRequest(call: Promise<unknown>, message?: string | RegExp): Pr
 describe('AdapterBase', () => {
   it('has the Feathers defaults and exposes id and events', () => {
     const adapter = new RecordingAdapter({ events: ['testing'] });
-    expect(adapter.options).toMatchObject({ id: 'id', paginate: false, multi: false, filters: {}, operators: [], events: ['testing'] });
+    expect(adapter.options).toMatchObject({
+      id: 'id',
+      paginate: false,
+      multi: false,
+      filters: {},
+      operators: [],
+      events: ['testing'],
+    });
     expect(adapter.id).toBe('id');
     expect(adapter.events).toEqual(['testing']);
     expect(new RecordingAdapter({}, '_id').id).toBe('_id');
@@ -48,7 +70,13 @@ describe('AdapterBase', () => {
     await adapter.update(1, {}, params);
     await adapter.create({}, params);
     const queries = adapter.calls.map((call) => (call.args[call.args.length - 1] as Params).query);
-    expect(queries).toEqual([{ $select: ['a'] }, { $select: ['a'] }, { $limit: 1, $select: ['a'] }, { $limit: 1, $select: ['a'] }, { $limit: 1, $select: ['a'] }]);
+    expect(queries).toEqual([
+      { $select: ['a'] },
+      { $select: ['a'] },
+      { $limit: 1, $select: ['a'] },
+      { $limit: 1, $select: ['a'] },
+      { $limit: 1, $select: ['a'] },
+    ]);
   });
 
   it('validates the query of every method before calling the store', async () => {
@@ -90,7 +118,11 @@ describe('AdapterBase', () => {
 
   it('checks multi per method, with params.adapter on top', async () => {
     const adapter = new RecordingAdapter({ multi: ['remove'] });
-    await expect(adapter.create([{}])).rejects.toMatchObject({ name: 'MethodNotAllowed', code: 405, message: 'Can not create multiple entries' });
+    await expect(adapter.create([{}])).rejects.toMatchObject({
+      name: 'MethodNotAllowed',
+      code: 405,
+      message: 'Can not create multiple entries',
+    });
     await expect(adapter.patch(null, {})).rejects.toMatchObject({ message: 'Can not patch multiple entries' });
     await expect(adapter.remove(null)).resolves.toEqual({ method: '_remove' });
     await expect(adapter.patch(null, {}, { adapter: { multi: true } })).resolves.toEqual({ method: '_patch' });
@@ -99,8 +131,12 @@ describe('AdapterBase', () => {
 
   it('returns promises also when the store method throws or answers synchronously', async () => {
     class SynchronousAdapter extends RecordingAdapter {
-      override _get(): never { throw new Error('store failed'); }
-      override _find(): any { return [{ id: 1 }]; }
+      override _get(): never {
+        throw new Error('store failed');
+      }
+      override _find(): any {
+        return [{ id: 1 }];
+      }
     }
     const adapter = new SynchronousAdapter({});
     const failing = adapter.get(1);

@@ -35,7 +35,10 @@ describe('optionsForCall', () => {
   });
 
   it('params.adapter goes on top of everything, paginate included', () => {
-    const merged = optionsForCall(options, { paginate: false, adapter: { paginate: { default: 9 }, multi: ['create'] } });
+    const merged = optionsForCall(options, {
+      paginate: false,
+      adapter: { paginate: { default: 9 }, multi: ['create'] },
+    });
     expect(merged).toMatchObject({ paginate: { default: 9 }, multi: ['create'], id: 'id' });
   });
 

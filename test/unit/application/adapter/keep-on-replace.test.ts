@@ -15,7 +15,9 @@ describe('keepOnReplace option', () => {
     ['a prototype key', ['__proto__']],
     ['a number', [1]],
   ])('refuses %s when the store is built', (_label, fields) => {
-    expect(() => new MemoryService({ keepOnReplace: fields as string[] })).toThrow(/keepOnReplace takes top-level field names/);
+    expect(() => new MemoryService({ keepOnReplace: fields as string[] })).toThrow(
+      /keepOnReplace takes top-level field names/,
+    );
   });
 
   it('refuses something other than a list', () => {

@@ -2,12 +2,25 @@ import { MemoryService } from '../../../../src/adapters/memory';
 import { observeStoreCalls } from '../../../../src/application/adapter/observe-store-calls';
 import { NotFound, Unavailable } from '../../../../src/domain/errors';
 import type { MetricsPort } from '../../../../src/ports/metrics.port';
-import { TRACE_PARENT, type SpanAttributes, type TraceParent, type TracerPort } from '../../../../src/ports/tracer.port';
+import {
+  TRACE_PARENT,
+  type SpanAttributes,
+  type TraceParent,
+  type TracerPort,
+} from '../../../../src/ports/tracer.port';
 
 function recordingMetrics(): MetricsPort & { storeErrors: string[] } {
   const storeErrors: string[] = [];
   const ignore = () => undefined;
-  return { storeErrors, storeError: (collection, operation) => storeErrors.push(`${collection} ${operation}`), httpRequest: ignore, serviceCall: ignore, socketConnections: ignore, busEvent: ignore, remoteBindingError: ignore };
+  return {
+    storeErrors,
+    storeError: (collection, operation) => storeErrors.push(`${collection} ${operation}`),
+    httpRequest: ignore,
+    serviceCall: ignore,
+    socketConnections: ignore,
+    busEvent: ignore,
+    remoteBindingError: ignore,
+  };
 }
 
 describe('observeStoreCalls', () => {
@@ -41,7 +54,12 @@ describe('observeStoreCalls', () => {
     const created = (await store.create({ text: 'a' }, { [TRACE_PARENT]: call })) as { id: string };
     await store.patch(created.id, { text: 'b' });
     expect(spans.map(({ name }) => name)).toEqual(['create notes', 'patch notes']);
-    expect(spans[0]).toEqual({ name: 'create notes', role: 'client', attributes: { 'db.system.name': 'mongodb', 'db.collection.name': 'notes', 'db.operation.name': 'create' }, parent: call });
+    expect(spans[0]).toEqual({
+      name: 'create notes',
+      role: 'client',
+      attributes: { 'db.system.name': 'mongodb', 'db.collection.name': 'notes', 'db.operation.name': 'create' },
+      parent: call,
+    });
     // A call without one starts a trace.
     expect(spans[1].parent).toBeUndefined();
   });

@@ -25,7 +25,10 @@ describe('selectFields', () => {
 
   it('selects nested values by dotted path', () => {
     expect(selectFields(record, ['address.city'], 'id')).toEqual({ id: 7, address: { city: 'Oslo' } });
-    expect(selectFields(record, ['address.city', 'address.zip'], 'id')).toEqual({ id: 7, address: { city: 'Oslo', zip: '0150' } });
+    expect(selectFields(record, ['address.city', 'address.zip'], 'id')).toEqual({
+      id: 7,
+      address: { city: 'Oslo', zip: '0150' },
+    });
     expect(selectFields(record, ['address.street.no'], 'id')).toEqual({ id: 7 });
   });
 

@@ -7,7 +7,13 @@ function crud(overrides: Record<string, unknown> = {}) {
     get: async (id: unknown) => ({ id }),
     create: async (data: unknown) => data,
     update: async (id: unknown, data: object) => ({ id, ...data }),
-    patch: async (id: unknown, data: object) => (id === null ? [{ id: 1, ...data }, { id: 2, ...data }] : { id, ...data }),
+    patch: async (id: unknown, data: object) =>
+      id === null
+        ? [
+            { id: 1, ...data },
+            { id: 2, ...data },
+          ]
+        : { id, ...data },
     remove: async (id: unknown) => ({ id }),
     ...overrides,
   };
@@ -15,7 +21,8 @@ function crud(overrides: Record<string, unknown> = {}) {
 
 function record(service: any, names: string[]): Array<[string, unknown, HookContext]> {
   const seen: Array<[string, unknown, HookContext]> = [];
-  for (const name of names) service.on(name, (payload: unknown, context: HookContext) => seen.push([name, payload, context]));
+  for (const name of names)
+    service.on(name, (payload: unknown, context: HookContext) => seen.push([name, payload, context]));
   return seen;
 }
 
@@ -82,7 +89,8 @@ describe('service events', () => {
     app.use('svc', crud({ custom: async () => ({ ok: true }) }), { methods: ['find', 'get', 'custom'] });
     const service = app.service('svc');
     const seen: unknown[] = [];
-    for (const name of [...STANDARD, 'found', 'null', 'custom']) service.on(name, (payload: unknown) => seen.push(payload));
+    for (const name of [...STANDARD, 'found', 'null', 'custom'])
+      service.on(name, (payload: unknown) => seen.push(payload));
     await service.find();
     await service.get(1);
     await service.custom({});

@@ -45,7 +45,11 @@ describe('app.use', () => {
 
   it('a listed custom method is hooked and called with (data, params)', async () => {
     const app = createApp();
-    app.use('svc', { ...crud(), shout: async (data: string, params: unknown) => ({ loud: data.toUpperCase(), params }) }, { methods: ['find', 'shout'] });
+    app.use(
+      'svc',
+      { ...crud(), shout: async (data: string, params: unknown) => ({ loud: data.toUpperCase(), params }) },
+      { methods: ['find', 'shout'] },
+    );
     const seen: HookContext[] = [];
     app.service('svc').hooks({ before: { shout: [(context: HookContext) => void seen.push(context)] } });
     await expect(app.service('svc').shout('hi', { query: {} })).resolves.toEqual({ loud: 'HI', params: { query: {} } });
@@ -59,14 +63,20 @@ describe('app.use', () => {
     (name) => {
       const app = createApp();
       const service = { ...crud(), [name]: async () => undefined };
-      expect(() => app.use('svc', service, { methods: [name] })).toThrow(`'${name}' on service 'svc' is not allowed as a custom method name`);
+      expect(() => app.use('svc', service, { methods: [name] })).toThrow(
+        `'${name}' on service 'svc' is not allowed as a custom method name`,
+      );
     },
   );
 
   it('refuses a listed method that is not a function', () => {
     const app = createApp();
-    expect(() => app.use('svc', { ...crud(), notFn: 'x' }, { methods: ['notFn'] })).toThrow("Can not apply hooks. 'notFn' is not a function");
-    expect(() => app.use('svc', { find: async () => [] }, { methods: ['get'] })).toThrow("Can not apply hooks. 'get' is not a function");
+    expect(() => app.use('svc', { ...crud(), notFn: 'x' }, { methods: ['notFn'] })).toThrow(
+      "Can not apply hooks. 'notFn' is not a function",
+    );
+    expect(() => app.use('svc', { find: async () => [] }, { methods: ['get'] })).toThrow(
+      "Can not apply hooks. 'get' is not a function",
+    );
   });
 
   it('refuses invalid service objects', () => {
@@ -127,7 +137,8 @@ describe('unknown paths', () => {
     // As the REST and socket clients do: custom methods are made when `use` lists them.
     const remote = () => {
       const service: Record<string | symbol, unknown> = crud();
-      service[DECLARE_METHODS] = (names: string[]) => names.forEach((name) => (service[name] = async (data: unknown) => ({ called: name, data })));
+      service[DECLARE_METHODS] = (names: string[]) =>
+        names.forEach((name) => (service[name] = async (data: unknown) => ({ called: name, data })));
       return service;
     };
     const app = createApp({ serviceMethods: { messages: ['find', 'markRead'] } });
@@ -176,7 +187,18 @@ describe('setup, teardown and unuse', () => {
     await app.setup();
     let ready = false;
     let finish: () => void = () => undefined;
-    app.use('late', { ...crud(), setup: () => new Promise<void>((resolve) => (finish = () => { ready = true; resolve(); })), find: async () => ready });
+    app.use('late', {
+      ...crud(),
+      setup: () =>
+        new Promise<void>(
+          (resolve) =>
+            (finish = () => {
+              ready = true;
+              resolve();
+            }),
+        ),
+      find: async () => ready,
+    });
     const call = app.service('late').find();
     await new Promise((resolve) => setImmediate(resolve));
     finish();
@@ -192,7 +214,13 @@ describe('setup, teardown and unuse', () => {
       const app = createApp();
       await app.setup();
       let attempts = 0;
-      app.use('late', { ...crud(), setup: async () => { attempts++; if (attempts === 1) throw new Error('no connection'); } });
+      app.use('late', {
+        ...crud(),
+        setup: async () => {
+          attempts++;
+          if (attempts === 1) throw new Error('no connection');
+        },
+      });
       await expect(app.service('late').get(1)).rejects.toThrow('no connection');
       await expect(app.service('late').get(1)).rejects.toThrow('no connection');
       await app.setup();
@@ -209,7 +237,14 @@ describe('setup, teardown and unuse', () => {
     const log: string[] = [];
     const app = createApp();
     await app.setup();
-    app.use('late', { ...crud(), setup: async () => { await new Promise((resolve) => setTimeout(resolve, 20)); log.push('setup'); }, teardown: async () => void log.push('teardown') });
+    app.use('late', {
+      ...crud(),
+      setup: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        log.push('setup');
+      },
+      teardown: async () => void log.push('teardown'),
+    });
     await app.unuse('late');
     expect(log).toEqual(['setup', 'teardown']);
   });

@@ -20,12 +20,26 @@ describe('normalizePath', () => {
 });
 
 describe('isReservedMethodName', () => {
-  it.each(['constructor', 'toString', 'valueOf', '__proto__', 'on', 'emit', 'removeListener', 'hooks', 'setup', 'teardown', 'publish', 'all', 'around', 'before', 'after', 'error'])(
-    '%s is reserved',
-    (name) => {
-      expect(isReservedMethodName(name)).toBe(true);
-    },
-  );
+  it.each([
+    'constructor',
+    'toString',
+    'valueOf',
+    '__proto__',
+    'on',
+    'emit',
+    'removeListener',
+    'hooks',
+    'setup',
+    'teardown',
+    'publish',
+    'all',
+    'around',
+    'before',
+    'after',
+    'error',
+  ])('%s is reserved', (name) => {
+    expect(isReservedMethodName(name)).toBe(true);
+  });
 
   it.each(['find', 'customMethod', 'resetPassword'])('%s is not', (name) => {
     expect(isReservedMethodName(name)).toBe(false);

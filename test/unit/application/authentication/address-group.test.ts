@@ -9,7 +9,13 @@ describe('addressGroup (the address a client is rate limited by)', () => {
 
   it('groups every IPv6 address of a /64 together, however it is written', () => {
     const group = '2001:db8:1:2::/64';
-    for (const address of ['2001:db8:1:2::1', '2001:0DB8:0001:0002:ffff:ffff:ffff:ffff', '[2001:db8:1:2::9]', '2001:db8:1:2:3:4:5:6', '2001:db8:1:2::1.2.3.4']) {
+    for (const address of [
+      '2001:db8:1:2::1',
+      '2001:0DB8:0001:0002:ffff:ffff:ffff:ffff',
+      '[2001:db8:1:2::9]',
+      '2001:db8:1:2:3:4:5:6',
+      '2001:db8:1:2::1.2.3.4',
+    ]) {
       expect(addressGroup(address)).toBe(group);
     }
     expect(addressGroup('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
@@ -24,7 +30,8 @@ describe('addressGroup (the address a client is rate limited by)', () => {
   });
 
   it('keeps what is not an IP address as given (lower-cased), without throwing', () => {
-    for (const text of ['bogus', '1:2:3', '1::2::3', '::ffff:300.1.1.1', '1:2:3:4:5:6:7:8:9', 'g::1']) expect(addressGroup(text)).toBe(text.toLowerCase());
+    for (const text of ['bogus', '1:2:3', '1::2::3', '::ffff:300.1.1.1', '1:2:3:4:5:6:7:8:9', 'g::1'])
+      expect(addressGroup(text)).toBe(text.toLowerCase());
   });
 
   it('is what clientAddressOf answers for params.ip', () => {

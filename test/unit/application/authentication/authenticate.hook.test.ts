@@ -11,17 +11,30 @@ function givenApp(options: { withAuthentication?: boolean } = {}) {
   app.use('notes', new MemoryService());
   app.service('notes').hooks({
     around: { all: [authenticate('jwt')] },
-    before: { all: [(context: { params: Params }) => { seen.push(context.params); }] },
+    before: {
+      all: [
+        (context: { params: Params }) => {
+          seen.push(context.params);
+        },
+      ],
+    },
   });
   const calls: unknown[][] = [];
   if (options.withAuthentication !== false) {
     app.use('authentication', {
-      async create() { return {}; },
+      async create() {
+        return {};
+      },
       async authenticate(data: any, params: Params, ...strategies: string[]) {
         calls.push([data, params, strategies]);
-        if (!strategies.includes(data.strategy)) throw new NotAuthenticated('Invalid authentication information (strategy not allowed in authStrategies)');
+        if (!strategies.includes(data.strategy))
+          throw new NotAuthenticated('Invalid authentication information (strategy not allowed in authStrategies)');
         if (data.accessToken !== 'good') throw new NotAuthenticated('invalid signature');
-        return { accessToken: 'good', authentication: { strategy: 'jwt', accessToken: 'good', payload: { sub: '1' } }, user: { id: 1, email: 'ann' } };
+        return {
+          accessToken: 'good',
+          authentication: { strategy: 'jwt', accessToken: 'good', payload: { sub: '1' } },
+          user: { id: 1, email: 'ann' },
+        };
       },
     });
   }
@@ -31,7 +44,10 @@ function givenApp(options: { withAuthentication?: boolean } = {}) {
 describe('authenticate hook', () => {
   it('refuses an external call without credentials with 401 Not authenticated', async () => {
     const { app } = givenApp();
-    await expect(app.service('notes').find({ provider: 'rest' })).rejects.toMatchObject({ name: 'NotAuthenticated', message: 'Not authenticated' });
+    await expect(app.service('notes').find({ provider: 'rest' })).rejects.toMatchObject({
+      name: 'NotAuthenticated',
+      message: 'Not authenticated',
+    });
   });
 
   it('lets an internal call without credentials through, unauthenticated', async () => {
@@ -44,7 +60,9 @@ describe('authenticate hook', () => {
     const { app, seen, calls } = givenApp();
     await app.service('notes').find({ provider: 'rest', authentication: { strategy: 'jwt', accessToken: 'good' } });
     expect(seen[0]).toMatchObject({
-      provider: 'rest', authenticated: true, user: { id: 1, email: 'ann' },
+      provider: 'rest',
+      authenticated: true,
+      user: { id: 1, email: 'ann' },
       authentication: { strategy: 'jwt', accessToken: 'good', payload: { sub: '1' } },
     });
     expect(calls[0][2]).toEqual(['jwt']);
@@ -52,8 +70,14 @@ describe('authenticate hook', () => {
 
   it('passes the token problem on, also for internal calls that bring credentials', async () => {
     const { app } = givenApp();
-    await expect(app.service('notes').find({ authentication: { strategy: 'jwt', accessToken: 'bad' } })).rejects.toMatchObject({ message: 'invalid signature' });
-    await expect(app.service('notes').find({ provider: 'rest', authentication: { strategy: 'local', email: 'a', password: 'b' } as any })).rejects.toMatchObject({
+    await expect(
+      app.service('notes').find({ authentication: { strategy: 'jwt', accessToken: 'bad' } }),
+    ).rejects.toMatchObject({ message: 'invalid signature' });
+    await expect(
+      app
+        .service('notes')
+        .find({ provider: 'rest', authentication: { strategy: 'local', email: 'a', password: 'b' } as any }),
+    ).rejects.toMatchObject({
       message: 'Invalid authentication information (strategy not allowed in authStrategies)',
     });
   });
@@ -66,7 +90,9 @@ describe('authenticate hook', () => {
 
   it('answers 401 when there is no authentication service', async () => {
     const { app } = givenApp({ withAuthentication: false });
-    await expect(app.service('notes').find({ provider: 'rest', authentication: { strategy: 'jwt', accessToken: 'good' } })).rejects.toMatchObject({
+    await expect(
+      app.service('notes').find({ provider: 'rest', authentication: { strategy: 'jwt', accessToken: 'good' } }),
+    ).rejects.toMatchObject({
       message: 'Could not find a valid authentication service',
     });
   });
@@ -75,9 +101,13 @@ describe('authenticate hook', () => {
     const app = createApp();
     app.use('notes', new MemoryService());
     app.service('notes').hooks({ before: { find: [authenticate('jwt')] }, after: { get: [authenticate('jwt')] } });
-    await expect(app.service('notes').find({ provider: 'rest' })).rejects.toMatchObject({ message: 'Not authenticated' });
+    await expect(app.service('notes').find({ provider: 'rest' })).rejects.toMatchObject({
+      message: 'Not authenticated',
+    });
     await app.service('notes').create({ text: 'x' });
-    await expect(app.service('notes').get(0)).rejects.toMatchObject({ message: 'The authenticate hook must be used as a before hook' });
+    await expect(app.service('notes').get(0)).rejects.toMatchObject({
+      message: 'The authenticate hook must be used as a before hook',
+    });
   });
 
   it('needs a strategy and is not for the authentication service itself', async () => {

@@ -1,6 +1,10 @@
 import { LoginRateLimiter } from '../../../../src/application/authentication/login-rate-limiter';
 import { delayAfterFailures } from '../../../../src/application/authentication/login-throttle';
-import type { GrantedLoginAttempt, LoginAttemptKeys, LoginReservation } from '../../../../src/ports/login-rate-limiter.port';
+import type {
+  GrantedLoginAttempt,
+  LoginAttemptKeys,
+  LoginReservation,
+} from '../../../../src/ports/login-rate-limiter.port';
 
 /** The wait a reservation was refused with, 0 when it was granted (and so counted). */
 const waitOf = (reservation: LoginReservation) => (reservation.granted ? 0 : reservation.retryAfterMs);
@@ -12,10 +16,13 @@ function granted(reservation: LoginReservation): GrantedLoginAttempt {
 
 describe('LoginRateLimiter', () => {
   let time: number;
-  const limiter = (options = {}) => new LoginRateLimiter({ maxFailuresPerClient: 4, maxFailuresPerEmail: 2, windowMs: 60_000, ...options }, () => time);
+  const limiter = (options = {}) =>
+    new LoginRateLimiter({ maxFailuresPerClient: 4, maxFailuresPerEmail: 2, windowMs: 60_000, ...options }, () => time);
   /** A failed login: its reservation is kept. */
   const fail = (limits: LoginRateLimiter, keys: LoginAttemptKeys) => granted(limits.reserve(keys));
-  beforeEach(() => { time = 50_000; });
+  beforeEach(() => {
+    time = 50_000;
+  });
 
   it('counts an attempt when it is reserved: a burst gets at most the allowance, the rest are refused', () => {
     const limits = limiter({ maxFailuresPerEmail: 5, maxFailuresPerClient: 1000 });
@@ -72,7 +79,8 @@ describe('LoginRateLimiter', () => {
     const limits = limiter();
     const known = { client: '10.0.0.1', email: 'known@example.com' };
     limits.succeeded(fail(limits, known));
-    for (let attempt = 0; attempt < 4; attempt++) fail(limits, { client: '10.0.0.1', email: `random${attempt}@example.com` });
+    for (let attempt = 0; attempt < 4; attempt++)
+      fail(limits, { client: '10.0.0.1', email: `random${attempt}@example.com` });
     expect(waitOf(limits.reserve({ client: '10.0.0.1', email: 'first-time@example.com' }))).toBe(1_000);
     limits.succeeded(granted(limits.reserve(known)));
     // The known pair's own failures are limited, and they do not charge the address.
@@ -139,6 +147,8 @@ describe('LoginRateLimiter', () => {
 
 describe('delayAfterFailures', () => {
   it('is nothing within the allowance, then doubles from 1 s up to the window', () => {
-    expect([0, 1, 2, 3, 4, 5, 30, 60].map((failures) => delayAfterFailures(failures, 2, 60_000))).toEqual([0, 0, 1_000, 2_000, 4_000, 8_000, 60_000, 60_000]);
+    expect([0, 1, 2, 3, 4, 5, 30, 60].map((failures) => delayAfterFailures(failures, 2, 60_000))).toEqual([
+      0, 0, 1_000, 2_000, 4_000, 8_000, 60_000, 60_000,
+    ]);
   });
 });

@@ -4,8 +4,15 @@ import type { HookContext } from '../../../../src/application/hooks/hook-context
 
 describe('MemoryRequestRateLimiter', () => {
   let time: number;
-  beforeEach(() => { time = 1_000_000; });
-  const limiter = (maxEntries?: number) => new MemoryRequestRateLimiter({ 'sign-up': { max: 2, windowMs: 60_000 }, 'password-reset': { max: 1, windowMs: 10_000 } }, maxEntries, () => time);
+  beforeEach(() => {
+    time = 1_000_000;
+  });
+  const limiter = (maxEntries?: number) =>
+    new MemoryRequestRateLimiter(
+      { 'sign-up': { max: 2, windowMs: 60_000 }, 'password-reset': { max: 1, windowMs: 10_000 } },
+      maxEntries,
+      () => time,
+    );
 
   it('allows max requests per action and address in a fixed window, then answers the time left', () => {
     const limits = limiter();
@@ -38,14 +45,20 @@ describe('MemoryRequestRateLimiter', () => {
 
 describe('limitPerClient', () => {
   const context = (params: Record<string, unknown>, limiter?: MemoryRequestRateLimiter) =>
-    ({ app: { get: (name: string) => (name === REQUEST_RATE_LIMITER ? limiter : undefined) }, params }) as unknown as HookContext;
+    ({
+      app: { get: (name: string) => (name === REQUEST_RATE_LIMITER ? limiter : undefined) },
+      params,
+    }) as unknown as HookContext;
 
   it('refuses external calls past the limit with 429 and data.retryAfter, per address group', async () => {
     const limiter = new MemoryRequestRateLimiter({ 'sign-up': { max: 1, windowMs: 90_500 } });
     const hook = limitPerClient('sign-up');
     await hook(context({ provider: 'rest', ip: '2001:db8::1' }, limiter));
     await expect(hook(context({ provider: 'socketio', ip: '2001:db8::2' }, limiter))).rejects.toMatchObject({
-      name: 'TooManyRequests', code: 429, message: 'Too many sign-up requests from this address, try again later', data: { retryAfter: 91 },
+      name: 'TooManyRequests',
+      code: 429,
+      message: 'Too many sign-up requests from this address, try again later',
+      data: { retryAfter: 91 },
     });
     await hook(context({ provider: 'rest', ip: '2001:db8:0:1::1' }, limiter));
   });

@@ -33,7 +33,11 @@ describe('restrictToSelf hook', () => {
   });
 
   it('compares with _id or the configured field', async () => {
-    await expect(givenUsers().patch(1, { name: 'x' }, { provider: 'rest', user: { _id: 1 } })).resolves.toMatchObject({ name: 'x' });
-    await expect(givenUsers('uid').patch(1, { name: 'x' }, { provider: 'rest', user: { id: 1, uid: 'u-1' } })).rejects.toMatchObject({ code: 403 });
+    await expect(givenUsers().patch(1, { name: 'x' }, { provider: 'rest', user: { _id: 1 } })).resolves.toMatchObject({
+      name: 'x',
+    });
+    await expect(
+      givenUsers('uid').patch(1, { name: 'x' }, { provider: 'rest', user: { id: 1, uid: 'u-1' } }),
+    ).rejects.toMatchObject({ code: 403 });
   });
 });

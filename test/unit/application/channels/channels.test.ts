@@ -40,18 +40,23 @@ describe('channels', () => {
     expect(filtered.connections).toEqual([a]);
     expect(app.channel('room').send({ x: 1 }).data).toEqual({ x: 1 });
     expect(app.channel('room').data).toBeNull();
-    app.channel('room').leave((connection) => connection === a).leave(b);
+    app
+      .channel('room')
+      .leave((connection) => connection === a)
+      .leave(b);
     expect(app.channels).toEqual([]);
     expect(() => app.channel()).toThrow('at least one channel name');
   });
 
-  it('a connection in several published channels gets the event once; the first channel\'s send() data wins; one send per payload', async () => {
+  it("a connection in several published channels gets the event once; the first channel's send() data wins; one send per payload", async () => {
     const { app, transport, connect } = setUp();
     const [a, b, c] = [connect('a'), connect('b'), connect('c')];
     app.channel('x').join(a, b);
     app.channel('y').join(b, c);
     app.use('notes', new MemoryService());
-    app.service('notes').publish('created', () => [app.channel('x'), app.channel('y').send({ custom: true }), app.channel('x', 'y')]);
+    app
+      .service('notes')
+      .publish('created', () => [app.channel('x'), app.channel('y').send({ custom: true }), app.channel('x', 'y')]);
     const note = await app.service('notes').create({ text: 'hi' });
     expect(transport.sends).toEqual([
       { eventName: 'notes created', data: note, to: ['a', 'b'] },
@@ -86,7 +91,9 @@ describe('channels', () => {
     app.service('notes').publish(() => {
       throw new Error('publisher bug');
     });
-    await expect(app.service('notes').create({ text: 'still stored' })).resolves.toMatchObject({ text: 'still stored' });
+    await expect(app.service('notes').create({ text: 'still stored' })).resolves.toMatchObject({
+      text: 'still stored',
+    });
     expect(transport.sends).toEqual([]);
   });
 
@@ -96,8 +103,14 @@ describe('channels', () => {
     app.use('people', new MemoryService({ multi: true }));
     app.service('people').hooks({ around: { all: [protectFields('secret')] } });
     app.service('people').publish(() => app.channel('all'));
-    await app.service('people').create([{ name: 'a', secret: 1 }, { name: 'b', secret: 2 }]);
-    expect(transport.sends.map((send) => send.data)).toEqual([{ id: 0, name: 'a' }, { id: 1, name: 'b' }]);
+    await app.service('people').create([
+      { name: 'a', secret: 1 },
+      { name: 'b', secret: 2 },
+    ]);
+    expect(transport.sends.map((send) => send.data)).toEqual([
+      { id: 0, name: 'a' },
+      { id: 1, name: 'b' },
+    ]);
   });
 
   it('concrete paths and published views', () => {

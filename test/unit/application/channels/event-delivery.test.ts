@@ -1,5 +1,9 @@
 import { Channel } from '../../../../src/application/channels/channel';
-import { bindTransport, type ConnectionTransport, type RealTimeConnection } from '../../../../src/application/channels/connection';
+import {
+  bindTransport,
+  type ConnectionTransport,
+  type RealTimeConnection,
+} from '../../../../src/application/channels/connection';
 import { deliverToChannels } from '../../../../src/application/channels/event-delivery';
 import { PolicyViews, type ComputedFields } from '../../../../src/application/policy/policy-views';
 import type { ServicePolicy } from '../../../../src/application/policy/service-policy';
@@ -30,9 +34,19 @@ describe('deliverToChannels through a policy', () => {
 
   it('hands the transport one payload per distinct view, shared by every connection that sees it, and none to those who may not read', () => {
     const transport = new RecordingTransport();
-    const views = new PolicyViews({ path: 'messages', policy: twoRoles, rolesField: 'roles', idField: '_id', hiddenFields: [] });
-    const users = Array.from({ length: 4 }, (_, index) => connected(transport, `user${index}`, { _id: `u${index}`, roles: [] }));
-    const admins = Array.from({ length: 2 }, (_, index) => connected(transport, `admin${index}`, { _id: `a${index}`, roles: ['admin'] }));
+    const views = new PolicyViews({
+      path: 'messages',
+      policy: twoRoles,
+      rolesField: 'roles',
+      idField: '_id',
+      hiddenFields: [],
+    });
+    const users = Array.from({ length: 4 }, (_, index) =>
+      connected(transport, `user${index}`, { _id: `u${index}`, roles: [] }),
+    );
+    const admins = Array.from({ length: 2 }, (_, index) =>
+      connected(transport, `admin${index}`, { _id: `a${index}`, roles: ['admin'] }),
+    );
     const anonymous = connected(transport, 'anonymous');
 
     deliverToChannels('created', record, new Channel([...users, anonymous, ...admins]), views);
@@ -49,10 +63,22 @@ describe('deliverToChannels through a policy', () => {
 
   it('gives viewers with the same fields but a different computed value views of their own', () => {
     const transport = new RecordingTransport();
-    const computed: ComputedFields = { liked: (message, caller) => (message.likedBy as string[]).includes(caller.id ?? '') };
-    const views = new PolicyViews({ path: 'messages', policy: twoRoles, rolesField: 'roles', idField: '_id', hiddenFields: [], computed });
+    const computed: ComputedFields = {
+      liked: (message, caller) => (message.likedBy as string[]).includes(caller.id ?? ''),
+    };
+    const views = new PolicyViews({
+      path: 'messages',
+      policy: twoRoles,
+      rolesField: 'roles',
+      idField: '_id',
+      hiddenFields: [],
+      computed,
+    });
     const liker = connected(transport, 'liker', { _id: 'u2', roles: [] });
-    const others = [connected(transport, 'other1', { _id: 'u3', roles: [] }), connected(transport, 'other2', { _id: 'u4', roles: [] })];
+    const others = [
+      connected(transport, 'other1', { _id: 'u3', roles: [] }),
+      connected(transport, 'other2', { _id: 'u4', roles: [] }),
+    ];
 
     deliverToChannels('created', record, new Channel([liker, ...others]), views);
 

@@ -3,11 +3,20 @@ import { Unavailable } from '../../../../src/domain/errors';
 
 /** As the password hasher uses it: a bounded queue, 503 past it. */
 const limitWithQueue = (size: number, maxWaiting: number) =>
-  new ConcurrencyLimit({ size, maxWaiting, refusal: () => new Unavailable('The server is busy checking passwords, try again shortly') });
+  new ConcurrencyLimit({
+    size,
+    maxWaiting,
+    refusal: () => new Unavailable('The server is busy checking passwords, try again shortly'),
+  });
 
 /** As a remote binding's connection pool uses it: each caller waits at most `waitTimeoutMs`. */
 const limitWithTimeout = (size: number, waitTimeoutMs: number) =>
-  new ConcurrencyLimit({ size, waitTimeoutMs, refusal: () => new Unavailable(`No connection to the remote server came free within ${waitTimeoutMs} ms (all ${size} in use)`) });
+  new ConcurrencyLimit({
+    size,
+    waitTimeoutMs,
+    refusal: () =>
+      new Unavailable(`No connection to the remote server came free within ${waitTimeoutMs} ms (all ${size} in use)`),
+  });
 
 /** A task that runs until the test settles it, recording when it started. */
 function controllable(started: number[], id: number) {
@@ -17,7 +26,14 @@ function controllable(started: number[], id: number) {
     finish = () => resolve(id);
     fail = reject;
   });
-  return { task: () => { started.push(id); return done; }, finish: () => finish(), fail: (error: Error) => fail(error) };
+  return {
+    task: () => {
+      started.push(id);
+      return done;
+    },
+    finish: () => finish(),
+    fail: (error: Error) => fail(error),
+  };
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
@@ -90,7 +106,9 @@ describe('ConcurrencyLimit with a wait timeout (remote connections)', () => {
     const slots = limitWithTimeout(1, 500);
     const held = await slots.acquire();
     const late = slots.acquire();
-    const rejected = expect(late).rejects.toThrow(new Unavailable('No connection to the remote server came free within 500 ms (all 1 in use)'));
+    const rejected = expect(late).rejects.toThrow(
+      new Unavailable('No connection to the remote server came free within 500 ms (all 1 in use)'),
+    );
     jest.advanceTimersByTime(500);
     await rejected;
     const next = slots.acquire();

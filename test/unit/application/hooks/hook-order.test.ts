@@ -31,8 +31,14 @@ function appWithHooksEverywhere(log: Log, get: (id: unknown) => Promise<unknown>
   for (const [level, register] of levels) {
     register({
       around: { all: [around(log, `${level}.around.all`)], get: [around(log, `${level}.around.get`)] },
-      before: { all: [regular(log, `${level}.before.all1`), regular(log, `${level}.before.all2`)], get: [regular(log, `${level}.before.get`)] },
-      after: { get: [regular(log, `${level}.after.get`)], all: [regular(log, `${level}.after.all1`), regular(log, `${level}.after.all2`)] },
+      before: {
+        all: [regular(log, `${level}.before.all1`), regular(log, `${level}.before.all2`)],
+        get: [regular(log, `${level}.before.get`)],
+      },
+      after: {
+        get: [regular(log, `${level}.after.get`)],
+        all: [regular(log, `${level}.after.all1`), regular(log, `${level}.after.all2`)],
+      },
       error: { all: [regular(log, `${level}.error.all`)], get: [regular(log, `${level}.error.get`)] },
     });
   }
@@ -48,13 +54,27 @@ describe('hook execution order', () => {
     });
     await expect(app.service('svc').get(1)).resolves.toEqual({ id: 1 });
     expect(log).toEqual([
-      'app.around.all:in', 'app.around.get:in', 'app.before.all1(before)', 'app.before.all2(before)', 'app.before.get(before)',
-      'svc.around.all:in', 'svc.around.get:in', 'svc.before.all1(before)', 'svc.before.all2(before)', 'svc.before.get(before)',
+      'app.around.all:in',
+      'app.around.get:in',
+      'app.before.all1(before)',
+      'app.before.all2(before)',
+      'app.before.get(before)',
+      'svc.around.all:in',
+      'svc.around.get:in',
+      'svc.before.all1(before)',
+      'svc.before.all2(before)',
+      'svc.before.get(before)',
       'METHOD',
-      'svc.after.all1(after)', 'svc.after.all2(after)', 'svc.after.get(after)',
-      'svc.around.get:out', 'svc.around.all:out',
-      'app.after.all1(after)', 'app.after.all2(after)', 'app.after.get(after)',
-      'app.around.get:out', 'app.around.all:out',
+      'svc.after.all1(after)',
+      'svc.after.all2(after)',
+      'svc.after.get(after)',
+      'svc.around.get:out',
+      'svc.around.all:out',
+      'app.after.all1(after)',
+      'app.after.all2(after)',
+      'app.after.get(after)',
+      'app.around.get:out',
+      'app.around.all:out',
     ]);
   });
 
@@ -67,10 +87,14 @@ describe('hook execution order', () => {
     await expect(app.service('svc').get(1)).rejects.toThrow('boom');
     expect(log.slice(log.indexOf('METHOD'))).toEqual([
       'METHOD',
-      'svc.error.get(error)', 'svc.error.all(error)',
-      'svc.around.get:out', 'svc.around.all:out',
-      'app.error.get(error)', 'app.error.all(error)',
-      'app.around.get:out', 'app.around.all:out',
+      'svc.error.get(error)',
+      'svc.error.all(error)',
+      'svc.around.get:out',
+      'svc.around.all:out',
+      'app.error.get(error)',
+      'app.error.all(error)',
+      'app.around.get:out',
+      'app.around.all:out',
     ]);
   });
 
@@ -105,7 +129,11 @@ describe('hooks changing the outcome', () => {
     const app = appWith(async () => {
       throw new Error('boom');
     });
-    app.service('svc').hooks({ error: { get: [(context: HookContext) => void (context.result = { recovered: context.error.message })] } });
+    app
+      .service('svc')
+      .hooks({
+        error: { get: [(context: HookContext) => void (context.result = { recovered: context.error.message })] },
+      });
     await expect(app.service('svc').get(1)).resolves.toEqual({ recovered: 'boom' });
   });
 
@@ -113,7 +141,9 @@ describe('hooks changing the outcome', () => {
     const app = appWith(async () => {
       throw new Error('boom');
     });
-    app.service('svc').hooks({ error: { all: [(context: HookContext) => void (context.error = new Error('replaced'))] } });
+    app
+      .service('svc')
+      .hooks({ error: { all: [(context: HookContext) => void (context.error = new Error('replaced'))] } });
     await expect(app.service('svc').get(1)).rejects.toThrow('replaced');
   });
 
@@ -152,7 +182,10 @@ describe('hooks changing the outcome', () => {
         ],
       },
     });
-    await expect(app.service('svc').get(1, { query: {} })).resolves.toEqual({ id: 'changed', params: { query: {}, added: true } });
+    await expect(app.service('svc').get(1, { query: {} })).resolves.toEqual({
+      id: 'changed',
+      params: { query: {}, added: true },
+    });
   });
 
   it('a hook returning a partial context gets it merged', async () => {
@@ -169,16 +202,43 @@ describe('hooks changing the outcome', () => {
       log.push(`${name}(${context.type})`);
     };
     app.service('svc').hooks({
-      before: { get: [regular(log, 'sync1'), later('async1'), regular(log, 'sync2'), () => Promise.resolve({ params: { merged: true } }) as any, regular(log, 'sync3')] },
+      before: {
+        get: [
+          regular(log, 'sync1'),
+          later('async1'),
+          regular(log, 'sync2'),
+          () => Promise.resolve({ params: { merged: true } }) as any,
+          regular(log, 'sync3'),
+        ],
+      },
       after: { get: [later('async2'), regular(log, 'sync4')] },
     });
     await expect(app.service('svc').get(1)).resolves.toEqual({ from: 'method' });
-    expect(log).toEqual(['sync1(before)', 'async1(before)', 'sync2(before)', 'sync3(before)', 'async2(after)', 'sync4(after)']);
+    expect(log).toEqual([
+      'sync1(before)',
+      'async1(before)',
+      'sync2(before)',
+      'sync3(before)',
+      'async2(after)',
+      'sync4(after)',
+    ]);
 
     const failing = appWith(async () => ({ from: 'method' }));
     failing.service('svc').hooks({
-      before: { get: [() => { throw new Error('refused'); }] },
-      error: { get: [(context: HookContext) => { context.result = { recovered: (context.error as Error).message }; }] },
+      before: {
+        get: [
+          () => {
+            throw new Error('refused');
+          },
+        ],
+      },
+      error: {
+        get: [
+          (context: HookContext) => {
+            context.result = { recovered: (context.error as Error).message };
+          },
+        ],
+      },
     });
     await expect(failing.service('svc').get(1)).resolves.toEqual({ recovered: 'refused' });
   });
@@ -217,14 +277,24 @@ describe('hooks changing the outcome', () => {
     app.service('svc').hooks({ before: { all: [(context: HookContext) => void seen.push({ ...context })] } });
     await app.service('svc').get(3);
     await app.service('svc').get(4, { provider: 'rest' });
-    expect(seen[0]).toMatchObject({ app, service: app.service('svc'), path: 'svc', method: 'get', id: 3, params: {}, event: null });
+    expect(seen[0]).toMatchObject({
+      app,
+      service: app.service('svc'),
+      path: 'svc',
+      method: 'get',
+      id: 3,
+      params: {},
+      event: null,
+    });
     expect(seen[0].http).toBeUndefined();
     expect(seen[1].http).toEqual({});
   });
 
   it('refuses unknown hook types and non-function hooks', () => {
     const app = appWith(async () => ({}));
-    expect(() => app.service('svc').hooks({ sometimes: [async () => undefined] } as any)).toThrow("'sometimes' is not a valid hook type or method");
+    expect(() => app.service('svc').hooks({ sometimes: [async () => undefined] } as any)).toThrow(
+      "'sometimes' is not a valid hook type or method",
+    );
     expect(() => app.service('svc').hooks({ before: { get: ['nope'] } } as any)).toThrow('must be a function');
   });
 });

@@ -33,7 +33,9 @@ describe('HookRegistry', () => {
     const registry = new HookRegistry(() => ['get']);
     registry.register({ get: [hook('around-get')] } as never);
     expect(labels(registry.collect('around', 'get'))).toEqual(['around-get']);
-    expect(() => registry.register({ find: [hook('x')] } as never)).toThrow("'find' is not a valid hook type or method");
+    expect(() => registry.register({ find: [hook('x')] } as never)).toThrow(
+      "'find' is not a valid hook type or method",
+    );
   });
 
   it('isEmpty until something is registered', () => {
@@ -59,12 +61,20 @@ describe('hook context', () => {
     const context = createContext('app', 'service', 'svc', 'patch', callFromArguments('patch', [1, { a: 1 }]));
     expect(context).toMatchObject({ id: 1, data: { a: 1 }, params: {}, event: 'patched', type: 'around', path: 'svc' });
     expect(context.http).toBeUndefined();
-    expect(createContext('app', 'service', 'svc', 'find', callFromArguments('find', [{ provider: 'rest' }])).http).toEqual({});
+    expect(
+      createContext('app', 'service', 'svc', 'find', callFromArguments('find', [{ provider: 'rest' }])).http,
+    ).toEqual({});
     expect(createContext('app', 'service', 'svc', 'get', callFromArguments('get', [1])).event).toBeNull();
   });
 
   it('rebuilds the arguments from a changed context', () => {
-    const context = createContext('app', 'service', 'svc', 'update', callFromArguments('update', [1, { a: 1 }, { query: {} }]));
+    const context = createContext(
+      'app',
+      'service',
+      'svc',
+      'update',
+      callFromArguments('update', [1, { a: 1 }, { query: {} }]),
+    );
     context.id = 2;
     context.data = { b: 2 };
     expect(argumentsOfCall('update', context)).toEqual([2, { b: 2 }, { query: {} }]);

@@ -40,7 +40,7 @@ function selected(condition: Record<string, unknown> | null): string[] {
 
 const compile = (caller: Caller) => new CompiledPolicy('messages', messagesPolicy, caller);
 
-describe('CompiledPolicy: one caller\'s rules as store conditions and visible fields', () => {
+describe("CompiledPolicy: one caller's rules as store conditions and visible fields", () => {
   it('reads: every record for a signed-in user, none for anonymous', () => {
     expect(selected(compile(alice).readCondition())).toEqual(['m1', 'm2', 'm3']);
     expect(compile(ANONYMOUS).readCondition()).toBeNull();
@@ -48,13 +48,15 @@ describe('CompiledPolicy: one caller\'s rules as store conditions and visible fi
   });
 
   it('shows likedBy to the message owner and admins only', () => {
-    expect(compile(alice).shownFields(records[0])?.fields).toEqual(expect.arrayContaining(['_id', 'text', 'userId', 'likes', 'likedBy']));
+    expect(compile(alice).shownFields(records[0])?.fields).toEqual(
+      expect.arrayContaining(['_id', 'text', 'userId', 'likes', 'likedBy']),
+    );
     expect(compile(bob).shownFields(records[0])?.fields).toEqual(['_id', 'text', 'userId', 'likes']);
     expect(compile(admin).shownFields(records[0])?.fields).toEqual(expect.arrayContaining(['likedBy', 'text']));
     expect(compile(ANONYMOUS).shownFields(records[0])?.fields).toBeUndefined();
   });
 
-  it('shows a rule without fields as each record\'s own fields, records of other shapes included, less what an inverted rule takes away', () => {
+  it("shows a rule without fields as each record's own fields, records of other shapes included, less what an inverted rule takes away", () => {
     const everythingButSecret: ServicePolicy = (caller, { can, cannot }) => {
       if (caller.anonymous) return;
       can('read');
@@ -68,14 +70,20 @@ describe('CompiledPolicy: one caller\'s rules as store conditions and visible fi
     for (let round = 0; round < 2; round += 1) {
       expect([...compiled.shownFields(short)!.fields].sort()).toEqual(['_id', 'text']);
       expect([...compiled.shownFields(longer)!.fields].sort()).toEqual(['_id', 'pinned', 'text', 'userId']);
-      expect([...compiled.shownFields({ ...longer, extra: 1 })!.fields].sort()).toEqual(['_id', 'extra', 'pinned', 'text', 'userId']);
+      expect([...compiled.shownFields({ ...longer, extra: 1 })!.fields].sort()).toEqual([
+        '_id',
+        'extra',
+        'pinned',
+        'text',
+        'userId',
+      ]);
       expect([...compiled.shownFields(own)!.fields].sort()).toEqual(['_id', 'pinned', 'secret', 'text', 'userId']);
       // The same names in another order are worked out again, with the same answer.
       expect([...compiled.shownFields({ text: 'd', _id: 'm4' })!.fields].sort()).toEqual(['_id', 'text']);
     }
   });
 
-  it('scopes a patch by the fields it writes: a like reaches any message, an edit only the owner\'s', () => {
+  it("scopes a patch by the fields it writes: a like reaches any message, an edit only the owner's", () => {
     const like = compile(bob).scope('patch', writtenFields({ $inc: { likes: 1 } }));
     expect(like.allowed && selected(like.condition)).toEqual(['m1', 'm2', 'm3']);
     const edit = compile(bob).scope('patch', writtenFields({ text: 'changed' }));
@@ -85,10 +93,13 @@ describe('CompiledPolicy: one caller\'s rules as store conditions and visible fi
   it('names the fields no rule lets the caller write', () => {
     expect(compile(bob).scope('patch', ['userId'])).toEqual({ allowed: false, refusedFields: ['userId'] });
     // Each allowed alone, never together: the write as a whole is refused.
-    expect(compile(bob).scope('patch', ['text', 'likes'])).toEqual({ allowed: false, refusedFields: ['text', 'likes'] });
+    expect(compile(bob).scope('patch', ['text', 'likes'])).toEqual({
+      allowed: false,
+      refusedFields: ['text', 'likes'],
+    });
   });
 
-  it('removes: the owner\'s unpinned messages; an admin\'s rule comes later and wins over the pin', () => {
+  it("removes: the owner's unpinned messages; an admin's rule comes later and wins over the pin", () => {
     const own = compile(alice).scope('remove', []);
     expect(own.allowed && selected(own.condition)).toEqual(['m1']);
     const any = compile(admin).scope('remove', []);
@@ -129,21 +140,33 @@ describe('CompiledPolicy: the visible fields of records matching the same rules 
 
 describe('callerOf, writtenFields and PolicyCache', () => {
   it('takes the caller from params.user: id as a string, string roles only', () => {
-    expect(callerOf({ user: { _id: 42, roles: ['admin', 7, null] } }, 'roles')).toEqual({ id: '42', roles: ['admin'], anonymous: false });
+    expect(callerOf({ user: { _id: 42, roles: ['admin', 7, null] } }, 'roles')).toEqual({
+      id: '42',
+      roles: ['admin'],
+      anonymous: false,
+    });
     expect(callerOf({}, 'roles')).toBe(ANONYMOUS);
   });
 
   it('counts the fields update operators change, by their top-level name', () => {
-    expect(writtenFields({ text: 'a', $inc: { likes: 1 }, $set: { 'profile.name': 'x' } }).sort()).toEqual(['likes', 'profile', 'text']);
+    expect(writtenFields({ text: 'a', $inc: { likes: 1 }, $set: { 'profile.name': 'x' } }).sort()).toEqual([
+      'likes',
+      'profile',
+      'text',
+    ]);
     expect(writtenFields([{ a: 1 }, { b: 2 }])).toEqual(['a', 'b']);
   });
 
-  it('compiles once per caller and again when the caller\'s roles change', () => {
+  it("compiles once per caller and again when the caller's roles change", () => {
     let compilations = 0;
-    const cache = new PolicyCache('messages', (caller, rules) => {
-      compilations++;
-      messagesPolicy(caller, rules);
-    }, 2);
+    const cache = new PolicyCache(
+      'messages',
+      (caller, rules) => {
+        compilations++;
+        messagesPolicy(caller, rules);
+      },
+      2,
+    );
     expect(cache.for(alice)).toBe(cache.for({ ...alice }));
     expect(compilations).toBe(1);
     cache.for({ ...alice, roles: ['admin'] });

@@ -8,7 +8,13 @@ const policy: ServicePolicy = (caller, { can }) => {
 };
 
 const views = (options: { hiddenFields?: string[] } = {}) =>
-  new PolicyViews({ path: 'messages', policy, rolesField: 'roles', idField: '_id', hiddenFields: options.hiddenFields ?? [] });
+  new PolicyViews({
+    path: 'messages',
+    policy,
+    rolesField: 'roles',
+    idField: '_id',
+    hiddenFields: options.hiddenFields ?? [],
+  });
 
 describe('PolicyViews answers', () => {
   const bob = { user: { _id: 'bob', roles: [] } };
@@ -17,7 +23,9 @@ describe('PolicyViews answers', () => {
     const answers = views();
     const plain = { _id: 'm1', text: 'hello', userId: 'alice' };
     const liked = { _id: 'm2', text: 'liked', userId: 'alice', likedBy: ['bob'] };
-    const page = answers.answer(bob, { total: 2, limit: 10, skip: 0, data: [plain, liked] }) as { data: Record<string, unknown>[] };
+    const page = answers.answer(bob, { total: 2, limit: 10, skip: 0, data: [plain, liked] }) as {
+      data: Record<string, unknown>[];
+    };
     expect(page.data[0]).toBe(plain);
     expect(page.data[1]).not.toBe(liked);
     expect(page.data[1]).toEqual({ _id: 'm2', text: 'liked', userId: 'alice' });
@@ -49,11 +57,19 @@ describe('PolicyViews answers', () => {
     const onlyOwn: ServicePolicy = (caller, { can }) => {
       if (!caller.anonymous) can('read', { userId: caller.id });
     };
-    const answers = new PolicyViews({ path: 'messages', policy: onlyOwn, rolesField: 'roles', idField: '_id', hiddenFields: [] });
+    const answers = new PolicyViews({
+      path: 'messages',
+      policy: onlyOwn,
+      rolesField: 'roles',
+      idField: '_id',
+      hiddenFields: [],
+    });
     const mine = { _id: 'm1', userId: 'bob' };
     const theirs = { _id: 'm2', userId: 'alice' };
     const alsoMine = { _id: 'm3', userId: 'bob' };
-    const page = answers.answer(bob, { total: 3, limit: 10, skip: 0, data: [mine, theirs, alsoMine] }) as { data: unknown[] };
+    const page = answers.answer(bob, { total: 3, limit: 10, skip: 0, data: [mine, theirs, alsoMine] }) as {
+      data: unknown[];
+    };
     expect(page.data).toEqual([mine, alsoMine]);
   });
 

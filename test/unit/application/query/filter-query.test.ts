@@ -11,7 +11,11 @@ function rejection(query: unknown, options: Parameters<typeof filterQuery>[1] = 
   throw new Error(`filterQuery accepted ${JSON.stringify(query)}`);
 }
 
-function expectBadRequest(query: unknown, message?: string | RegExp, options: Parameters<typeof filterQuery>[1] = {}): any {
+function expectBadRequest(
+  query: unknown,
+  message?: string | RegExp,
+  options: Parameters<typeof filterQuery>[1] = {},
+): any {
   const error = rejection(query, options);
   expect({ name: error.name, code: error.code }).toEqual({ name: 'BadRequest', code: 400 });
   if (message !== undefined) expect(error.message).toMatch(message);
@@ -27,7 +31,15 @@ function nested(depth: number, leaf: unknown): Record<string, unknown> {
 describe('filterQuery', () => {
   describe('splitting', () => {
     it('separates the filters from the conditions', () => {
-      const result = filterQuery({ $limit: 2, $skip: 1, $sort: { name: 1 }, $select: ['name'], name: 'Alice', age: { $gt: 3 }, $or: [{ a: 1 }] });
+      const result = filterQuery({
+        $limit: 2,
+        $skip: 1,
+        $sort: { name: 1 },
+        $select: ['name'],
+        name: 'Alice',
+        age: { $gt: 3 },
+        $or: [{ a: 1 }],
+      });
       expect(result).toEqual({
         filters: { $limit: 2, $skip: 1, $sort: { name: 1 }, $select: ['name'] },
         query: { name: 'Alice', age: { $gt: 3 }, $or: [{ a: 1 }] },
@@ -49,7 +61,10 @@ describe('filterQuery', () => {
     });
 
     it('accepts every standard operator and $and / $or', () => {
-      const query = { a: { $in: [1], $nin: [2], $lt: 3, $lte: 4, $gt: 0, $gte: 1, $ne: 5, $eq: 2 }, $and: [{ $or: [{ b: 1 }] }] };
+      const query = {
+        a: { $in: [1], $nin: [2], $lt: 3, $lte: 4, $gt: 0, $gte: 1, $ne: 5, $eq: 2 },
+        $and: [{ $or: [{ b: 1 }] }],
+      };
       expect(filterQuery(query).query).toEqual(query);
     });
 
@@ -89,17 +104,23 @@ describe('filterQuery', () => {
   });
 
   describe('prototype keys', () => {
-    it.each(['__proto__', 'constructor', 'prototype'])('refuses %s at the top, nested, in arrays and inside $or', (key) => {
-      const json = (text: string) => JSON.parse(text.replaceAll('KEY', key));
-      expectBadRequest(json('{"KEY": {"a": 1}}'), `Invalid query parameter ${key}`);
-      expectBadRequest(json('{"name": {"KEY": 1}}'), `Invalid query parameter ${key}`);
-      expectBadRequest(json('{"name": {"$in": [{"KEY": 1}]}}'), `Invalid query parameter ${key}`);
-      expectBadRequest(json('{"$or": [{"KEY": "x"}]}'), `Invalid query parameter ${key}`);
-      expectBadRequest(json('{"$and": [{"$or": [{"KEY": "x"}]}]}'), `Invalid query parameter ${key}`);
-    });
+    it.each(['__proto__', 'constructor', 'prototype'])(
+      'refuses %s at the top, nested, in arrays and inside $or',
+      (key) => {
+        const json = (text: string) => JSON.parse(text.replaceAll('KEY', key));
+        expectBadRequest(json('{"KEY": {"a": 1}}'), `Invalid query parameter ${key}`);
+        expectBadRequest(json('{"name": {"KEY": 1}}'), `Invalid query parameter ${key}`);
+        expectBadRequest(json('{"name": {"$in": [{"KEY": 1}]}}'), `Invalid query parameter ${key}`);
+        expectBadRequest(json('{"$or": [{"KEY": "x"}]}'), `Invalid query parameter ${key}`);
+        expectBadRequest(json('{"$and": [{"$or": [{"KEY": "x"}]}]}'), `Invalid query parameter ${key}`);
+      },
+    );
 
     it('a constructor key cannot hide an operator inside $or', () => {
-      expectBadRequest({ $or: [{ constructor: 'x', $where: 'sleep(1000)' }] }, /Invalid query parameter (constructor|\$where)/);
+      expectBadRequest(
+        { $or: [{ constructor: 'x', $where: 'sleep(1000)' }] },
+        /Invalid query parameter (constructor|\$where)/,
+      );
     });
 
     it('refuses prototype keys as $sort or $select fields', () => {
@@ -119,12 +140,15 @@ describe('filterQuery', () => {
   });
 
   describe('code-running operators', () => {
-    it.each(['$where', '$expr', '$function', '$accumulator'])('refuses %s everywhere, even when listed in operators', (operator) => {
-      const options = { operators: [operator] };
-      expectBadRequest({ [operator]: 'x' }, `Invalid filter value ${operator}`, options);
-      expectBadRequest({ name: { [operator]: 'x' } }, `Invalid query parameter ${operator}`, options);
-      expectBadRequest({ $or: [{ [operator]: 'x' }] }, `Invalid query parameter ${operator}`, options);
-    });
+    it.each(['$where', '$expr', '$function', '$accumulator'])(
+      'refuses %s everywhere, even when listed in operators',
+      (operator) => {
+        const options = { operators: [operator] };
+        expectBadRequest({ [operator]: 'x' }, `Invalid filter value ${operator}`, options);
+        expectBadRequest({ name: { [operator]: 'x' } }, `Invalid query parameter ${operator}`, options);
+        expectBadRequest({ $or: [{ [operator]: 'x' }] }, `Invalid query parameter ${operator}`, options);
+      },
+    );
   });
 
   describe('$limit and $skip', () => {
@@ -135,8 +159,23 @@ describe('filterQuery', () => {
     });
 
     it.each([
-      ['$limit', 'abc'], ['$limit', '-1'], ['$limit', -1], ['$limit', 1.5], ['$limit', '1.5'], ['$limit', ''], ['$limit', true], ['$limit', [1]], ['$limit', { $gt: 1 }], ['$limit', Number.NaN], ['$limit', Infinity],
-      ['$skip', 'abc'], ['$skip', '-1'], ['$skip', -1], ['$skip', 1.5], ['$skip', '1e3'], ['$skip', null],
+      ['$limit', 'abc'],
+      ['$limit', '-1'],
+      ['$limit', -1],
+      ['$limit', 1.5],
+      ['$limit', '1.5'],
+      ['$limit', ''],
+      ['$limit', true],
+      ['$limit', [1]],
+      ['$limit', { $gt: 1 }],
+      ['$limit', Number.NaN],
+      ['$limit', Infinity],
+      ['$skip', 'abc'],
+      ['$skip', '-1'],
+      ['$skip', -1],
+      ['$skip', 1.5],
+      ['$skip', '1e3'],
+      ['$skip', null],
     ])('%s %p is a BadRequest naming the filter', (key, value) => {
       expectBadRequest({ [key]: value }, key);
     });
@@ -144,7 +183,12 @@ describe('filterQuery', () => {
 
   describe('$sort', () => {
     it("accepts 1, -1, '1' and '-1' and returns numbers", () => {
-      expect(filterQuery({ $sort: { a: 1, b: -1, c: '1', d: '-1' } }).filters.$sort).toEqual({ a: 1, b: -1, c: 1, d: -1 });
+      expect(filterQuery({ $sort: { a: 1, b: -1, c: '1', d: '-1' } }).filters.$sort).toEqual({
+        a: 1,
+        b: -1,
+        c: 1,
+        d: -1,
+      });
     });
 
     it.each([0, 2, 'asc', 'desc', '', null, { $gt: 1 }, true])('refuses the direction %p', (direction) => {
@@ -185,12 +229,18 @@ describe('filterQuery', () => {
 
   describe('the filters option', () => {
     it('true keeps the value as it is', () => {
-      expect(filterQuery({ $populate: { a: 1 } }, { filters: { $populate: true } })).toEqual({ filters: { $populate: { a: 1 } }, query: {} });
+      expect(filterQuery({ $populate: { a: 1 } }, { filters: { $populate: true } })).toEqual({
+        filters: { $populate: { a: 1 } },
+        query: {},
+      });
     });
 
     it('a function converts the value; undefined drops it', () => {
       const options = { filters: { $ignoreCase: (value: unknown) => value === 'true', $drop: () => undefined } };
-      expect(filterQuery({ $ignoreCase: 'true', $drop: 'x', name: 'a' }, options)).toEqual({ filters: { $ignoreCase: true }, query: { name: 'a' } });
+      expect(filterQuery({ $ignoreCase: 'true', $drop: 'x', name: 'a' }, options)).toEqual({
+        filters: { $ignoreCase: true },
+        query: { name: 'a' },
+      });
     });
 
     it('is looked up as an own key only', () => {
@@ -244,7 +294,13 @@ describe('filterQuery', () => {
   });
 
   it('never mutates its input and returns fresh objects', () => {
-    const input = { $sort: { a: '1' }, $limit: '5', $select: ['a'], a: { $in: [1, { b: 2 }] }, $or: [{ c: { $gt: 1 } }] };
+    const input = {
+      $sort: { a: '1' },
+      $limit: '5',
+      $select: ['a'],
+      a: { $in: [1, { b: 2 }] },
+      $or: [{ c: { $gt: 1 } }],
+    };
     const copy = structuredClone(input);
     const { filters, query } = filterQuery(input, { paginate: { default: 2, max: 3 } });
     expect(input).toEqual(copy);
@@ -257,25 +313,36 @@ describe('filterQuery', () => {
 });
 
 describe('filterQuery: field operators out of place', () => {
-  it.each(['$in', '$nin', '$lt', '$lte', '$gt', '$gte', '$ne', '$eq'])('%s at the top level or as a $or branch key is a BadRequest', (operator) => {
-    expectBadRequest({ [operator]: [1] }, `Invalid filter value ${operator}`);
-    expectBadRequest({ $or: [{ [operator]: [1] }] }, `Invalid query parameter ${operator}`);
-  });
+  it.each(['$in', '$nin', '$lt', '$lte', '$gt', '$gte', '$ne', '$eq'])(
+    '%s at the top level or as a $or branch key is a BadRequest',
+    (operator) => {
+      expectBadRequest({ [operator]: [1] }, `Invalid filter value ${operator}`);
+      expectBadRequest({ $or: [{ [operator]: [1] }] }, `Invalid query parameter ${operator}`);
+    },
+  );
 
   it('a listed extra operator may stand at the top level (e.g. $text)', () => {
-    expect(filterQuery({ $text: { $search: 'x' } }, { operators: ['$text', '$search'] }).query).toEqual({ $text: { $search: 'x' } });
+    expect(filterQuery({ $text: { $search: 'x' } }, { operators: ['$text', '$search'] }).query).toEqual({
+      $text: { $search: 'x' },
+    });
   });
 });
 
 describe('filterQuery: operators beside field names', () => {
   it('refuses a condition that mixes operators and field names (id[]=&id[$ne]=1)', () => {
-    expectBadRequest({ id: { 0: '', $ne: '1' } }, "Operators and field names cannot be mixed in one condition ($ne beside '0')");
+    expectBadRequest(
+      { id: { 0: '', $ne: '1' } },
+      "Operators and field names cannot be mixed in one condition ($ne beside '0')",
+    );
     expectBadRequest({ $or: [{ a: { b: 1, $gt: 2 } }] }, /cannot be mixed/);
     expectBadRequest({ a: { $elemMatch: { b: 1, $gt: 2 } } }, /cannot be mixed/, { operators: ['$elemMatch'] });
   });
 
   it('keeps operator objects and plain values to compare with', () => {
-    expect(filterQuery({ id: { $ne: '1', $gt: '0' }, meta: { 0: '', b: { c: 1 } } }).query).toEqual({ id: { $ne: '1', $gt: '0' }, meta: { 0: '', b: { c: 1 } } });
+    expect(filterQuery({ id: { $ne: '1', $gt: '0' }, meta: { 0: '', b: { c: 1 } } }).query).toEqual({
+      id: { $ne: '1', $gt: '0' },
+      meta: { 0: '', b: { c: 1 } },
+    });
   });
 
   it('lets logical operators stand beside fields in an $elemMatch query', () => {
@@ -288,7 +355,11 @@ describe('filterQuery: $regex and $options', () => {
   const operators = ['$regex', '$options', '$not', '$elemMatch'];
 
   it('keeps a valid pattern with allowed flags', () => {
-    const query = { name: { $regex: '^Al(ice|an)\\b', $options: 'im' }, tags: { $elemMatch: { $regex: '^x' } }, text: { $not: { $regex: 'spam' } } };
+    const query = {
+      name: { $regex: '^Al(ice|an)\\b', $options: 'im' },
+      tags: { $elemMatch: { $regex: '^x' } },
+      text: { $not: { $regex: 'spam' } },
+    };
     expect(filterQuery(query, { operators }).query).toEqual(query);
   });
 
@@ -310,8 +381,10 @@ describe('filterQuery: $regex and $options', () => {
     expectBadRequest({ $or: [{ name: condition }] }, message, { operators });
   });
 
-  it('accepts the x flag (MongoDB\'s extended syntax), which JavaScript lacks', () => {
-    expect(filterQuery({ name: { $regex: 'a b', $options: 'x' } }, { operators }).query).toEqual({ name: { $regex: 'a b', $options: 'x' } });
+  it("accepts the x flag (MongoDB's extended syntax), which JavaScript lacks", () => {
+    expect(filterQuery({ name: { $regex: 'a b', $options: 'x' } }, { operators }).query).toEqual({
+      name: { $regex: 'a b', $options: 'x' },
+    });
   });
 
   it('trusts a RegExp from server code', () => {

@@ -29,10 +29,16 @@ describe('RouteTable', () => {
   });
 
   it('fills placeholders and backtracks to the id of a shorter service', () => {
-    expect(match('users/12/messages')).toEqual({ path: 'users/:userId/messages', id: undefined, route: { userId: '12' } });
+    expect(match('users/12/messages')).toEqual({
+      path: 'users/:userId/messages',
+      id: undefined,
+      route: { userId: '12' },
+    });
     expect(match('users/12/messages/9')).toEqual({ path: 'users/:userId/messages', id: '9', route: { userId: '12' } });
     expect(match('users/12/posts/4/comments/1')).toEqual({
-      path: 'users/:userId/posts/:postId/comments', id: '1', route: { userId: '12', postId: '4' },
+      path: 'users/:userId/posts/:postId/comments',
+      id: '1',
+      route: { userId: '12', postId: '4' },
     });
     expect(match('users/12')).toEqual({ path: 'users', id: '12', route: {} });
   });

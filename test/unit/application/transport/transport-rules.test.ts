@@ -9,14 +9,39 @@ import { BadRequest, GeneralError, NotFound, ServiceError, Unavailable } from '.
 describe('the argument table', () => {
   it('names the arguments of each method; custom methods take data like create', () => {
     expect(argumentNames('find')).toEqual(['params']);
-    expect(['get', 'remove'].map(argumentNames)).toEqual([['id', 'params'], ['id', 'params']]);
-    expect(['update', 'patch'].map(argumentNames)).toEqual([['id', 'data', 'params'], ['id', 'data', 'params']]);
-    expect(['create', 'markRead'].map(argumentNames)).toEqual([['data', 'params'], ['data', 'params']]);
+    expect(['get', 'remove'].map(argumentNames)).toEqual([
+      ['id', 'params'],
+      ['id', 'params'],
+    ]);
+    expect(['update', 'patch'].map(argumentNames)).toEqual([
+      ['id', 'data', 'params'],
+      ['id', 'data', 'params'],
+    ]);
+    expect(['create', 'markRead'].map(argumentNames)).toEqual([
+      ['data', 'params'],
+      ['data', 'params'],
+    ]);
   });
 
   it('says which methods take data and which an id', () => {
-    expect(['find', 'get', 'remove', 'create', 'update', 'patch', 'markRead'].map(takesData)).toEqual([false, false, false, true, true, true, true]);
-    expect(['find', 'get', 'remove', 'create', 'update', 'patch', 'markRead'].map(takesId)).toEqual([false, true, true, false, true, true, false]);
+    expect(['find', 'get', 'remove', 'create', 'update', 'patch', 'markRead'].map(takesData)).toEqual([
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(['find', 'get', 'remove', 'create', 'update', 'patch', 'markRead'].map(takesId)).toEqual([
+      false,
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
+    ]);
   });
 });
 
@@ -33,9 +58,17 @@ describe('bearer tokens', () => {
 
 describe('errorAnswer', () => {
   it('keeps service errors and hides unknown ones in production', () => {
-    expect(errorAnswer(new NotFound('gone'), true)).toEqual({ status: 404, unexpected: false, body: new NotFound('gone').toJSON() });
+    expect(errorAnswer(new NotFound('gone'), true)).toEqual({
+      status: 404,
+      unexpected: false,
+      body: new NotFound('gone').toJSON(),
+    });
     expect(errorAnswer(new Error('secret'), false).body).toEqual(new GeneralError('secret').toJSON());
-    expect(errorAnswer(new Error('secret'), true)).toMatchObject({ status: 500, unexpected: true, body: { message: 'Internal server error' } });
+    expect(errorAnswer(new Error('secret'), true)).toMatchObject({
+      status: 500,
+      unexpected: true,
+      body: { message: 'Internal server error' },
+    });
     expect(errorAnswer('a string', false).body.message).toBe('Internal server error');
   });
 
@@ -51,8 +84,19 @@ describe('callThroughTransport', () => {
   it('hands a method only the arguments it takes, whatever the transport decoded', async () => {
     const app = createApp();
     const seen: Record<string, unknown>[] = [];
-    const record = async (context: HookContext) => void seen.push({ method: context.method, hasId: context.id !== undefined, hasData: context.data !== undefined });
-    app.use('things', { async find() { return []; }, async get(id: unknown) { return { id }; }, async create(data: unknown) { return data; } });
+    const record = async (context: HookContext) =>
+      void seen.push({ method: context.method, hasId: context.id !== undefined, hasData: context.data !== undefined });
+    app.use('things', {
+      async find() {
+        return [];
+      },
+      async get(id: unknown) {
+        return { id };
+      },
+      async create(data: unknown) {
+        return data;
+      },
+    });
     app.service('things').hooks({ before: { all: [record] } });
     const match = { entry: { service: app.lookup('things')!, placeholders: [] }, route: {} };
     const origin = { provider: 'rest', headers: {}, ip: undefined, authentication: undefined };

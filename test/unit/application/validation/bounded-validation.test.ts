@@ -1,7 +1,11 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsObject, IsOptional, IsString, ValidateNested, type ValidationError } from 'class-validator';
-import { CreateMessageDto, MessagesQueryDto, PatchMessageDto } from '../../../../src/application/services/messages/messages.dto';
+import {
+  CreateMessageDto,
+  MessagesQueryDto,
+  PatchMessageDto,
+} from '../../../../src/application/services/messages/messages.dto';
 import { CreateUserDto } from '../../../../src/application/services/users/users.dto';
 import { DATA_LIMITS } from '../../../../src/application/validation/check-data-shape';
 import { validateData } from '../../../../src/application/validation/validate-data.hook';
@@ -20,7 +24,11 @@ class TreeDto {
 }
 
 /** Runs a data hook as the service pipeline does; the error it throws, or undefined. */
-async function run(dto: new () => object, data: unknown, partial = false): Promise<{ error?: any; data: unknown; ms: number }> {
+async function run(
+  dto: new () => object,
+  data: unknown,
+  partial = false,
+): Promise<{ error?: any; data: unknown; ms: number }> {
   const context = { data, params: {} } as any;
   const started = performance.now();
   try {
@@ -31,7 +39,8 @@ async function run(dto: new () => object, data: unknown, partial = false): Promi
   }
 }
 
-const wide = (count: number, value: unknown = 'x') => Object.fromEntries(Array.from({ length: count }, (_, index) => [`k${index}`, value]));
+const wide = (count: number, value: unknown = 'x') =>
+  Object.fromEntries(Array.from({ length: count }, (_, index) => [`k${index}`, value]));
 const answerBytes = (error: { toJSON(): unknown }) => JSON.stringify(error.toJSON()).length;
 /** Before the bound these inputs took 2-7 s; a few ms now, with headroom for a loaded shared machine. */
 const MAX_MS = 1000;
@@ -48,7 +57,10 @@ describe('FieldErrors and toBadRequest: a bounded 400', () => {
   it('keeps the message as it is when nothing was cut', () => {
     const errors = new FieldErrors();
     errors.add('email', ['email must be an email']);
-    expect(errors.toBadRequest('Invalid data')).toMatchObject({ message: 'Invalid data', errors: { email: ['email must be an email'] } });
+    expect(errors.toBadRequest('Invalid data')).toMatchObject({
+      message: 'Invalid data',
+      errors: { email: ['email must be an email'] },
+    });
   });
 
   it('cuts long field names and messages short, and keeps __proto__ an ordinary key', () => {
@@ -67,7 +79,12 @@ describe('FieldErrors and toBadRequest: a bounded 400', () => {
       children: [{ property: 'inner', constraints: { isInt: 'inner must be an integer' }, children: [] }],
     }));
     const error = toBadRequest('Invalid data', failures);
-    expect(Object.keys(error.errors as object)).toEqual(['p0', 'p0.inner', ...Array.from({ length: 9 }, (_, i) => [`p${i + 1}`, `p${i + 1}.inner`]).flat()].slice(0, MAX_FIELD_ERRORS));
+    expect(Object.keys(error.errors as object)).toEqual(
+      ['p0', 'p0.inner', ...Array.from({ length: 9 }, (_, i) => [`p${i + 1}`, `p${i + 1}.inner`]).flat()].slice(
+        0,
+        MAX_FIELD_ERRORS,
+      ),
+    );
     expect(error.message).toMatch(/more were cut/);
   });
 });
@@ -88,7 +105,10 @@ describe('validateData stops early on wide and large data', () => {
 
   it('lists a few unknown fields whole, as before', async () => {
     const { error } = await run(CreateMessageDto, { text: 'x', admin: true, role: 'root' });
-    expect(error).toMatchObject({ message: 'Invalid data', errors: { admin: ['property admin should not exist'], role: ['property role should not exist'] } });
+    expect(error).toMatchObject({
+      message: 'Invalid data',
+      errors: { admin: ['property admin should not exist'], role: ['property role should not exist'] },
+    });
   });
 
   it('checks nested DTOs the same way', async () => {
@@ -110,11 +130,15 @@ describe('validateData stops early on wide and large data', () => {
   it('refuses __proto__, constructor and prototype keys at any depth, free-form values included', async () => {
     const parsed = JSON.parse('{"meta": {"a": {"__proto__": {"admin": true}}}}');
     await expect(run(TagsDto, parsed)).resolves.toMatchObject({ error: { message: "Invalid field name '__proto__'" } });
-    await expect(run(TagsDto, { meta: { constructor: { prototype: 1 } } })).resolves.toMatchObject({ error: { message: "Invalid field name 'constructor'" } });
+    await expect(run(TagsDto, { meta: { constructor: { prototype: 1 } } })).resolves.toMatchObject({
+      error: { message: "Invalid field name 'constructor'" },
+    });
   });
 
   it(`bounds arrays to ${DATA_LIMITS.arrayLength} elements and free-form objects to ${DATA_LIMITS.objectKeys} keys`, async () => {
-    expect((await run(TagsDto, { tags: Array.from({ length: DATA_LIMITS.arrayLength }, () => 't') })).error).toBeUndefined();
+    expect(
+      (await run(TagsDto, { tags: Array.from({ length: DATA_LIMITS.arrayLength }, () => 't') })).error,
+    ).toBeUndefined();
     const long = await run(TagsDto, { tags: Array.from({ length: 500_000 }, () => 't') });
     expect(long.error).toMatchObject({ errors: { tags: [`must have at most ${DATA_LIMITS.arrayLength} elements`] } });
     expect((await run(TagsDto, { meta: wide(DATA_LIMITS.objectKeys) })).error).toBeUndefined();
@@ -128,9 +152,18 @@ describe('validateData stops early on wide and large data', () => {
     const { error } = await run(TagsDto, { matrix });
     expect(error.message).toMatch(/more were cut/);
     expect(Object.values(error.errors).flat()).toContain(`the data holds more than ${DATA_LIMITS.values} values`);
-    const items = await run(CreateMessageDto, Array.from({ length: 300_000 }, () => ({})));
-    expect(items.error).toMatchObject({ name: 'BadRequest', message: `At most ${DATA_LIMITS.items} items can be sent in one call` });
-    const valid = await run(CreateMessageDto, Array.from({ length: DATA_LIMITS.items }, (_, index) => ({ text: `m${index}` })));
+    const items = await run(
+      CreateMessageDto,
+      Array.from({ length: 300_000 }, () => ({})),
+    );
+    expect(items.error).toMatchObject({
+      name: 'BadRequest',
+      message: `At most ${DATA_LIMITS.items} items can be sent in one call`,
+    });
+    const valid = await run(
+      CreateMessageDto,
+      Array.from({ length: DATA_LIMITS.items }, (_, index) => ({ text: `m${index}` })),
+    );
     expect(valid.error).toBeUndefined();
     expect(valid.data).toHaveLength(DATA_LIMITS.items);
   });
@@ -144,7 +177,10 @@ describe('validateData stops early on wide and large data', () => {
 describe('validateQuery answers bounded errors', () => {
   const find = async (query: Record<string, unknown>) => {
     const context = { params: { query }, service: { id: '_id' } } as any;
-    return validateQuery(MessagesQueryDto)(context).then(() => undefined, (error: any) => error);
+    return validateQuery(MessagesQueryDto)(context).then(
+      () => undefined,
+      (error: any) => error,
+    );
   };
 
   it('cuts a long value and a long field name short (socket queries have no URL limit)', async () => {

@@ -30,20 +30,32 @@ class CreateBookDto {
 const PatchBookDto = partialOf(CreateBookDto, 'PatchBookDto');
 
 async function errorOf(hook: (context: HookContext) => Promise<void>, context: Partial<HookContext>): Promise<any> {
-  return hook(context as HookContext).then(() => undefined, (error: unknown) => error);
+  return hook(context as HookContext).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 }
 
-const dataError = (dto: Parameters<typeof validateData>[0], data: unknown, partial = false) => errorOf(validateData(dto, { partial }), { data, params: {} });
-const queryError = (dto: Parameters<typeof validateQuery>[0], query: Record<string, unknown>) => errorOf(validateQuery(dto), { params: { query }, service: {} } as Partial<HookContext>);
+const dataError = (dto: Parameters<typeof validateData>[0], data: unknown, partial = false) =>
+  errorOf(validateData(dto, { partial }), { data, params: {} });
+const queryError = (dto: Parameters<typeof validateQuery>[0], query: Record<string, unknown>) =>
+  errorOf(validateQuery(dto), { params: { query }, service: {} } as Partial<HookContext>);
 
 describe('partialOf', () => {
   it('makes every field optional and keeps its validators, nested types included', async () => {
     expect(await dataError(PatchBookDto, {}, true)).toBeUndefined();
     expect(await dataError(PatchBookDto, {})).toBeUndefined();
-    expect(await dataError(PatchBookDto, { title: 'far too long a title' })).toMatchObject({ name: 'BadRequest', errors: { title: expect.any(Array) } });
+    expect(await dataError(PatchBookDto, { title: 'far too long a title' })).toMatchObject({
+      name: 'BadRequest',
+      errors: { title: expect.any(Array) },
+    });
     expect(await dataError(PatchBookDto, { pages: -1 })).toMatchObject({ errors: { pages: expect.any(Array) } });
-    expect(await dataError(PatchBookDto, { rating: { stars: 9 } })).toMatchObject({ errors: { 'rating.stars': expect.any(Array) } });
-    expect(await dataError(PatchBookDto, { rating: { stars: 4, extra: 1 } })).toMatchObject({ errors: { 'rating.extra': expect.any(Array) } });
+    expect(await dataError(PatchBookDto, { rating: { stars: 9 } })).toMatchObject({
+      errors: { 'rating.stars': expect.any(Array) },
+    });
+    expect(await dataError(PatchBookDto, { rating: { stars: 4, extra: 1 } })).toMatchObject({
+      errors: { 'rating.extra': expect.any(Array) },
+    });
     expect(await dataError(PatchBookDto, { author: 'x' })).toMatchObject({ errors: { author: expect.any(Array) } });
   });
 
@@ -53,7 +65,9 @@ describe('partialOf', () => {
 
   it('holds the metadata as its own, under the name it is given (the OpenAPI schema name)', () => {
     expect(PatchBookDto.name).toBe('PatchBookDto');
-    const own = getMetadataStorage().getTargetValidationMetadatas(PatchBookDto, '', false, false).filter((metadata) => metadata.target === PatchBookDto);
+    const own = getMetadataStorage()
+      .getTargetValidationMetadatas(PatchBookDto, '', false, false)
+      .filter((metadata) => metadata.target === PatchBookDto);
     expect(new Set(own.map((metadata) => metadata.propertyName))).toEqual(new Set(['title', 'pages', 'rating']));
   });
 
@@ -64,7 +78,9 @@ describe('partialOf', () => {
       flag?: string;
     }
     expect(await dataError(PatchWithFlagDto, { flag: 'x', pages: 3 })).toBeUndefined();
-    expect(await dataError(PatchWithFlagDto, { flag: 1, title: 2 })).toMatchObject({ errors: { flag: expect.any(Array), title: expect.any(Array) } });
+    expect(await dataError(PatchWithFlagDto, { flag: 1, title: 2 })).toMatchObject({
+      errors: { flag: expect.any(Array), title: expect.any(Array) },
+    });
   });
 });
 
@@ -73,11 +89,15 @@ describe('pickOf', () => {
     const TitleDto = pickOf(CreateBookDto, ['title'], 'TitleDto');
     expect(await dataError(TitleDto, {})).toMatchObject({ errors: { title: expect.any(Array) } });
     expect(await dataError(TitleDto, { title: 'ok' })).toBeUndefined();
-    expect(await dataError(TitleDto, { title: 'ok', pages: 1 })).toMatchObject({ errors: { pages: expect.any(Array) } });
+    expect(await dataError(TitleDto, { title: 'ok', pages: 1 })).toMatchObject({
+      errors: { pages: expect.any(Array) },
+    });
   });
 
   it('refuses a field the source does not validate', () => {
-    expect(() => pickOf(CreateBookDto, ['author' as never])).toThrow("CreateBookDto has no validated field named author");
+    expect(() => pickOf(CreateBookDto, ['author' as never])).toThrow(
+      'CreateBookDto has no validated field named author',
+    );
   });
 });
 
@@ -88,7 +108,13 @@ describe('queryOf', () => {
     const context = { params: { query: { pages: { $gte: '10' }, title: 'a' } }, service: {} } as unknown as HookContext;
     await validateQuery(BooksQueryDto)(context);
     expect(context.params.query).toEqual({ pages: { $gte: 10 }, title: 'a' });
-    expect(await queryError(BooksQueryDto, { pages: '-1' })).toMatchObject({ name: 'BadRequest', errors: { pages: expect.any(Array) } });
-    expect(await queryError(BooksQueryDto, { rating: '1' })).toMatchObject({ name: 'BadRequest', message: "'rating' is not a queryable field" });
+    expect(await queryError(BooksQueryDto, { pages: '-1' })).toMatchObject({
+      name: 'BadRequest',
+      errors: { pages: expect.any(Array) },
+    });
+    expect(await queryError(BooksQueryDto, { rating: '1' })).toMatchObject({
+      name: 'BadRequest',
+      message: "'rating' is not a queryable field",
+    });
   });
 });

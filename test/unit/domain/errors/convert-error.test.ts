@@ -29,7 +29,12 @@ describe('convert', () => {
   });
 
   it('keeps data and errors', () => {
-    const error = convert({ name: 'BadRequest', message: 'x', data: { field: 'email' }, errors: [{ path: 'email' }] }) as ServiceError;
+    const error = convert({
+      name: 'BadRequest',
+      message: 'x',
+      data: { field: 'email' },
+      errors: [{ path: 'email' }],
+    }) as ServiceError;
     expect(error.data).toEqual({ field: 'email' });
     expect(error.errors).toEqual([{ path: 'email' }]);
   });

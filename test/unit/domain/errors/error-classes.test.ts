@@ -35,7 +35,12 @@ describe('error classes', () => {
       expect(error).toBeInstanceOf(Error);
       expect(error).toBeInstanceOf(ServiceError);
       expect(error).toBeInstanceOf(Class);
-      expect({ name: error.name, code: error.code, className: error.className, message: error.message }).toEqual({ name, code, className, message: 'boom' });
+      expect({ name: error.name, code: error.code, className: error.className, message: error.message }).toEqual({
+        name,
+        code,
+        className,
+        message: 'boom',
+      });
       expect(Class.name).toBe(name);
       expect(error.type).toBe('ServiceError');
     });
@@ -90,7 +95,14 @@ describe('error constructor forms', () => {
     const error = new BadRequest('bad', { field: 'x', errors: { email: 'taken' } });
     expect(error.data).toEqual({ field: 'x' });
     expect(error.errors).toEqual({ email: 'taken' });
-    expect(error.toJSON()).toEqual({ name: 'BadRequest', message: 'bad', code: 400, className: 'bad-request', data: { field: 'x' }, errors: { email: 'taken' } });
+    expect(error.toJSON()).toEqual({
+      name: 'BadRequest',
+      message: 'bad',
+      code: 400,
+      className: 'bad-request',
+      data: { field: 'x' },
+      errors: { email: 'taken' },
+    });
   });
 
   it('(string, object with a message) takes that message', () => {

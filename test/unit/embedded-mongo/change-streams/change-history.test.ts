@@ -4,7 +4,15 @@ import type { ChangeRecord } from '../../../../src/embedded-mongo/change-streams
 import { decodeResumeToken, encodeResumeToken } from '../../../../src/embedded-mongo/change-streams/resume-token';
 
 function record(i: number, bytes = 100): ChangeRecord {
-  return { clusterTime: new Timestamp({ t: 1000, i }), txnOpIndex: 0, wallTime: new Date(), operationType: 'insert', db: 'd', coll: 'c', bytes };
+  return {
+    clusterTime: new Timestamp({ t: 1000, i }),
+    txnOpIndex: 0,
+    wallTime: new Date(),
+    operationType: 'insert',
+    db: 'd',
+    coll: 'c',
+    bytes,
+  };
 }
 const start = { clusterTime: new Timestamp({ t: 1000, i: 0 }), txnOpIndex: 0 };
 
@@ -14,7 +22,9 @@ describe('ChangeHistory (the bounded window change streams read, like a capped o
     history.append([1, 2, 3, 4, 5].map((i) => record(i)));
     expect(history.count).toBe(3);
     expect(history.readAfter(record(2), 10).map((kept) => kept.clusterTime.i)).toEqual([3, 4, 5]);
-    expect(() => history.readAfter(record(1), 10)).toThrow(expect.objectContaining({ code: 286, codeName: 'ChangeStreamHistoryLost' }));
+    expect(() => history.readAfter(record(1), 10)).toThrow(
+      expect.objectContaining({ code: 286, codeName: 'ChangeStreamHistoryLost' }),
+    );
   });
 
   it('keeps at most maxBytes, but always the newest record', () => {
@@ -42,7 +52,9 @@ describe('resume tokens', () => {
     expect(token._data).toMatch(/^82[0-9a-f]+$/);
     const point = decodeResumeToken(token);
     expect(point.kind).toBe('event');
-    expect([point.position.clusterTime.t, point.position.clusterTime.i, point.position.txnOpIndex]).toEqual([1700000000, 7, 2]);
+    expect([point.position.clusterTime.t, point.position.clusterTime.i, point.position.txnOpIndex]).toEqual([
+      1700000000, 7, 2,
+    ]);
     const later = encodeResumeToken({ clusterTime: new Timestamp({ t: 1700000000, i: 8 }), txnOpIndex: 0 }, 'event');
     expect(later._data > token._data).toBe(true);
   });

@@ -46,6 +46,10 @@ describe('clusterTimeElements: the fields every replica-set reply ends with', ()
     const frame = encodeOpReply(1, 1, { ok: 1 }, clusterTimeElements(hubOf(clock)));
     expect(frame.readInt32LE(0)).toBe(frame.length);
     const reply = BSON.deserialize(frame.subarray(16 + 20), { promoteLongs: false }); // after OP_REPLY's 20 bytes of flags, cursor and counts
-    expect(reply).toEqual({ ok: 1, $clusterTime: { clusterTime: clock.current(), signature: unsigned }, operationTime: clock.current() });
+    expect(reply).toEqual({
+      ok: 1,
+      $clusterTime: { clusterTime: clock.current(), signature: unsigned },
+      operationTime: clock.current(),
+    });
   });
 });
