@@ -17,9 +17,7 @@ const LIMIT = 32; // the default of SOCKET_MAX_CALLS_IN_FLIGHT
 const FLOODING_AFTER = 256; // refusals within the window before a connection is cut off (the transport's default)
 
 /** The real composition with the socket transport, its log lines kept. */
-async function start(
-  env: Record<string, string>,
-): Promise<{
+async function start(env: Record<string, string>): Promise<{
   composed: ComposedApplication;
   http: ListeningHttpServer;
   url: string;
