@@ -2,7 +2,7 @@
 # The application image: built with the dev dependencies, run with the production ones only.
 #   docker build -t hexa-services .
 #   docker run -e AUTH_SECRET=... -e MONGODB_URL=mongodb://... -p 3030:3030 hexa-services
-# README, section "Deploying", has the variables and the compose.yaml that runs two instances.
+# docs/deploying.md has the variables and the compose.yaml that runs two instances.
 
 # Any line of package.json's engines range; 24 is the active LTS line (Node 20 is past its end of life).
 ARG NODE_VERSION=24
