@@ -62,14 +62,19 @@ module.exports = {
     {
       name: 'embedded-mongo-engine-below-commands',
       comment:
-        'query, update, storage, indexes, geo, transactions, validation, change-streams and wire are the engine; commands and the server use it, never the other way',
+        'query, update, storage, indexes, geo, transactions, validation, change-streams and wire are the engine; ' +
+        'commands and the server use it, never the other way',
       severity: 'error',
       from: {
-        path: `${layer('embedded-mongo')}(base|query|update|storage|indexes|geo|transactions|validation|wire|change-streams)/`,
+        path:
+          `${layer('embedded-mongo')}` +
+          `(base|query|update|storage|indexes|geo|transactions|validation|wire|change-streams)/`,
       },
       to: {
         path: layer('embedded-mongo'),
-        pathNot: `${layer('embedded-mongo')}(base|query|update|storage|indexes|geo|transactions|validation|wire|change-streams)/`,
+        pathNot:
+          `${layer('embedded-mongo')}` +
+          `(base|query|update|storage|indexes|geo|transactions|validation|wire|change-streams)/`,
       },
     },
     {

@@ -61,7 +61,8 @@ function printSuite(result: SuiteResult): void {
     const target = c.target ? `  target ${c.target.op} ${c.target.value}: ${c.met ? 'met' : 'MISSED'}` : '';
     console.log(
       `  ${c.title}: ratio ${c.ratio.median.toFixed(3)} [${c.ratio.min.toFixed(3)} – ${c.ratio.max.toFixed(3)}]` +
-        ` (${c.baseline} ${c.baselineValue.median.toFixed(1)} vs ${c.candidate} ${c.candidateValue.median.toFixed(1)} ${c.unit})${target}`,
+        ` (${c.baseline} ${c.baselineValue.median.toFixed(1)} ` +
+        `vs ${c.candidate} ${c.candidateValue.median.toFixed(1)} ${c.unit})${target}`,
     );
   }
   for (const f of result.figures) {
@@ -122,7 +123,8 @@ async function main(): Promise<void> {
     log: (line) => console.log(line),
   };
   console.log(
-    `bench: ${options.suites.join(', ')}; ${options.rounds} rounds of ${options.duration} s, ${options.connections} connections; ${pinning.note}`,
+    `bench: ${options.suites.join(', ')}; ${options.rounds} rounds of ${options.duration} s, ${options.connections} ` +
+      `connections; ${pinning.note}`,
   );
 
   const previous = loadPrevious();
@@ -147,7 +149,8 @@ async function main(): Promise<void> {
       const result = await SUITES[name].run(context);
       result.command = command;
       result.notes.push(
-        `machine load average (1 min) ${loadBefore.toFixed(1)} before and ${os.loadavg()[0].toFixed(1)} after the suite, on ${os.cpus().length} cores`,
+        `machine load average (1 min) ${loadBefore.toFixed(1)} before and ${os.loadavg()[0].toFixed(1)} after the ` +
+          `suite, on ${os.cpus().length} cores`,
       );
       results.suites[name] = result;
       ran.push(result);
@@ -196,7 +199,8 @@ async function main(): Promise<void> {
   // After the profile summaries, which read the other tree's source maps.
   against?.remove();
   console.log(
-    `\nbench: done in ${((Date.now() - started) / 1000).toFixed(0)} s; results in ${path.relative(process.cwd(), written)}`,
+    `\nbench: done in ${((Date.now() - started) / 1000).toFixed(0)} s; results ` +
+      `in ${path.relative(process.cwd(), written)}`,
   );
   if (failures.length > 0) {
     console.error(`bench: ${failures.length} suite(s) failed:\n  ${failures.join('\n  ')}`);

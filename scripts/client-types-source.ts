@@ -117,7 +117,8 @@ export function clientTypesSource(definitions: readonly ServiceDefinition[]): st
     const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
     declared.set(name, name);
     dtos.push(
-      `export interface ${name} ${objectType(properties, new Set((schema?.required as string[] | undefined) ?? []), '', referTo)}\n`,
+      `export interface ${name} ` +
+        `${objectType(properties, new Set((schema?.required as string[] | undefined) ?? []), '', referTo)}\n`,
     );
   }
 
@@ -136,7 +137,8 @@ export function clientTypesSource(definitions: readonly ServiceDefinition[]): st
     ...shapes,
     '}>;',
     '',
-    '/** The methods of each service, custom ones included: `createApp<ServiceTypes>({ serviceMethods: SERVICE_METHODS })`. */',
+    '/** The methods of each service, custom ones included: `createApp<ServiceTypes>({ serviceMethods: ' +
+      'SERVICE_METHODS })`. */',
     'export const SERVICE_METHODS = {',
     ...methods,
     '} as const;',
@@ -156,9 +158,15 @@ function withRelations(body: string, definition: ServiceDefinition, definitions:
     const targetRecord = target ? `${componentBase(target.path)}Record` : 'Record<string, unknown>';
     const carried =
       target && relation.select
-        ? `Pick<${targetRecord}, ${[...new Set([relation.targetField ?? idOf(target).field, ...relation.select])].map((field) => `'${field}'`).join(' | ')}>`
+        ? `Pick<${targetRecord}, ` +
+          `${[...new Set([relation.targetField ?? idOf(target).field, ...relation.select])]
+            .map((field) => `'${field}'`)
+            .join(' | ')}>`
         : targetRecord;
-    return `  /** The \`${relation.service}\` record named by \`${relation.field}\` (\`$include\`), as its policy shows it. */\n  ${propertyKey(name)}?: ${carried} | null;`;
+    return (
+      `  /** The \`${relation.service}\` record named by \`${relation.field}\` (\`$include\`), as its policy ` +
+      `shows it. */\n  ${propertyKey(name)}?: ${carried} | null;`
+    );
   });
   return `${body.slice(0, body.lastIndexOf('}'))}${lines.join('\n')}\n}`;
 }
@@ -173,7 +181,10 @@ function objectType(
   if (names.length === 0) return 'Record<never, never>';
   const lines = names.map((name) => {
     const doc = propertyDoc(properties[name]);
-    return `${doc ? `${indent}  /** ${doc} */\n` : ''}${indent}  ${propertyKey(name)}${required.has(name) ? '' : '?'}: ${tsType(properties[name], `${indent}  `, referTo)};`;
+    return (
+      `${doc ? `${indent}  /** ${doc} */\n` : ''}${indent}  ${propertyKey(name)}${required.has(name) ? '' : '?'}` +
+      `: ${tsType(properties[name], `${indent}  `, referTo)};`
+    );
   });
   return `{\n${lines.join('\n')}\n${indent}}`;
 }

@@ -29,7 +29,8 @@ async function main(): Promise<void> {
     }
     if (current !== source) {
       console.error(
-        `generate:client-types: ${CLIENT_TYPES_FILE} is not what the service definitions generate; run npm run generate:client-types`,
+        `generate:client-types: ${CLIENT_TYPES_FILE} is not what the service definitions generate; run npm run ` +
+          `generate:client-types`,
       );
       process.exit(1);
     }

@@ -10,7 +10,8 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '../src/embedded-mongo';
 import { socketPathIn, socketUrl } from '../src/embedded-mongo/private-socket';
 
 const USAGE =
-  'usage: npm run grant-role -- <email> <role> [--revoke]   (a role: a lower-case letter, then letters, digits, _ or -, at most 32)';
+  'usage: npm run grant-role -- <email> <role> [--revoke]   (a role: a lower-case letter, then letters, digits, _ or ' +
+  '-, at most 32)';
 const ROLE = /^[a-z][a-z0-9_-]{0,31}$/;
 
 /**

@@ -27,7 +27,8 @@ async function main(): Promise<void> {
   const [name] = positionals;
   if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name) || name.length > 40) {
     throw new Error(
-      `"${name}" is not a service name: lower-case letters and digits, words joined by single dashes, starting with a letter, at most 40 characters`,
+      `"${name}" is not a service name: lower-case letters and digits, words joined by single dashes, starting with ` +
+        `a letter, at most 40 characters`,
     );
   }
   if (RESERVED_PATHS.has(name))
@@ -87,7 +88,10 @@ function addToList(list: string, camel: string, name: string): string {
   );
   const lastImport = withEntry.lastIndexOf('\nimport ');
   const importEnd = withEntry.indexOf('\n', lastImport + 1);
-  return `${withEntry.slice(0, importEnd + 1)}import { ${camel}Service } from './${name}/${name}.definition';\n${withEntry.slice(importEnd + 1)}`;
+  return (
+    `${withEntry.slice(0, importEnd + 1)}import { ${camel}Service } from ` +
+    `'./${name}/${name}.definition';\n${withEntry.slice(importEnd + 1)}`
+  );
 }
 
 main().catch((error: Error) => {

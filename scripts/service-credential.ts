@@ -31,7 +31,8 @@ async function main(): Promise<void> {
       throw new Error(`"${values.revoke.slice(0, 100)}" is not a credential id`);
     const file = revokeCredential(config.dataDir, values.revoke);
     console.log(
-      `revoked ${values.revoke.toLowerCase()} (listed in ${file}); with several instances or another DATA_DIR, also add it to SERVICE_CREDENTIALS_REVOKED`,
+      `revoked ${values.revoke.toLowerCase()} (listed in ${file}); with several instances or another DATA_DIR, also ` +
+        `add it to SERVICE_CREDENTIALS_REVOKED`,
     );
     return;
   }
@@ -47,7 +48,8 @@ async function main(): Promise<void> {
     .map(([path, methods]) => `${path} (${methods.join(', ')})`)
     .join('; ');
   console.log(
-    `service credential for "${positionals[0]}", id ${credentialId}, allowed to call: ${allowed}; every call must name the user it acts for (X-On-Behalf-Of).`,
+    `service credential for "${positionals[0]}", id ${credentialId}, allowed to call: ${allowed}; every call must ` +
+      `name the user it acts for (X-On-Behalf-Of).`,
   );
   console.log('Give it to the calling server as <SERVICE>_REMOTE_TOKEN.');
   console.log(`It does not expire; revoke it with: npm run service-credential -- --revoke ${credentialId}`);

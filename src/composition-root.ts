@@ -16,7 +16,10 @@ export interface ComposedApplication {
   container: Container;
   /** The socket transport and channels: `realtime.attach(server)` once the HTTP server listens. */
   realtime: Realtime;
-  /** Closes what the composition opened, in `TEARDOWN_ORDER`; what was never opened (the database on `STORE=memory`) stays unopened. */
+  /**
+   * Closes what the composition opened, in `TEARDOWN_ORDER`; what was never opened (the database on `STORE=memory`)
+   * stays unopened.
+   */
   close(): Promise<void>;
 }
 
@@ -54,14 +57,14 @@ export async function composeApplication(
   // load here, with the first composition: importing the package for its adapters alone does not
   // pay for the whole application (about 25 MB of resident memory).
   const { Container } = require('inversify') as typeof import('inversify');
-  const { infrastructureModule } =
-    require('./composition/modules/infrastructure.module') as typeof import('./composition/modules/infrastructure.module');
+  type InfrastructureModule = typeof import('./composition/modules/infrastructure.module');
+  const { infrastructureModule } = require('./composition/modules/infrastructure.module') as InfrastructureModule;
   const { servicesModule } =
     require('./composition/modules/services.module') as typeof import('./composition/modules/services.module');
   const { rateLimitsModule } =
     require('./composition/modules/rate-limits.module') as typeof import('./composition/modules/rate-limits.module');
-  const { authenticationModule } =
-    require('./composition/modules/authentication.module') as typeof import('./composition/modules/authentication.module');
+  type AuthenticationModule = typeof import('./composition/modules/authentication.module');
+  const { authenticationModule } = require('./composition/modules/authentication.module') as AuthenticationModule;
   const { applicationModule } =
     require('./composition/modules/application.module') as typeof import('./composition/modules/application.module');
   const { transportsModule } =

@@ -13,7 +13,10 @@ interface Measured {
 interface ScenarioReport {
   id: string;
   title: string;
-  /** This tree / the framework at the ref: throughput, and CPU per request (the ref's CPU / this tree's: above 1, this tree needs less). */
+  /**
+   * This tree / the framework at the ref: throughput, and CPU per request (the ref's CPU / this tree's: above 1, this
+   * tree needs less).
+   */
   thisVsRef: Measured;
   /** Both versions against each of the scenario's baselines, from the same rounds. */
   baselines: Array<{ baseline: string; thisTree: Measured; atRef: Measured }>;
@@ -82,7 +85,8 @@ const short = (m: Measured) =>
 export function renderAgainstReport(report: AgainstReport): string {
   const lines = [
     `\n== This tree against the framework at ${report.ref} (${report.commit.slice(0, 12)}), same rounds`,
-    `  ratios: median [min – max] of the rounds; throughput this tree / ${report.ref}; server CPU per request (call, event) ${report.ref} / this tree (above 1: this tree needs less)`,
+    `  ratios: median [min – max] of the rounds; throughput this tree / ${report.ref}; server CPU per request ` +
+      `(call, event) ${report.ref} / this tree (above 1: this tree needs less)`,
     ...report.notes.map((note) => `  note: ${note}`),
   ];
   for (const suite of Object.values(report.suites)) {
@@ -95,7 +99,9 @@ export function renderAgainstReport(report: AgainstReport): string {
           : '';
       lines.push(`  ${scenario.title}: throughput ${ratio(throughput)}, server CPU ${ratio(cpu)}${flag}`);
       lines.push(
-        `      ${throughput.unit}: this tree ${throughput.candidateValue.median.toFixed(0)}, ${report.ref} ${throughput.baselineValue.median.toFixed(0)}`,
+        `      ${throughput.unit}: this ` +
+          `tree ${throughput.candidateValue.median.toFixed(0)}, ${report.ref} ` +
+          `${throughput.baselineValue.median.toFixed(0)}`,
       );
       for (const pair of scenario.baselines) {
         lines.push(`      vs ${pair.baseline}: this tree ${short(pair.thisTree)} | ${report.ref} ${short(pair.atRef)}`);

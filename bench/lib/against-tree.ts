@@ -61,17 +61,22 @@ function checkLockFile(ref: string, commit: string): string[] {
   const diff = diffLockFiles(thisLock, otherLock);
   if (diff.runtime.length > 0) {
     throw new Error(
-      `--against: ${ref} pins ${diff.runtime.length} runtime package(s) at versions not installed here (${diff.runtime.slice(0, 5).join('; ')}${diff.runtime.length > 5 ? '; ...' : ''}). ` +
-        `Its checkout borrows this tree's node_modules, so it would run with this tree's versions and the comparison would mix the two changes. ` +
+      `--against: ${ref} pins ${diff.runtime.length} runtime package(s) at versions not installed here ` +
+        `(${diff.runtime.slice(0, 5).join('; ')}${diff.runtime.length > 5 ? '; ...' : ''}). ` +
+        `Its checkout borrows this tree's node_modules, so it would run with this tree's versions and the comparison ` +
+        `would mix the two changes. ` +
         `Compare across a dependency change with two clones, each with its own npm ci.`,
     );
   }
   const devOnly =
     diff.devOnly.length > 0
-      ? `; dev-only packages differ (${diff.devOnly.slice(0, 3).join('; ')}${diff.devOnly.length > 3 ? '; ...' : ''}), none of them runs in the framework's servers`
+      ? `; dev-only packages differ ` +
+        `(${diff.devOnly.slice(0, 3).join('; ')}${diff.devOnly.length > 3 ? '; ...' : ''}), none of them runs in the ` +
+        `framework's servers`
       : '';
   return [
-    `package-lock.json differs between the trees but every runtime package ${ref} installs is installed here at its version${devOnly}; ${ref} runs with this tree's node_modules`,
+    `package-lock.json differs between the trees but every runtime package ${ref} installs is installed here at its ` +
+      `version${devOnly}; ${ref} runs with this tree's node_modules`,
   ];
 }
 

@@ -59,7 +59,8 @@ export async function alternateRounds(
     for (const index of order) values[index].push(await contenders[index].measure());
     const ratio = contenders.length === 2 ? `, ratio ${(values[1][round] / values[0][round]).toFixed(3)}` : '';
     log?.(
-      `  ${id} round ${round + 1}/${rounds}: ${contenders.map((c, index) => `${c.label} ${format(values[index][round])}`).join(', ')} ${unit}${ratio}`,
+      `  ${id} round ${round + 1}/${rounds}: ` +
+        `${contenders.map((c, index) => `${c.label} ${format(values[index][round])}`).join(', ')} ${unit}${ratio}`,
     );
   }
   return values;

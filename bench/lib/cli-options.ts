@@ -32,7 +32,9 @@ export const AGAINST_SERVER_OF_SUITE = {
 } as const satisfies Partial<Record<SuiteName, ServerName>>;
 const AGAINST_SUITES = Object.keys(AGAINST_SERVER_OF_SUITE) as Array<keyof typeof AGAINST_SERVER_OF_SUITE>;
 
-export const USAGE = `usage: npm run bench -- [${SUITE_NAMES.join('|')} ...] [--quick] [--rounds N] [--duration SECONDS] [--connections N] [--profile] [--only TEXT] [--against GIT-REF]
+export const USAGE =
+  `usage: npm run bench -- [${SUITE_NAMES.join('|')} ...] [--quick] [--rounds N] [--duration ` +
+  `SECONDS] [--connections N] [--profile] [--only TEXT] [--against GIT-REF]
   no suite names: run them all (with --against: http and realtime)
   --quick        3 rounds of 2 s (default: 5 rounds of 5 s)
   --only TEXT    run only the comparisons whose id contains TEXT (e.g. --only get+auth)
@@ -74,7 +76,8 @@ export function parseCliOptions(argv: string[]): CliOptions {
   const others = suites.filter((name) => !(AGAINST_SUITES as SuiteName[]).includes(name));
   if (against !== undefined && others.length > 0) {
     throw new Error(
-      `--against compares the framework in the ${AGAINST_SUITES.join(' and ')} suites only, not in ${others.join(', ')}\n${USAGE}`,
+      `--against compares the framework in the ${AGAINST_SUITES.join(' and ')} suites only, not ` +
+        `in ${others.join(', ')}\n${USAGE}`,
     );
   }
   return {

@@ -52,7 +52,8 @@ export async function measureLoad(
   });
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(
-      `load on ${baseUrl}${requests[0].path}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+      `load on ${baseUrl}${requests[0].path}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} ` +
+        `timeouts`,
     );
   }
   return { perSecond: result['2xx'] / result.duration, total: result['2xx'] };

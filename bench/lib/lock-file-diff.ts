@@ -15,9 +15,14 @@ interface LockFile {
 }
 
 export interface LockFileDiff {
-  /** Runtime (non-dev) packages of the other tree installed here at other versions, e.g. `express 5.1.0 (here 5.3.0)`. */
+  /**
+   * Runtime (non-dev) packages of the other tree installed here at other versions, e.g. `express 5.1.0 (here 5.3.0)`.
+   */
   runtime: string[];
-  /** Dev-only packages that differ (test and build tools, the baselines' packages): none of them runs in the framework's servers. */
+  /**
+   * Dev-only packages that differ (test and build tools, the baselines' packages): none of them runs in the framework's
+   * servers.
+   */
   devOnly: string[];
 }
 
@@ -40,7 +45,8 @@ function parse(text: string, which: string): LockFile {
   const lock = JSON.parse(text) as LockFile;
   if (!lock.packages)
     throw new Error(
-      `${which} package-lock.json has no "packages" section (lockfileVersion ${lock.lockfileVersion ?? '?'}; 2 or 3 needed)`,
+      `${which} package-lock.json has no "packages" section (lockfileVersion ${lock.lockfileVersion ?? '?'}; 2 or 3 ` +
+        `needed)`,
     );
   return lock;
 }
@@ -50,9 +56,9 @@ const allIn = (wanted: Set<string>, installed: Set<string> | undefined) =>
 
 /**
  * A package differs when a version the other tree installs is not installed here. Compared by
- * package name, not by location, so that a package moved by hoisting does not count as a change. Packages only this tree has do not count (the other tree
- * never loads them), nor do optional ones of the other tree that this tree does not install
- * (another platform's binaries).
+ * package name, not by location, so that a package moved by hoisting does not count as a change. Packages only this
+ * tree has do not count (the other tree never loads them), nor do optional ones of the other tree that this tree does
+ * not install (another platform's binaries).
  */
 export function diffLockFiles(thisTreeText: string, otherTreeText: string): LockFileDiff {
   const thisTree = parse(thisTreeText, "this tree's");

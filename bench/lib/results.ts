@@ -54,7 +54,9 @@ export interface AgainstScenario {
   title: string;
   /** Id of the comparison this tree / the framework at the ref (its CPU row, when measured, is `<id>-cpu`). */
   thisVsRef: string;
-  /** Per baseline of the scenario: the ids of this tree's and the ref's comparison against it (CPU rows: `<id>-cpu`). */
+  /**
+   * Per baseline of the scenario: the ids of this tree's and the ref's comparison against it (CPU rows: `<id>-cpu`).
+   */
   baselines: Array<{ baseline: string; thisTree: string; atRef: string }>;
 }
 

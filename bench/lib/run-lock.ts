@@ -22,7 +22,8 @@ export function takeRunLock(): void {
       const owner = Number(readFileSync(LOCK, 'utf8').trim());
       if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) {
         throw new Error(
-          `another bench run (pid ${owner}) is running; runs at once would measure each other (lock: ${path.relative(process.cwd(), LOCK)})`,
+          `another bench run (pid ${owner}) is running; runs at once would measure each other ` +
+            `(lock: ${path.relative(process.cwd(), LOCK)})`,
         );
       }
       rmSync(LOCK, { force: true });

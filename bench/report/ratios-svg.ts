@@ -45,25 +45,31 @@ export function renderRatiosSvg(results: ResultsFile): string {
       const mid = y + ROW / 2;
       body.push(`<text x="16" y="${mid + 4}">${escape(c.title)}</text>`);
       body.push(
-        `<rect x="${CHART_LEFT}" y="${y + 5}" width="${(x(c.ratio.median) - CHART_LEFT).toFixed(1)}" height="${ROW - 10}" fill="${color}" opacity="0.85"/>`,
+        `<rect x="${CHART_LEFT}" y="${y + 5}" width="${(x(c.ratio.median) - CHART_LEFT).toFixed(1)}" ` +
+          `height="${ROW - 10}" fill="${color}" opacity="0.85"/>`,
       );
       body.push(
-        `<line x1="${x(c.ratio.min).toFixed(1)}" x2="${x(c.ratio.max).toFixed(1)}" y1="${mid}" y2="${mid}" stroke="#222" stroke-width="1.5"/>`,
+        `<line x1="${x(c.ratio.min).toFixed(1)}" x2="${x(c.ratio.max).toFixed(1)}" y1="${mid}" y2="${mid}" ` +
+          `stroke="#222" stroke-width="1.5"/>`,
       );
       for (const end of [c.ratio.min, c.ratio.max]) {
         body.push(
-          `<line x1="${x(end).toFixed(1)}" x2="${x(end).toFixed(1)}" y1="${mid - 5}" y2="${mid + 5}" stroke="#222" stroke-width="1.5"/>`,
+          `<line x1="${x(end).toFixed(1)}" x2="${x(end).toFixed(1)}" y1="${mid - 5}" y2="${mid + 5}" stroke="#222" ` +
+            `stroke-width="1.5"/>`,
         );
       }
       if (c.target) {
         const tx = x(c.target.value).toFixed(1);
         body.push(
-          `<line x1="${tx}" x2="${tx}" y1="${y + 1}" y2="${y + ROW - 1}" stroke="${COLORS.target}" stroke-width="2.5" stroke-dasharray="4 2"><title>${escape(`target ${c.target.op} ${c.target.value}`)}</title></line>`,
+          `<line x1="${tx}" x2="${tx}" y1="${y + 1}" y2="${y + ROW - 1}" stroke="${COLORS.target}" ` +
+            `stroke-width="2.5" stroke-dasharray="4 2">` +
+            `<title>${escape(`target ${c.target.op} ${c.target.value}`)}</title></line>`,
         );
       }
       const targetText = c.target ? ` (${c.target.op} ${c.target.value})` : '';
       body.push(
-        `<text x="${WIDTH - VALUE_WIDTH - 12}" y="${mid + 4}">${c.ratio.median.toFixed(2)}x${escape(targetText)}</text>`,
+        `<text x="${WIDTH - VALUE_WIDTH - 12}" ` +
+          `y="${mid + 4}">${c.ratio.median.toFixed(2)}x${escape(targetText)}</text>`,
       );
       y += ROW;
     }
@@ -74,7 +80,8 @@ export function renderRatiosSvg(results: ResultsFile): string {
   for (let tick = 0; tick <= xMax + 1e-9; tick += xMax > 3 ? 0.5 : 0.25) {
     const tx = x(tick).toFixed(1);
     grid.push(
-      `<line x1="${tx}" x2="${tx}" y1="${TOP - 6}" y2="${y}" stroke="${tick === 1 ? COLORS.one : COLORS.grid}" stroke-width="${tick === 1 ? 1.5 : 1}"/>`,
+      `<line x1="${tx}" x2="${tx}" y1="${TOP - 6}" y2="${y}" stroke="${tick === 1 ? COLORS.one : COLORS.grid}" ` +
+        `stroke-width="${tick === 1 ? 1.5 : 1}"/>`,
     );
     grid.push(
       `<text x="${tx}" y="${y + 16}" text-anchor="middle" fill="#555">${tick.toFixed(2).replace(/0$/, '')}</text>`,
@@ -85,13 +92,17 @@ export function renderRatiosSvg(results: ResultsFile): string {
     `<rect x="8" y="30" width="12" height="12" fill="${COLORS.met}"/><text x="24" y="40">target met</text>` +
     `<rect x="110" y="30" width="12" height="12" fill="${COLORS.missed}"/><text x="126" y="40">target missed</text>` +
     `<rect x="230" y="30" width="12" height="12" fill="${COLORS.none}"/><text x="246" y="40">no target</text>` +
-    `<line x1="330" x2="330" y1="28" y2="44" stroke="${COLORS.target}" stroke-width="2.5" stroke-dasharray="4 2"/><text x="338" y="40">target</text>` +
-    `<line x1="400" x2="440" y1="36" y2="36" stroke="#222" stroke-width="1.5"/><text x="446" y="40">min-max of the rounds; bar = median ratio (candidate / baseline)</text>`;
+    `<line x1="330" x2="330" y1="28" y2="44" stroke="${COLORS.target}" stroke-width="2.5" stroke-dasharray="4 2"/>` +
+    `<text x="338" y="40">target</text>` +
+    `<line x1="400" x2="440" y1="36" y2="36" stroke="#222" stroke-width="1.5"/><text x="446" y="40">min-max of the ` +
+    `rounds; bar = median ratio (candidate / baseline)</text>`;
 
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif" font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" ` +
+      `font-family="sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="#ffffff"/>`,
-    `<text x="8" y="18" font-size="14" font-weight="bold">Benchmark ratios (${escape(results.updatedAt.slice(0, 16).replace('T', ' '))} UTC)</text>`,
+    `<text x="8" y="18" font-size="14" font-weight="bold">Benchmark ratios ` +
+      `(${escape(results.updatedAt.slice(0, 16).replace('T', ' '))} UTC)</text>`,
     legend,
     ...grid,
     ...body,

@@ -17,28 +17,35 @@ function verdict(met: boolean | undefined): string {
 function comparisonRow(c: Comparison): string {
   const target = c.target ? `${c.target.op} ${c.target.value}` : '';
   return (
-    `| ${c.title} | **${c.ratio.median.toFixed(3)}** | ${c.ratio.min.toFixed(3)} – ${c.ratio.max.toFixed(3)} (${c.ratio.spreadPct.toFixed(1)} %) ` +
+    `| ${c.title} | **${c.ratio.median.toFixed(3)}** | ${c.ratio.min.toFixed(3)} – ${c.ratio.max.toFixed(3)} ` +
+    `(${c.ratio.spreadPct.toFixed(1)} %) ` +
     `| ${c.baseline}: ${number(c.baselineValue.median, c.unit)} (±${(c.baselineValue.spreadPct / 2).toFixed(1)} %) ` +
-    `| ${c.candidate}: ${number(c.candidateValue.median, c.unit)} (±${(c.candidateValue.spreadPct / 2).toFixed(1)} %) | ${target} | ${verdict(c.met)} |`
+    `| ${c.candidate}: ${number(c.candidateValue.median, c.unit)} (±${(c.candidateValue.spreadPct / 2).toFixed(1)} ` +
+    `%) | ${target} | ${verdict(c.met)} |`
   );
 }
 
 function figureRow(f: Figure): string {
   const target = f.target ? `${f.target.op} ${f.target.value} ${f.unit}` : '';
-  return `| ${f.title} | ${number(f.value, f.unit)}${f.detail ? ` (${f.detail})` : ''} | ${target} | ${verdict(f.met)} |`;
+  return (
+    `| ${f.title} | ${number(f.value, f.unit)}${f.detail ? ` (${f.detail})` : ''} | ${target} ` +
+    `| ${verdict(f.met)} |`
+  );
 }
 
 function suiteSection(suite: SuiteResult): string {
   const lines = [
     `### ${suite.title}`,
     '',
-    `\`${suite.command ?? 'npm run bench'}\` — ${suite.ranAt.slice(0, 19).replace('T', ' ')} UTC${suite.quick ? ' (quick)' : ''}`,
+    `\`${suite.command ?? 'npm run bench'}\` — ${suite.ranAt.slice(0, 19).replace('T', ' ')} ` +
+      `UTC${suite.quick ? ' (quick)' : ''}`,
     '',
   ];
   if (suite.comparisons.length > 0) {
     const rounds = suite.comparisons[0].ratio.samples.length;
     lines.push(
-      `| benchmark (${rounds} alternating rounds) | ratio (median) | ratio min – max (spread) | baseline (median) | candidate (median) | target | |`,
+      `| benchmark (${rounds} alternating rounds) | ratio (median) | ratio min – max (spread) | baseline (median) ` +
+        `| candidate (median) | target | |`,
       '|---|---|---|---|---|---|---|',
       ...suite.comparisons.map(comparisonRow),
       '',
@@ -60,7 +67,8 @@ export function renderResultsMarkdown(results: ResultsFile): string {
   return [
     RESULTS_START,
     '',
-    `Latest figures (written by \`bench/run.ts\`; raw data in [results/latest.json](results/latest.json)). Environment: ${environment}.`,
+    `Latest figures (written by \`bench/run.ts\`; raw data in [results/latest.json](results/latest.json)). ` +
+      `Environment: ${environment}.`,
     '',
     '![ratios](results/ratios.svg)',
     '',

@@ -75,7 +75,9 @@ export function settingsToEnv(settings: ServerSettings): Record<string, string> 
 
 /** The mongo-server child keeps its data in this folder when the variable is set (in memory otherwise). */
 export const MONGO_DATA_DIR_ENV = 'BENCH_MONGO_DATA_DIR';
-/** `two-roles`: the real-time server gives its `messages` a policy, each connection a user, every other one an admin. */
+/**
+ * `two-roles`: the real-time server gives its `messages` a policy, each connection a user, every other one an admin.
+ */
 export const REALTIME_POLICY_ENV = 'BENCH_REALTIME_POLICY';
 
 /**

@@ -50,7 +50,8 @@ async function measureLookups(context: BenchContext, result: SuiteResult): Promi
     // `n` is unique per document: an equality on it selects one document through its index.
     await large.collection.createIndex({ n: 1 });
     result.notes.push(
-      `seeded ${(SMALL + LARGE).toLocaleString('en')} documents and built the indexes in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+      `seeded ${(SMALL + LARGE).toLocaleString('en')} documents and built the indexes ` +
+        `in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
     );
 
     // Calls per second, so that candidate / baseline = ping time / findOne time.
@@ -160,7 +161,8 @@ async function measureDurableInserts(context: BenchContext, result: SuiteResult)
       };
     });
     result.notes.push(
-      `durable inserts: dataDir is a fresh folder in ${os.tmpdir()}, deleted after the suite; default snapshot settings (every 60 s or 64 MiB of journal)`,
+      `durable inserts: dataDir is a fresh folder in ${os.tmpdir()}, deleted after the suite; default snapshot ` +
+        `settings (every 60 s or 64 MiB of journal)`,
     );
     for (const concurrency of concurrencies) {
       const rate = (call: () => Promise<unknown>, seconds: number) => measureCallRate(call, { seconds, concurrency });
@@ -170,7 +172,9 @@ async function measureDurableInserts(context: BenchContext, result: SuiteResult)
       result.comparisons.push(
         await alternate({
           id: insertId(concurrency),
-          title: `acknowledged insertOne, ${concurrency === 1 ? 'one writer' : `${concurrency} concurrent writers`}: with a dataDir / without`,
+          title:
+            `acknowledged insertOne, ${concurrency === 1 ? 'one writer' : `${concurrency} concurrent writers`}: ` +
+            `with a dataDir / without`,
           baseline: { label: 'no dataDir (memory)', measure: () => rate(memory, context.duration) },
           candidate: { label: 'dataDir (journal, fsync)', measure: () => rate(journal, context.duration) },
           unit: 'calls/s',

@@ -134,7 +134,8 @@ export const httpSuite: Suite = {
               cpu: true,
             },
           );
-          // Tracing's cost: every request traced (server, service and store spans exported over OTLP), and one in a hundred.
+          // Tracing's cost: every request traced (server, service and store spans exported over OTLP), and one in a
+          // hundred.
           servers.push(
             {
               ...side(TRACED_ALL, 'framework, tracing at 100 %', 'framework-server'),

@@ -51,7 +51,8 @@ export const largeSuite: Suite = {
         const { documentBytes } = await writeDataFolder(sized.dataDir, sized.count);
         result.notes.push(
           `${sized.label}: data folder written in ${((performance.now() - started) / 1000).toFixed(1)} s, ` +
-            `${(documentBytes / sized.count).toFixed(0)} bytes of BSON per document, ${(documentBytes / 2 ** 20).toFixed(0)} MiB in all`,
+            `${(documentBytes / sized.count).toFixed(0)} bytes of BSON per ` +
+            `document, ${(documentBytes / 2 ** 20).toFixed(0)} MiB in all`,
         );
       }
       const start = (sized: Sized) =>
@@ -120,7 +121,9 @@ async function measureMemory(result: SuiteResult, [small, large]: ServerProcess[
       title: `server RSS after recovering ${count.toLocaleString('en')} documents`,
       value: round(rss, 1),
       unit: 'MB',
-      detail: `live heap after a full collection ${heap ? heap.usedHeapMb.toFixed(1) : '?'} MB, RSS after it ${(server.rssMb() ?? NaN).toFixed(1)} MB`,
+      detail:
+        `live heap after a full collection ${heap ? heap.usedHeapMb.toFixed(1) : '?'} MB, RSS after ` +
+        `it ${(server.rssMb() ?? NaN).toFixed(1)} MB`,
     });
   }
 }
@@ -230,7 +233,8 @@ async function measureAllocation(
     met: meets(target, ratio),
     detail:
       `${kb(large.limited.total)} KB vs ${kb(small.limited.total)} KB per call (V8 heap + buffers); ` +
-      `above the ping floor (${kb(large.ping.total)} / ${kb(small.ping.total)} KB): ${kb(large.limited.total - large.ping.total)} / ${kb(small.limited.total - small.ping.total)} KB`,
+      `above the ping floor (${kb(large.ping.total)} / ${kb(small.ping.total)} ` +
+      `KB): ${kb(large.limited.total - large.ping.total)} / ${kb(small.limited.total - small.ping.total)} KB`,
   });
   result.figures.push({
     id: 'large-allocation-first-batch',
@@ -241,8 +245,10 @@ async function measureAllocation(
     detail: `${kb(large.firstBatch.total)} KB vs ${kb(small.firstBatch.total)} KB per call`,
   });
   result.notes.push(
-    `allocation: ${CLEAN_WINDOWS} windows of ${WINDOW_CALLS} sequential calls per figure, each opened after a full collection in the server ` +
-      'and kept only when no collection ran inside it, so the growth of the V8 heap (plus ArrayBuffer memory) is what the calls allocated; medians per call',
+    `allocation: ${CLEAN_WINDOWS} windows of ${WINDOW_CALLS} sequential calls per figure, each opened after a full ` +
+      `collection in the server ` +
+      'and kept only when no collection ran inside it, so the growth of the V8 heap (plus ArrayBuffer memory) is ' +
+      'what the calls allocated; medians per call',
   );
 }
 

@@ -35,7 +35,8 @@ export const scaleSuite: Suite = {
       const small = await seedDocuments(db, 'scale_small', SMALL);
       const large = await seedDocuments(db, 'scale_large', LARGE);
       result.notes.push(
-        `seeded ${(SMALL + LARGE).toLocaleString('en')} documents in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+        `seeded ${(SMALL + LARGE).toLocaleString('en')} documents ` +
+          `in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
       );
       const seconds = context.duration / 2;
 
@@ -119,7 +120,9 @@ export const scaleSuite: Suite = {
         const perRecordUs = ((times[`${side}-${last}`] - times[`${side}-${first}`]) / (last - first)) * 1000;
         result.figures.push({
           id: `scale-cost-per-record-${side}`,
-          title: `marginal cost per record, ${side === 'service' ? 'DatabaseService' : 'driver'} (${first} -> ${last} records)`,
+          title:
+            `marginal cost per record, ${side === 'service' ? 'DatabaseService' : 'driver'} (${first} ` +
+            `-> ${last} records)`,
           value: round(perRecordUs, 2),
           unit: 'µs/record',
           detail: RECORD_COUNTS.map((count) => `${count}: ${round(times[`${side}-${count}`], 3)} ms`).join(', '),

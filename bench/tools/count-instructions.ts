@@ -51,7 +51,9 @@ const MORE = 30_000;
 /** Traced runs give the event loop a turn every so many requests (exports need them; see `serve`). */
 const EXPORT_TURN_EVERY = 16;
 
-/** What a framework tree is counted with: its security headers, and the options of bench/servers/framework-server.ts. */
+/**
+ * What a framework tree is counted with: its security headers, and the options of bench/servers/framework-server.ts.
+ */
 interface Setup {
   readonly securityHeaders: boolean;
   /** The framework's own `authenticate('jwt')`. */
@@ -268,7 +270,9 @@ async function main(): Promise<void> {
     (frameworkOnly && (targets.includes('fastify') || targets.includes('node')))
   ) {
     console.error(
-      'usage: node -r @swc-node/register bench/tools/count-instructions.ts get|find|create <tree with src/ | fastify | node>... [--no-security-headers] [--auth [--policy]] [--trace PERCENT] (both: framework trees only) [--repeat N]',
+      'usage: node -r @swc-node/register bench/tools/count-instructions.ts get|find|create <tree with src/ | fastify ' +
+        '| node>... [--no-security-headers] [--auth [--policy]] [--trace PERCENT] (both: framework trees only) ' +
+        '[--repeat N]',
     );
     process.exit(1);
   }
@@ -281,7 +285,11 @@ async function main(): Promise<void> {
       const more = instructions(target, kind as Kind, MORE, setup);
       counts.push(Math.round((more - instructions(target, kind as Kind, FEWER, setup)) / (MORE - FEWER)));
     }
-    const label = `${kind} ${target}${securityHeaders || target === 'fastify' || target === 'node' ? '' : ' (no security headers)'}${auth ? ' (authentication on)' : ''}${policy ? ' (policy on)' : ''}${tracePercent === undefined ? '' : ` (traced at ${tracePercent} %)`}`;
+    const label =
+      `${kind} ${target}` +
+      `${securityHeaders || target === 'fastify' || target === 'node' ? '' : ' (no security headers)'}` +
+      `${auth ? ' (authentication on)' : ''}${policy ? ' (policy on)' : ''}` +
+      `${tracePercent === undefined ? '' : ` (traced at ${tracePercent} %)`}`;
     console.log(
       `${label}: ${Math.round(median(counts))} instructions per request (median; runs: ${counts.join(', ')})`,
     );

@@ -10,7 +10,8 @@
  * /proc, 10 ms ticks) and the driver's (this process) CPU µs per call, and their ratios A / B.
  *
  *   git archive <commit> src | tar -x -C /tmp/before && ln -s "$PWD/node_modules" /tmp/before/
- *   node -r @swc-node/register bench/tools/embedded-before-after.ts /tmp/before . [--rounds 5] [--seconds 2] [--standalone] [--client-options retryWrites=false]
+ *   node -r @swc-node/register bench/tools/embedded-before-after.ts /tmp/before . [--rounds 5] [--seconds 2] \
+ *     [--standalone] [--client-options retryWrites=false]
  *
  * `--client-options` adds connection-string options to both URLs: with `retryWrites=false` the
  * driver sends no transaction number with each write, which shows what that part of a replica
@@ -33,9 +34,12 @@ interface Server {
 
 /** A child hosting one tree's embedded server; resolves with its URL. */
 function startServer(tree: string, dataDir: string | undefined, standalone: boolean): Promise<Server> {
-  const entry = `const { startEmbeddedMongo } = require(${JSON.stringify(path.join(tree, 'src/embedded-mongo'))});
-startEmbeddedMongo({ host: '127.0.0.1', port: 0, dataDir: ${JSON.stringify(dataDir ?? null)} || undefined, standalone: ${standalone} })
-  .then((mongo) => { console.log('URL ' + mongo.url); process.on('SIGTERM', () => mongo.stop().then(() => process.exit(0))); });`;
+  const entry =
+    `const { startEmbeddedMongo } = require(${JSON.stringify(path.join(tree, 'src/embedded-mongo'))});
+startEmbeddedMongo({ host: '127.0.0.1', port: 0, dataDir: ${JSON.stringify(dataDir ?? null)} || undefined, ` +
+    `standalone: ${standalone} })
+  .then((mongo) => { console.log('URL ' + mongo.url); process.on('SIGTERM', () => mongo.stop().then(() => ` +
+    `process.exit(0))); });`;
   const child = spawn(process.execPath, ['-r', '@swc-node/register', '-e', entry], {
     stdio: ['ignore', 'pipe', 'inherit'],
     cwd: path.resolve(__dirname, '../..'),
@@ -136,7 +140,8 @@ async function main(): Promise<void> {
   const option = (name: string, fallback: number) =>
     args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback;
   const rounds = option('--rounds', 5);
-  // A tree that knows the option reports a standalone (no replica set, no change-stream history); older trees ignore it.
+  // A tree that knows the option reports a standalone (no replica set, no change-stream history); older trees ignore
+  // it.
   const standalone = args.includes('--standalone');
   const seconds = option('--seconds', 2);
   const clientOptions = args.includes('--client-options') ? args[args.indexOf('--client-options') + 1] : undefined;
@@ -145,7 +150,8 @@ async function main(): Promise<void> {
     .map((tree) => path.resolve(tree));
   if (trees.length !== 2 || !(rounds >= 1) || !(seconds > 0))
     throw new Error(
-      'usage: embedded-before-after.ts <tree A> <tree B> [--rounds N] [--seconds S] [--standalone] [--client-options QUERY]',
+      'usage: embedded-before-after.ts <tree A> <tree B> [--rounds N] [--seconds S] [--standalone] [--client-options ' +
+        'QUERY]',
     );
   for (const durable of [false, true]) {
     const folders = trees.map(() => (durable ? mkdtempSync(path.join(os.tmpdir(), 'before-after-')) : undefined));
@@ -163,9 +169,13 @@ async function main(): Promise<void> {
         const at = (side: number, value: (window: Window) => number, digits: number): string =>
           median(windows[side].map(value)).toFixed(digits);
         console.log(
-          `${durable ? 'data folder' : 'in memory  '} ${name.padEnd(22)} A ${at(0, (w) => w.perSecond, 0).padStart(6)}/s  B ${at(1, (w) => w.perSecond, 0).padStart(6)}/s  B/A ${ratioOf(windows, (w) => w.perSecond)}` +
-            ` | server CPU µs/call A ${at(0, (w) => w.serverCpu, 1)} B ${at(1, (w) => w.serverCpu, 1)} A/B ${ratioOf(windows, (w) => w.serverCpu, true)}` +
-            ` | driver CPU µs/call A ${at(0, (w) => w.driverCpu, 1)} B ${at(1, (w) => w.driverCpu, 1)} A/B ${ratioOf(windows, (w) => w.driverCpu, true)}`,
+          `${durable ? 'data folder' : 'in memory  '} ${name.padEnd(22)} ` +
+            `A ${at(0, (w) => w.perSecond, 0).padStart(6)}/s  B ${at(1, (w) => w.perSecond, 0).padStart(6)}/s  ` +
+            `B/A ${ratioOf(windows, (w) => w.perSecond)}` +
+            ` | server CPU µs/call A ${at(0, (w) => w.serverCpu, 1)} B ${at(1, (w) => w.serverCpu, 1)} ` +
+            `A/B ${ratioOf(windows, (w) => w.serverCpu, true)}` +
+            ` | driver CPU µs/call A ${at(0, (w) => w.driverCpu, 1)} B ${at(1, (w) => w.driverCpu, 1)} ` +
+            `A/B ${ratioOf(windows, (w) => w.driverCpu, true)}`,
         );
       }
     } finally {

@@ -49,7 +49,8 @@ for (const [label, connections] of [
     }
   });
   console.log(
-    `${label}: ${(((bytes / EVENTS) * 1000) / 1024).toFixed(0)} KiB retained per 1,000 events (${(bytes / 1024 / 1024).toFixed(1)} MiB for ${EVENTS.toLocaleString('en')})`,
+    `${label}: ${(((bytes / EVENTS) * 1000) / 1024).toFixed(0)} KiB retained per 1,000 events ` +
+      `(${(bytes / 1024 / 1024).toFixed(1)} MiB for ${EVENTS.toLocaleString('en')})`,
   );
 }
 
@@ -92,7 +93,9 @@ async function streamMemory(): Promise<void> {
     const bytes = Number(await client.call('MEMORY', 'USAGE', 'hexa-services:events', 'SAMPLES', '0'));
     await client.quit();
     console.log(
-      `redis stream (REDIS_URL), each event once for every connection: ${(((bytes / EVENTS) * 1000) / 1024).toFixed(0)} KiB of Redis memory per 1,000 events (${delivered.toLocaleString('en')} read back)`,
+      `redis stream (REDIS_URL), each event once for every ` +
+        `connection: ${(((bytes / EVENTS) * 1000) / 1024).toFixed(0)} KiB of Redis memory per 1,000 events ` +
+        `(${delivered.toLocaleString('en')} read back)`,
     );
   } finally {
     await log.close();

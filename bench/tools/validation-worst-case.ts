@@ -160,7 +160,8 @@ async function main(): Promise<void> {
     const { best, ms, worst, answer, outcome } = await run(testCase);
     const body = testCase.body === undefined ? '' : (JSON.stringify(testCase.body).length / 1024).toFixed(0);
     console.log(
-      `| ${testCase.label} | ${body} | ${outcome} | ${best.toFixed(2)} | ${ms.toFixed(2)} | ${worst.toFixed(2)} | ${answer} |`,
+      `| ${testCase.label} | ${body} | ${outcome} | ${best.toFixed(2)} | ${ms.toFixed(2)} | ${worst.toFixed(2)} ` +
+        `| ${answer} |`,
     );
   }
 }

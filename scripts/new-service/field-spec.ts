@@ -32,7 +32,8 @@ export function parseFields(spec: string): FieldSpec[] {
     const match = /^([a-zA-Z][a-zA-Z0-9]{0,39}):([a-z]+)(\?)?$/.exec(part);
     if (!match)
       throw new Error(
-        `--fields: "${part}" is not name:type (name: a letter then letters or digits; type: ${Object.keys(FIELD_TYPES).join(', ')}; ? after the type for an optional field)`,
+        `--fields: "${part}" is not name:type (name: a letter then letters or digits; ` +
+          `type: ${Object.keys(FIELD_TYPES).join(', ')}; ? after the type for an optional field)`,
       );
     const [, name, type, optional] = match;
     if (!(type in FIELD_TYPES))

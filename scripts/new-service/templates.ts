@@ -29,7 +29,8 @@ function property(field: FieldSpec): string {
 
 /** The create DTO holds each field once; patch and query are derived from it. */
 export function dtoFile(names: ServiceNames, fields: readonly FieldSpec[]): string {
-  return `import { ${decoratorNames(fields).join(', ')} } from 'class-validator';
+  return (
+    `import { ${decoratorNames(fields).join(', ')} } from 'class-validator';
 import { partialOf, queryOf } from '../../validation/derived-dto';
 
 /** Data of a new record (and of a replacement with \`PUT\`); the owner is set by the server. */
@@ -41,12 +42,14 @@ ${fields.map(property).join('\n\n')}
 export const Patch${names.pascal}Dto = partialOf(Create${names.pascal}Dto, 'Patch${names.pascal}Dto');
 
 /** Fields a client may filter and sort by (each optional); URL strings become these types. */
-export class ${names.pascal}QueryDto extends queryOf(Create${names.pascal}Dto, [${fields.map((field) => `'${field.name}'`).join(', ')}]) {
+export class ${names.pascal}QueryDto extends queryOf(Create${names.pascal}Dto, ` +
+    `[${fields.map((field) => `'${field.name}'`).join(', ')}]) {
   @IsOptional()
   @IsString()
   userId?: string;
 }
-`;
+`
+  );
 }
 
 export function hooksFile(names: ServiceNames): string {
@@ -72,7 +75,8 @@ export function stored${names.pascal}Hooks(): HookMap {
 }
 
 export function definitionFile(names: ServiceNames, fields: readonly FieldSpec[]): string {
-  return `import { userChannel } from '../realtime-policy';
+  return (
+    `import { userChannel } from '../realtime-policy';
 import { defineService } from '../service-definition';
 import { Create${names.pascal}Dto, Patch${names.pascal}Dto, ${names.pascal}QueryDto } from './${names.path}.dto';
 import { ${names.camel}Hooks, stored${names.pascal}Hooks } from './${names.path}.hooks';
@@ -99,9 +103,11 @@ export const ${names.camel}Service = defineService({
   // relations: { user: { service: 'users', field: 'userId', select: ['_id', 'name'] } },
   hooks: { always: ${names.camel}Hooks, storedHere: stored${names.pascal}Hooks },
   // Only the owner's own real-time connections hear about a record.
-  publish: (app) => (record: { userId?: unknown }) => (record.userId === undefined ? null : app.channel(userChannel(record.userId))),
+  publish: (app) => (record: { userId?: unknown }) => (record.userId === undefined ? null : ` +
+    `app.channel(userChannel(record.userId))),
 });
-`;
+`
+  );
 }
 
 /** A value of the field's type, and one of another type (which the DTO must refuse). */
@@ -115,7 +121,8 @@ const SAMPLES = {
 export function testFile(names: ServiceNames, fields: readonly FieldSpec[]): string {
   const record = fields.map((field) => `${field.name}: ${SAMPLES[field.type].good}`).join(', ');
   const first = fields[0];
-  return `import 'reflect-metadata';
+  return (
+    `import 'reflect-metadata';
 import request from 'supertest';
 import { composeApplication, type ComposedApplication } from '../../../src/composition-root';
 import { loadConfig } from '../../../src/composition/load-config';
@@ -129,13 +136,15 @@ describe.each(['memory', 'mongo'])('${names.path} on the %s store', (store) => {
   const users: Record<'ann' | 'bob', { id: string; token: string }> = {} as never;
 
   beforeAll(async () => {
-    const config = loadConfig({ NODE_ENV: 'test', STORE: store, DATA_DIR: ':memory:', AUTH_SECRET: 'a-test-secret-that-is-long-enough-0123456789', PASSWORD_HASH_COST: '10' });
+    const config = loadConfig({ NODE_ENV: 'test', STORE: store, DATA_DIR: ':memory:', AUTH_SECRET: ` +
+    `'a-test-secret-that-is-long-enough-0123456789', PASSWORD_HASH_COST: '10' });
     composed = await composeApplication(config);
     agent = request(composed.http);
     for (const name of ['ann', 'bob'] as const) {
       const email = \`\${name}@example.com\`;
       const user = await agent.post('/users').send({ email, password: PASSWORD }).expect(201);
-      const login = await agent.post('/authentication').send({ strategy: 'local', email, password: PASSWORD }).expect(201);
+      const login = await agent.post('/authentication').send({ strategy: 'local', email, password: PASSWORD ` +
+    `}).expect(201);
       users[name] = { id: user.body._id, token: login.body.accessToken };
     }
   });
@@ -155,7 +164,8 @@ describe.each(['memory', 'mongo'])('${names.path} on the %s store', (store) => {
   });
 
   it('refuses a value of the wrong type with 400 naming the field', async () => {
-    const response = await agent.post('/${names.path}').set(as('ann')).send({ ...RECORD, ${first.name}: ${SAMPLES[first.type].bad} });
+    const response = await agent.post('/${names.path}').set(as('ann')).send({ ` +
+    `...RECORD, ${first.name}: ${SAMPLES[first.type].bad} });
     expect(response.status).toBe(400);
     expect(response.body.errors).toHaveProperty('${first.name}');
   });
@@ -164,14 +174,17 @@ describe.each(['memory', 'mongo'])('${names.path} on the %s store', (store) => {
     const created = (await agent.post('/${names.path}').set(as('ann')).send(RECORD).expect(201)).body;
     const url = \`/${names.path}/\${created._id}\`;
     expect((await agent.get(url).set(as('bob'))).status).toBe(404);
-    expect((await agent.patch(url).set(as('bob')).send({ ${first.name}: ${SAMPLES[first.type].good} })).status).toBe(404);
+    expect((await agent.patch(url).set(as('bob')).send({ ${first.name}: ${SAMPLES[first.type].good} ` +
+    `})).status).toBe(404);
     expect((await agent.delete(url).set(as('bob'))).status).toBe(404);
     expect((await agent.get('/${names.path}').set(as('bob'))).body).toMatchObject({ total: 0, data: [] });
     expect((await agent.get(url).set(as('ann'))).body).toMatchObject(RECORD);
-    expect((await agent.patch(url).set(as('ann')).send({ ${first.name}: ${SAMPLES[first.type].good} })).status).toBe(200);
+    expect((await agent.patch(url).set(as('ann')).send({ ${first.name}: ${SAMPLES[first.type].good} ` +
+    `})).status).toBe(200);
     expect((await agent.delete(url).set(as('ann'))).status).toBe(200);
     expect((await agent.get(url).set(as('ann'))).status).toBe(404);
   });
 });
-`;
+`
+  );
 }

@@ -12,7 +12,9 @@ export interface AppConfig {
   dataDir: string;
   /** Caps the embedded server's heap (MB); past it its thread dies and the process exits. Unset: Node's default. */
   embeddedMaxHeapMb?: number;
-  /** How many change events the embedded server keeps for change streams to resume from. Unset: its default (100,000). */
+  /**
+   * How many change events the embedded server keeps for change streams to resume from. Unset: its default (100,000).
+   */
   embeddedChangeHistoryEvents?: number;
   authSecret?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -74,7 +76,9 @@ export interface AppConfig {
    * that a request already through an embedding Express app keeps that app's `req.ip`.
    */
   trustProxy?: false | number | string[];
-  /** Traces to an OTLP endpoint, from the standard `OTEL_*` variables; unset: tracing is off and nothing of it loads. */
+  /**
+   * Traces to an OTLP endpoint, from the standard `OTEL_*` variables; unset: tracing is off and nothing of it loads.
+   */
   tracing?: TracingSettings;
   /** Serve `GET /metrics` in Prometheus text (`METRICS`, default: outside production). */
   metrics: boolean;

@@ -34,7 +34,8 @@ export function credentialScopes(
     const unknown = (wanted ?? []).filter((method) => !definition.methods.includes(method));
     if (unknown.length > 0)
       throw new Error(
-        `the service "${path}" has no method ${unknown.map((method) => `"${method.slice(0, 100)}"`).join(', ')} (it has: ${definition.methods.join(', ')})`,
+        `the service "${path}" has no method ${unknown.map((method) => `"${method.slice(0, 100)}"`).join(', ')} (it ` +
+          `has: ${definition.methods.join(', ')})`,
       );
     scopes[path] = Object.freeze([...(wanted ?? definition.methods)]);
   }

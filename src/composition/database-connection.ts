@@ -24,9 +24,9 @@ const RETRY_PAUSE_MS = 250;
  * `DATA_DIR`; in a worker thread, logging through `logger`; on a Unix socket only this user can
  * open) and connects to that. If that
  * thread dies, the process exits with one logged line (see `exitOnDatabaseCrash`). Start-up
- * retries until `databaseTimeoutMs`, then fails with one clear line. At run time every operation waits at most `databaseOperationTimeoutMs` for an
- * unreachable database (the adapter turns that into 503) and the driver reconnects by itself
- * when the database returns.
+ * retries until `databaseTimeoutMs`, then fails with one clear line. At run time every operation waits at most
+ * `databaseOperationTimeoutMs` for an unreachable database (the adapter turns that into 503) and the driver reconnects
+ * by itself when the database returns.
  */
 export async function connectDatabase(config: AppConfig, logger: LoggerPort): Promise<DatabaseConnection> {
   const embedded = config.mongodbUrl
@@ -60,7 +60,8 @@ export async function connectDatabase(config: AppConfig, logger: LoggerPort): Pr
     const reason = ((error as Error).name === 'StartupDeadline' && lastFailure ? lastFailure : (error as Error))
       .message;
     throw new Error(
-      `Could not reach the database${config.mongodbUrl ? ' at MONGODB_URL' : ''} within ${config.databaseTimeoutMs} ms: ${reason}`,
+      `Could not reach the database${config.mongodbUrl ? ' at MONGODB_URL' : ''} within ${config.databaseTimeoutMs} ` +
+        `ms: ${reason}`,
     );
   } finally {
     client.off('serverHeartbeatFailed', noteFailure);

@@ -133,7 +133,8 @@ function trustProxy(env: Env): AppConfig['trustProxy'] {
   const bad = entries.find((entry) => !TRUST_PROXY_PRESETS.includes(entry) && !isAddressOrSubnet(entry));
   if (bad !== undefined) {
     throw new ConfigError(
-      `TRUST_PROXY must be false, a hop count, or addresses, CIDR subnets or ${TRUST_PROXY_PRESETS.join('/')} separated by commas, got "${bad.slice(0, 100)}"`,
+      `TRUST_PROXY must be false, a hop count, or addresses, CIDR subnets or ${TRUST_PROXY_PRESETS.join('/')} ` +
+        `separated by commas, got "${bad.slice(0, 100)}"`,
     );
   }
   return entries;
@@ -163,7 +164,8 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 function passwordHashCost(env: Env): number {
   if (env.BCRYPT_COST !== undefined && env.BCRYPT_COST !== '') {
     throw new ConfigError(
-      'BCRYPT_COST is no longer read: passwords are hashed with scrypt; set PASSWORD_HASH_COST (log2 of N, 10 to 20, default 17) instead. Stored bcrypt hashes keep working and are replaced at the next login',
+      'BCRYPT_COST is no longer read: passwords are hashed with scrypt; set PASSWORD_HASH_COST (log2 of N, 10 to 20, ' +
+        'default 17) instead. Stored bcrypt hashes keep working and are replaced at the next login',
     );
   }
   return integer(env, 'PASSWORD_HASH_COST', 17, 10, 20);
@@ -179,7 +181,8 @@ function passwordHashConcurrency(env: Env): number {
   const concurrency = integer(env, 'PASSWORD_HASH_CONCURRENCY', Math.min(2, Math.max(pool - 1, 1)), 1, 1023);
   if (concurrency >= pool) {
     throw new ConfigError(
-      `PASSWORD_HASH_CONCURRENCY must be below UV_THREADPOOL_SIZE (${pool}), got "${concurrency}": raise UV_THREADPOOL_SIZE or lower the concurrency`,
+      `PASSWORD_HASH_CONCURRENCY must be below UV_THREADPOOL_SIZE (${pool}), got "${concurrency}": raise ` +
+        `UV_THREADPOOL_SIZE or lower the concurrency`,
     );
   }
   return concurrency;

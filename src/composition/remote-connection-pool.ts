@@ -35,8 +35,10 @@ export function createRemoteConnectionPool(settings: RemotePoolSettings): Remote
     refusal: (reason) =>
       new Unavailable(
         reason === 'queue-full'
-          ? `All ${settings.connections} connections to the remote server are in use and ${settings.maxWaiting} calls wait for one`
-          : `No connection to the remote server came free within ${settings.queueTimeoutMs} ms (all ${settings.connections} in use)`,
+          ? `All ${settings.connections} connections to the remote server are in use and ${settings.maxWaiting} ` +
+              `calls wait for one`
+          : `No connection to the remote server came free within ${settings.queueTimeoutMs} ms ` +
+              `(all ${settings.connections} in use)`,
       ),
   });
   const fetch: FetchFunction = async (url, init = {}) => {

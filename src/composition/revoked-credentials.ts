@@ -46,7 +46,10 @@ export function revokedCredentials(config: Pick<AppConfig, 'dataDir' | 'revokedS
   };
 }
 
-/** Credentials refused for lacking scopes that are logged at most (one line each), so a caller retrying cannot flood the log. */
+/**
+ * Credentials refused for lacking scopes that are logged at most (one line each), so a caller retrying cannot flood the
+ * log.
+ */
 const MAX_LOGGED_UNSCOPED = 100;
 
 /**
@@ -68,7 +71,8 @@ export function serviceCredentialChecks(
       logger.warn(
         { credentialId, caller: name },
         `refused the service credential ${credentialId} of "${name}": it names no services. Issue a new one with ` +
-          `\`npm run service-credential -- ${name} --services <service,...>\`, give it to that server as <SERVICE>_REMOTE_TOKEN, ` +
+          `\`npm run service-credential -- ${name} --services <service,...>\`, give it to that server as ` +
+          `<SERVICE>_REMOTE_TOKEN, ` +
           `then revoke the old one with \`npm run service-credential -- --revoke ${credentialId}\``,
       );
     },

@@ -23,7 +23,10 @@ export const Tokens = {
   infrastructure: {
     /** The process logger (pino). */
     logger: token<LoggerPort & { child(bindings: object): LoggerPort }>('infrastructure.logger'),
-    /** The MongoDB connection (embedded server or MONGODB_URL); opened only when the store plans use it, closed on unbind. */
+    /**
+     * The MongoDB connection (embedded server or MONGODB_URL); opened only when the store plans use it, closed on
+     * unbind.
+     */
     database: token<DatabaseConnection>('infrastructure.database'),
     /** Tracing (`OTEL_*`) and metrics (`METRICS`), each absent when off; the tracer flushes on unbind. */
     telemetry: token<Telemetry>('infrastructure.telemetry'),
@@ -31,9 +34,14 @@ export const Tokens = {
   services: {
     /** Every service's definition, in registration order. */
     definitions: token<readonly ServiceDefinition[]>('services.definitions'),
-    /** Where each service is stored (memory, MongoDB or another server): what stores, the database and readiness follow. */
+    /**
+     * Where each service is stored (memory, MongoDB or another server): what stores, the database and readiness follow.
+     */
     storePlans: token<StorePlans>('services.storePlans'),
-    /** The services bound to another server (`<NAME>_REMOTE_URL`), by path: their stores and health; their connections close on unbind. */
+    /**
+     * The services bound to another server (`<NAME>_REMOTE_URL`), by path: their stores and health; their connections
+     * close on unbind.
+     */
     remoteBindings: token<ReadonlyMap<string, RemoteBinding>>('services.remoteBindings'),
     /** Makes a definition's store: local collection, memory, or a remote server, by its plan. */
     storeFor: token<(definition: ServiceDefinition) => ServiceMethods>('services.storeFor'),
@@ -61,11 +69,16 @@ export const Tokens = {
   /** The application with every service registered and hooked; torn down on unbind. */
   app: token<Application>('app'),
   http: {
-    /** What `GET /ready` asks: the database, if the store plans opened one, and the remotes that count for readiness. */
+    /**
+     * What `GET /ready` asks: the database, if the store plans opened one, and the remotes that count for readiness.
+     */
     readiness: token<() => Promise<boolean>>('http.readiness'),
     /** The HTTP adapter over the application, with the API docs (`DOCS`) and the demo chat page. */
     adapter: token<HttpAdapter>('http.adapter'),
   },
-  /** Channels, the skeleton's channel policy, the bus (`REDIS_URL`) and, once attached, the socket transport; closed on unbind. */
+  /**
+   * Channels, the skeleton's channel policy, the bus (`REDIS_URL`) and, once attached, the socket transport; closed on
+   * unbind.
+   */
   realtime: token<Realtime>('realtime'),
 } as const;

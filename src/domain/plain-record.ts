@@ -1,4 +1,6 @@
-/** An object made by a literal, JSON or `Object.create(null)`: not an array, not a class instance (Date, ObjectId, ...). */
+/**
+ * An object made by a literal, JSON or `Object.create(null)`: not an array, not a class instance (Date, ObjectId, ...).
+ */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
   const proto: unknown = Object.getPrototypeOf(value);

@@ -32,12 +32,15 @@ async function main(): Promise<void> {
   });
   if (values.help) {
     console.log(
-      `usage: embedded-mongo [--port 27017] [--bind_ip 127.0.0.1] [--dbpath ${DEFAULT_DBPATH} | :memory:] [--socket path]\n` +
+      `usage: embedded-mongo [--port 27017] [--bind_ip 127.0.0.1] [--dbpath ${DEFAULT_DBPATH} | :memory:] [--socket ` +
+        `path]\n` +
         '       [--snapshot-interval-ms 60000] [--snapshot-journal-bytes 67108864] [--transaction-timeout-ms 60000]\n' +
-        '       [--replSet rs0 | --standalone] [--change-stream-history-bytes 33554432] [--change-stream-history-events 100000]\n' +
+        '       [--replSet rs0 | --standalone] [--change-stream-history-bytes 33554432] ' +
+        '[--change-stream-history-events 100000]\n' +
         'It is a one-member replica set named rs0 (--replSet names it), with transactions and change streams;\n' +
         '--standalone reports a standalone and then refuses both, as mongod does.\n' +
-        `--dbpath defaults to ${DEFAULT_DBPATH}, a folder of its own: ./data is the application's (npm start), and a\n` +
+        `--dbpath defaults to ${DEFAULT_DBPATH}, a folder of its own: ./data is the application's (npm start), and ` +
+        `a\n` +
         'folder serves one server at a time.\n' +
         'This server has NO authentication: any process that reaches its port (or socket) reads and writes every\n' +
         'database. It is a development tool: keep --bind_ip on loopback on a machine you do not share. (The\n' +

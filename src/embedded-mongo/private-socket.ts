@@ -40,7 +40,8 @@ export async function preparePrivateSocket(dataDir: string | undefined): Promise
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
     await fs.rm(folder, { recursive: true, force: true });
     throw new Error(
-      `the embedded database's socket path ${socketPath} is longer than ${MAX_SOCKET_PATH_BYTES} bytes: set TMPDIR to a shorter folder`,
+      `the embedded database's socket path ${socketPath} is longer than ${MAX_SOCKET_PATH_BYTES} bytes: set TMPDIR ` +
+        `to a shorter folder`,
     );
   }
   return privateSocket(folder, socketPath);
@@ -54,7 +55,10 @@ export function socketPathIn(dataDir: string): string | undefined {
 
 /** The driver's connection string for a socket (`directConnection` when the path has capitals, see below). */
 export function socketUrl(socketPath: string, standalone = false): string {
-  return `mongodb://${encodeURIComponent(socketPath)}/${isLowerCase(socketPath) || standalone ? '' : '?directConnection=true'}`;
+  return (
+    `mongodb://${encodeURIComponent(socketPath)}/` +
+    `${isLowerCase(socketPath) || standalone ? '' : '?directConnection=true'}`
+  );
 }
 
 /**

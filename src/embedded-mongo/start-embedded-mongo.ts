@@ -44,7 +44,9 @@ export interface EmbeddedMongoOptions {
    * transactions, retryable writes and change streams are refused, and no change history is kept.
    */
   readonly standalone?: boolean;
-  /** Change streams read a bounded history of recent changes (the oplog): at most this many bytes (default 32 MiB)... */
+  /**
+   * Change streams read a bounded history of recent changes (the oplog): at most this many bytes (default 32 MiB)...
+   */
   readonly changeStreamHistoryBytes?: number;
   /** ...and at most this many changes (default 100,000). With a dataDir the history survives restarts. */
   readonly changeStreamHistoryEvents?: number;
@@ -100,7 +102,8 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
         : undefined,
     });
     if (options.privateSocket) {
-      socket = await preparePrivateSocket(dataDirOf(options)); // after the lock: a stale socket there is a killed server's
+      // after the lock: a stale socket there is a killed server's
+      socket = await preparePrivateSocket(dataDirOf(options));
       await server.listenUnix(socket.path);
       await socket.restrict();
       // A path with capitals (such a dataDir, or macOS's temporary folder) can match no member name: connect directly.

@@ -25,7 +25,10 @@ export interface EventEnvelope {
     /** On an event log: the origin's count of envelopes appended, this one included (tells a rewritten one apart). */
     sequence?: number;
   };
-  /** W3C trace context of the publishing span (`traceparent`, `tracestate`), when tracing is on: the delivering instance links to it. */
+  /**
+   * W3C trace context of the publishing span (`traceparent`, `tracestate`), when tracing is on: the delivering instance
+   * links to it.
+   */
   trace?: Record<string, string>;
 }
 

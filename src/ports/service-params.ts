@@ -33,7 +33,10 @@ export interface Params<Q = Query> {
   collation?: { locale: string; strength?: number; [key: string]: unknown };
   /** Set by the authentication hook when another server makes the call with its service credential (for `user`). */
   serviceCaller?: ServiceCallerInfo;
-  /** With tracing on, the span the call runs in: what it calls (the store, the REST client, internal calls) starts its spans as children of it. */
+  /**
+   * With tracing on, the span the call runs in: what it calls (the store, the REST client, internal calls) starts its
+   * spans as children of it.
+   */
   [TRACE_PARENT]?: TraceParent;
   [key: string]: any;
 }

@@ -57,7 +57,9 @@ export function compileMemoryPatch(data: AnyRecord, idField: string, allowedOper
   return patch;
 }
 
-/** A new record with the patch applied; throws 400 (changing nothing) when an operator meets a field of the wrong type. */
+/**
+ * A new record with the patch applied; throws 400 (changing nothing) when an operator meets a field of the wrong type.
+ */
 export function applyMemoryPatch<T extends AnyRecord>(record: T, patch: MemoryPatch, idField: string): T {
   const next: AnyRecord = copyWith(record, cloneRecord(patch.set));
   for (const [path, amount] of patch.inc) {

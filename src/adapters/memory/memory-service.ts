@@ -191,7 +191,10 @@ export class MemoryService<
     for (const [key, record] of this.store) if (hasExpired(record, expiries, now)) this.drop(key);
   }
 
-  /** The records whose id is one of `ids` (equal as a query compares: the number 5 is not the string '5'), in the store's order. */
+  /**
+   * The records whose id is one of `ids` (equal as a query compares: the number 5 is not the string '5'), in the
+   * store's order.
+   */
   private withIds(ids: readonly LookupId[]): T[] {
     const found = new Set<T>();
     for (const id of ids) {
@@ -201,7 +204,10 @@ export class MemoryService<
     return this.byKey.positions.sort([...found], (record) => String(record[this.id]));
   }
 
-  /** Copies (of the selected fields) of the records from position `skip` up to `end` (exclusive), straight into the page. */
+  /**
+   * Copies (of the selected fields) of the records from position `skip` up to `end` (exclusive), straight into the
+   * page.
+   */
   private copyPage(records: Iterator<T>, skip: number, end: number, select: string[] | undefined): T[] {
     const page: T[] = [];
     for (let position = 0; position < end; position++) {

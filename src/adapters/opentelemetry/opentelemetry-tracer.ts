@@ -50,11 +50,17 @@ const UNRECORDED: SpanInProgress = Object.freeze({
   recordError: () => undefined,
 });
 
-/** What a root's sampler is asked with when the span has no attributes or links yet (the built-in samplers only read them). */
+/**
+ * What a root's sampler is asked with when the span has no attributes or links yet (the built-in samplers only read
+ * them).
+ */
 const NO_ATTRIBUTES = Object.freeze({});
 const NO_LINKS: Link[] = [];
 
-/** The propagated context of a request, if it carries one: most carry neither header, and then nothing is parsed or copied. */
+/**
+ * The propagated context of a request, if it carries one: most carry neither header, and then nothing is parsed or
+ * copied.
+ */
 function extracted(carrier: TraceCarrier): Context {
   if (carrier.traceparent === undefined && carrier.baggage === undefined) return ROOT_CONTEXT;
   return propagator.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter);

@@ -72,7 +72,8 @@ export function createJwtSettings(keys: JwtKeys, jwtOptions: Partial<JwtOptions>
   }
   if (!(FAMILIES[family] ?? []).includes(options.algorithm)) {
     throw new Error(
-      `jwtOptions.algorithm ${options.algorithm} does not fit a ${family === 'secret' ? 'shared secret' : `${family} key`}`,
+      `jwtOptions.algorithm ${options.algorithm} does not fit ` +
+        `a ${family === 'secret' ? 'shared secret' : `${family} key`}`,
     );
   }
   if (typeof options.header.typ !== 'string' || options.header.typ === '')

@@ -129,7 +129,10 @@ export class JwtAuthenticationStrategy implements AuthenticationStrategyPort {
     return (await this.sessionEnded(payload)) ?? payload;
   }
 
-  /** Why the token's session no longer admits it, if it does not (answered from memory unless the session is not known yet). */
+  /**
+   * Why the token's session no longer admits it, if it does not (answered from memory unless the session is not known
+   * yet).
+   */
   private sessionEnded(
     payload: AccessTokenPayload,
   ): NotAuthenticated | undefined | Promise<NotAuthenticated | undefined> {

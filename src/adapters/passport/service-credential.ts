@@ -80,7 +80,10 @@ export function verifyServiceCredential(
   return { name: payload.sub, credentialId: payload.jti, scopes };
 }
 
-/** The scopes as a null-prototype object of non-empty method lists, or undefined when there are none or they are malformed. */
+/**
+ * The scopes as a null-prototype object of non-empty method lists, or undefined when there are none or they are
+ * malformed.
+ */
 function checkedScopes(value: unknown): ServiceScopes | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const scopes: Record<string, readonly string[]> = Object.create(null);

@@ -38,7 +38,9 @@ export class PrometheusMetrics implements MetricsPort, MetricsExposition {
   });
   private readonly busEvents = new Counter({
     name: 'hexa_bus_events_total',
-    help: 'Service events shared between instances: published on the bus, delivered from it to this instance (its own included, which it skips), or dropped',
+    help:
+      'Service events shared between instances: published on the bus, delivered from it to this instance (its ' +
+      'own included, which it skips), or dropped',
     labelNames: ['stage'] as const,
     registers: [this.registry],
   });

@@ -14,7 +14,10 @@ export interface RedisEventBusOptions {
   channel?: string;
   /** Larger envelopes (in JSON characters) are not shared, with a log line. Default 1 MB. */
   maxEnvelopeBytes?: number;
-  /** Traces each publication (a producer span whose context the envelope carries) and each delivery (a consumer span linked to it). */
+  /**
+   * Traces each publication (a producer span whose context the envelope carries) and each delivery (a consumer span
+   * linked to it).
+   */
   tracer?: TracerPort;
   /** Counts envelopes published, received and dropped. */
   metrics?: MetricsPort;
@@ -34,7 +37,10 @@ export class RedisEventBus implements EventBusPort {
   private readonly handlers: ((envelope: EventEnvelope) => void)[] = [];
   private down = false;
   private closed = false;
-  /** Before the first connection, a dropped envelope is start-up, not an outage ('error' events report a Redis that never comes). */
+  /**
+   * Before the first connection, a dropped envelope is start-up, not an outage ('error' events report a Redis that
+   * never comes).
+   */
   private everReady = false;
 
   constructor(private readonly options: RedisEventBusOptions) {

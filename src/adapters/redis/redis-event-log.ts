@@ -24,7 +24,10 @@ export interface RedisEventLogOptions {
   /** Larger envelopes (in JSON characters) are not logged, with a log line. Default 1 MB. */
   maxEnvelopeBytes?: number;
   metrics?: MetricsPort;
-  /** Traces each append (a producer span whose context the envelope carries) and each delivery (a consumer span linked to it). */
+  /**
+   * Traces each append (a producer span whose context the envelope carries) and each delivery (a consumer span linked
+   * to it).
+   */
   tracer?: TracerPort;
 }
 

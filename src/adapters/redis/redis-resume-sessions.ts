@@ -5,7 +5,10 @@ import { closeRedisClient, createRedisClient } from './redis-connection';
 
 export interface RedisResumeSessionsOptions {
   url: string;
-  /** The application's secret (`AUTH_SECRET`), shared by its instances: the key the states are sealed with derives from it. */
+  /**
+   * The application's secret (`AUTH_SECRET`), shared by its instances: the key the states are sealed with derives from
+   * it.
+   */
   secret: string | Promise<string>;
   /** Key prefix. Default 'hexa-services:resume:'. */
   prefix?: string;

@@ -58,7 +58,10 @@ export class RedisStreamAppender {
     writer.on('ready', () => this.flush());
   }
 
-  /** Appends `item` after everything added before it; returns the oldest waiting item if it had to be dropped to stay within `maxWaiting`. */
+  /**
+   * Appends `item` after everything added before it; returns the oldest waiting item if it had to be dropped to stay
+   * within `maxWaiting`.
+   */
   add(item: StreamItem): StreamItem | undefined {
     if (this.stopped) return undefined;
     if (this.waiting.length === 0 && this.writer.status === 'ready') {

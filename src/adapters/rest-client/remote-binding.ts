@@ -34,7 +34,10 @@ export interface RemoteConnection {
   close(): Promise<void>;
 }
 
-/** What watches a binding's calls: the client span of each (the trace goes on to the other server) and the count of failures. */
+/**
+ * What watches a binding's calls: the client span of each (the trace goes on to the other server) and the count of
+ * failures.
+ */
 export interface RemoteObservers {
   readonly tracer?: TracerPort;
   readonly metrics?: MetricsPort;
@@ -55,8 +58,8 @@ export interface RemoteBinding {
 /**
  * What a call forwarded to another server carries: the query, the route values, an
  * Idempotency-Key and, for a signed-in user, this server's service credential with the user's id
- * (`X-On-Behalf-Of`), so the other server applies that user's rules. A call without a user (anonymous, or internal) goes
- * without the credential: the other server answers it as it answers anyone anonymous, never as a
+ * (`X-On-Behalf-Of`), so the other server applies that user's rules. A call without a user (anonymous, or internal)
+ * goes without the credential: the other server answers it as it answers anyone anonymous, never as a
  * call from this server with more rights. The incoming request's own headers and token stay here.
  */
 export function remoteParams(params: Params | undefined, credential: string | undefined): Params {
@@ -83,7 +86,9 @@ function refusesTheCredential(error: unknown): boolean {
   );
 }
 
-/** The readiness probe's answer when the credential is accepted: it needs a user to act for, and the probe names none. */
+/**
+ * The readiness probe's answer when the credential is accepted: it needs a user to act for, and the probe names none.
+ */
 function acceptsTheCredential(error: unknown): boolean {
   return (
     error instanceof Forbidden &&

@@ -44,7 +44,11 @@ export interface RestClientFactory {
  * `messages` under `<origin>/api/v1`). Without a base URL, a browser page's own origin is used.
  *
  * @example
- *   app.configure(rest('https://api.example.com').fetch(window.fetch.bind(window), { headers: { Authorization: 'Bearer <token>' } }));
+ *   app.configure(
+ *     rest('https://api.example.com').fetch(window.fetch.bind(window), {
+ *       headers: { Authorization: 'Bearer <token>' },
+ *     }),
+ *   );
  */
 export function rest(baseUrl?: string): RestClientFactory {
   const base = resolveBaseUrl(baseUrl);

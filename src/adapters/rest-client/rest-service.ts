@@ -27,7 +27,9 @@ export interface RestClientOptions {
    * `params.headers`, or one per call with `idempotencyKeys: true`). Off by default.
    */
   retry?: RetryOptions;
-  /** Traces each request (an HTTP client span) and sends the trace on with it (`traceparent`, `tracestate`, `baggage`). */
+  /**
+   * Traces each request (an HTTP client span) and sends the trace on with it (`traceparent`, `tracestate`, `baggage`).
+   */
   tracer?: TracerPort;
 }
 
@@ -48,7 +50,10 @@ export type ConnectionOptions = Record<string, any>;
 const NO_CONNECTION_OPTIONS: ConnectionOptions = Object.freeze({});
 const JSON_CONTENT = Object.freeze({ 'content-type': 'application/json' });
 
-/** `params.connection` without the keys the client handles itself (`headers`, `signal`, `timeout`): the library's own options. */
+/**
+ * `params.connection` without the keys the client handles itself (`headers`, `signal`, `timeout`): the library's own
+ * options.
+ */
 export function libraryOptions(connection: ConnectionOptions): Record<string, unknown> {
   const options: Record<string, unknown> = {};
   for (const key in connection) {
@@ -199,7 +204,9 @@ export abstract class RestService<T = any, D = Partial<T>, P extends Params = Pa
       : this.sendTraced(tracer, request, connection, params[TRACE_PARENT]);
   }
 
-  /** Once, or with retries where the client has them (a write gets its Idempotency-Key here, with `idempotencyKeys`). */
+  /**
+   * Once, or with retries where the client has them (a write gets its Idempotency-Key here, with `idempotencyKeys`).
+   */
   private dispatch(request: RestRequest, connection: ConnectionOptions): Promise<unknown> {
     const retry = this.options.retry;
     if (!retry || retry.attempts <= 0) return this.request(request, connection);

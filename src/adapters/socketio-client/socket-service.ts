@@ -161,7 +161,9 @@ export class SocketService {
   }
 }
 
-/** `rooms/:roomId/notes` with `params.route.roomId` is `rooms/7/notes`; a missing value (or one with a slash) is a 400. */
+/**
+ * `rooms/:roomId/notes` with `params.route.roomId` is `rooms/7/notes`; a missing value (or one with a slash) is a 400.
+ */
 function fillRoute(path: string, route?: Record<string, unknown>): string {
   return mapRoutePlaceholders(path, (name, segment) => {
     const value = route?.[name];

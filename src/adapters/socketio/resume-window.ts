@@ -8,7 +8,10 @@ export interface ResumeWindowOptions {
   readonly maxBytes: number;
 }
 
-/** An event frame as socket.io writes it: the event name, its payload and its offset (none for an event no client can resume from). */
+/**
+ * An event frame as socket.io writes it: the event name, its payload and its offset (none for an event no client can
+ * resume from).
+ */
 export type EventPacket = [eventName: string, data: unknown, offset?: string];
 
 /** One event sent to some connections: kept while any of them may still need it. */

@@ -45,7 +45,10 @@ export interface SharedKeeperSettings {
   readonly credentialsOf: (socketId: string) => { serviceCredential?: string; subscribedTo?: string[] } | undefined;
 }
 
-/** A connection brought back, waiting for socket.io to hand over its new socket: what it is sent meanwhile waits with it. */
+/**
+ * A connection brought back, waiting for socket.io to hand over its new socket: what it is sent meanwhile waits with
+ * it.
+ */
 interface Reinstated {
   readonly connection: RealTimeConnection;
   readonly waiting: EventPacket[];

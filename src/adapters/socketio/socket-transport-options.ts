@@ -13,9 +13,15 @@ export interface SocketTransportOptions {
   maxMessageBytes?: number;
   /** Bytes a connection may leave unread before it is disconnected as a slow consumer. Default 1 MiB. */
   maxBufferedBytes?: number;
-  /** How long a connection may stay over `maxBufferedBytes` (a burst drains within it) before it is cut off. Default 2 s. */
+  /**
+   * How long a connection may stay over `maxBufferedBytes` (a burst drains within it) before it is cut off. Default 2
+   * s.
+   */
   slowConsumerGraceMs?: number;
-  /** Calls one connection may have running at once; a call beyond it is refused with a 429 ack and never runs. Default 32. */
+  /**
+   * Calls one connection may have running at once; a call beyond it is refused with a 429 ack and never runs. Default
+   * 32.
+   */
   maxCallsInFlight?: number;
   /** Refused calls within `refusalWindowMs` after which a connection is disconnected as flooding. Default 256. */
   maxRefusedCalls?: number;
@@ -25,7 +31,10 @@ export interface SocketTransportOptions {
   corsOrigins?: string[];
   /** The endpoint path. Default '/socket.io'. */
   path?: string;
-  /** The caller's address from the handshake request (e.g. honouring trusted proxies), as `params.ip`. Default: the socket's peer. */
+  /**
+   * The caller's address from the handshake request (e.g. honouring trusted proxies), as `params.ip`. Default: the
+   * socket's peer.
+   */
   clientAddress?: (request: IncomingMessage) => string | undefined;
   /**
    * How long and how much of the events sent is kept for clients that reconnect (socket.io's

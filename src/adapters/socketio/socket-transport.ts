@@ -54,7 +54,8 @@ export function attachSocketTransport(
   const { Server: SocketServer } = require('socket.io') as typeof import('socket.io');
   const sockets = new WeakMap<RealTimeConnection, Socket>();
   const resumes = options.resume !== undefined && options.resume.windowMs > 0;
-  // With a shared event log, dropped connections wait in the shared store and resume on any instance; else in this one's window.
+  // With a shared event log, dropped connections wait in the shared store and resume on any instance; else in this
+  // one's window.
   const shared = resumes && options.sharedResume ? options.sharedResume : undefined;
   const resume = resumes && !shared ? new ResumeWindow(options.resume!) : undefined;
   const connectionsBySocketId = new Map<string, RealTimeConnection>();
@@ -131,7 +132,8 @@ export function attachSocketTransport(
     refusalWindowMs: options.refusalWindowMs ?? SOCKET_DEFAULTS.refusalWindowMs,
   };
   const tooManyCalls = new TooManyRequests(
-    `Too many calls in flight on this connection (at most ${callLimits.maxCallsInFlight}): wait for answers before sending more`,
+    `Too many calls in flight on this connection (at most ${callLimits.maxCallsInFlight}): wait for answers before ` +
+      `sending more`,
   ).toJSON();
 
   const graceMs = options.slowConsumerGraceMs ?? SOCKET_DEFAULTS.slowConsumerGraceMs;
@@ -320,7 +322,8 @@ export function attachSocketTransport(
       subscriptions.close();
       localKeeper?.close();
       if (sharedKeeper) {
-        // Connections cut rather than told goodbye: their clients come back, to another instance or this one restarted, and resume.
+        // Connections cut rather than told goodbye: their clients come back, to another instance or this one restarted,
+        // and resume.
         io.engine.close();
         await sharedKeeper.close();
       } else {

@@ -15,7 +15,9 @@ import type { CallObserver } from '../observability/observe-service-calls';
 /** Creates a service for a path the app does not know (the REST client installs one). */
 export type DefaultServiceFactory = (path: string) => any;
 type AppHook = (app: Application, next: () => Promise<void>) => Promise<void> | void;
-/** Called for every service `use` registers (after its wrapper exists): how plugins such as channels extend services. */
+/**
+ * Called for every service `use` registers (after its wrapper exists): how plugins such as channels extend services.
+ */
 export type ServiceMixin = (entry: RegisteredService, app: Application) => void;
 
 /** What `createApp` may be told. */
@@ -244,7 +246,9 @@ export class Application<Services = any> {
   }
 }
 
-/** `createApp<ServiceTypes>({ serviceMethods })` on a client: typed services whose custom methods need no registration. */
+/**
+ * `createApp<ServiceTypes>({ serviceMethods })` on a client: typed services whose custom methods need no registration.
+ */
 export function createApp<Services = any>(options: CreateAppOptions = {}): Application<Services> {
   return new Application<Services>(options);
 }

@@ -73,9 +73,9 @@ function expiryOf(token: string): number | undefined {
  * Login, stored tokens and re-authentication for a client app on either connection. Over REST
  * every call carries `Authorization: Bearer <token>`; over a socket the login authenticates the
  * connection, and after the socket drops, calls wait for it to come back: resumed (the server kept
- * its login) they go at once, else the stored token signs the new connection in first. With a refresh token (the server's sessions), the access token is
- * exchanged shortly before it expires, and a call that finds it expired waits for the exchange,
- * so the application never sees the expiry; over a socket the exchange signs the same
+ * its login) they go at once, else the stored token signs the new connection in first. With a refresh token (the
+ * server's sessions), the access token is exchanged shortly before it expires, and a call that finds it expired waits
+ * for the exchange, so the application never sees the expiry; over a socket the exchange signs the same
  * connection in again. Configure it after the connection: `app.configure(auth)`.
  */
 export class AuthenticationClient {

@@ -67,7 +67,9 @@ export class AuthenticationService {
       this.limiter = options.rateLimiter ?? new LoginRateLimiter(options.rateLimit ?? {}, options.now);
   }
 
-  /** Authenticates `data` with one of `allowed` (all registered when empty); the user comes back without hidden fields. */
+  /**
+   * Authenticates `data` with one of `allowed` (all registered when empty); the user comes back without hidden fields.
+   */
   async authenticate(data: unknown, params: Params = {}, ...allowed: string[]): Promise<AuthenticationResult> {
     if (!isRecord(data) || typeof data.strategy !== 'string' || data.strategy === '')
       throw new NotAuthenticated(NO_STRATEGY);

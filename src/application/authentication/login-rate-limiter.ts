@@ -17,7 +17,10 @@ import {
 
 /** Limits of failed logins (see login-throttle.ts), and how many keys this process keeps. */
 export interface LoginRateLimitOptions extends LoginThrottleOptions {
-  /** Keys kept at most, failures and known pairs each; the oldest are dropped first, so memory stays bounded. Default 10 000. */
+  /**
+   * Keys kept at most, failures and known pairs each; the oldest are dropped first, so memory stays bounded. Default 10
+   * 000.
+   */
   maxEntries: number;
 }
 

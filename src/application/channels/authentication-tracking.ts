@@ -8,7 +8,9 @@ export type LogoutReason = 'logout' | 'expired' | 'revoked';
 export interface AuthenticationEvents {
   /** After the connection took the new identity (channels already left). */
   login(connection: RealTimeConnection, result: Record<string, any>): void;
-  /** After the identity was removed (channels already left): by a logout, the token's expiry, or the end of its session. */
+  /**
+   * After the identity was removed (channels already left): by a logout, the token's expiry, or the end of its session.
+   */
   logout(connection: RealTimeConnection, result: Record<string, any> | null, reason: LogoutReason): void;
   /** Takes the connection out of every channel. */
   leaveAll(connection: RealTimeConnection): void;

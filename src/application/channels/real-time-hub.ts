@@ -18,7 +18,10 @@ import { concretePath, publishedView } from './published-view';
 export const STANDARD_EVENTS = ['created', 'updated', 'patched', 'removed'] as const;
 
 export interface RealTimeOptions {
-  /** Path of the authentication service whose `create`/`remove` over a connection log it in/out. Default 'authentication'. */
+  /**
+   * Path of the authentication service whose `create`/`remove` over a connection log it in/out. Default
+   * 'authentication'.
+   */
   authenticationPath?: string;
   /** Where publisher failures are reported (they never fail the call). */
   logger?: LoggerPort;
@@ -134,7 +137,10 @@ export class RealTimeHub {
     if (this.connections.has(connection)) this.authentication.loggedIn(connection, result);
   }
 
-  /** Sessions that ended (here or on another instance): their connections become anonymous and leave their channels at once. */
+  /**
+   * Sessions that ended (here or on another instance): their connections become anonymous and leave their channels at
+   * once.
+   */
   endSessions(sessionIds: readonly string[]): void {
     const ended = new Set(sessionIds);
     for (const connection of this.connections) {
@@ -261,7 +267,10 @@ export class RealTimeHub {
     });
   }
 
-  /** An event that happened elsewhere (another instance, the storing server, the log), through this instance's publishers. */
+  /**
+   * An event that happened elsewhere (another instance, the storing server, the log), through this instance's
+   * publishers.
+   */
   private publishFromElsewhere(
     service: string,
     event: string,
@@ -333,7 +342,10 @@ export class RealTimeHub {
   }
 }
 
-/** Internal-only services (no method exposed to transports) publish nothing unless registered with `publishEvents: true`. */
+/**
+ * Internal-only services (no method exposed to transports) publish nothing unless registered with `publishEvents:
+ * true`.
+ */
 function publishes(entry: RegisteredService): boolean {
   return entry.options.publishEvents ?? entry.methods.length > 0;
 }

@@ -21,7 +21,10 @@ interface IdempotencyRecord {
   answer?: string;
 }
 
-/** What a call with a key finds: the key is its to run, another call runs it, it was answered, or it names another request. */
+/**
+ * What a call with a key finds: the key is its to run, another call runs it, it was answered, or it names another
+ * request.
+ */
 export type Claim =
   | { readonly state: 'claimed' }
   | { readonly state: 'running' }

@@ -35,7 +35,10 @@ export function idempotentCalls(records: IdempotencyRecords) {
     });
     const user = context.params.user ? recordIdOf(context.params.user) : undefined;
     // Anonymous calls (a sign-up) share no scope: only the very same request finds its answer.
-    const scope = `${context.path}\u0000${user === undefined || user === null ? `anonymous\u0000${fingerprint}` : `user\u0000${String(user)}`}\u0000${key}`;
+    const scope =
+      `${context.path}\u0000` +
+      `${user === undefined || user === null ? `anonymous\u0000${fingerprint}` : `user\u0000${String(user)}`}\u0000` +
+      `${key}`;
     const claim = await claimOrWait(records, scope, fingerprint);
     if (claim.state === 'mismatch')
       throw new Unprocessable('This Idempotency-Key was used with another request', {

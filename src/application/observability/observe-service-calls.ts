@@ -49,8 +49,9 @@ export function observeServiceCalls(
       { role: 'internal', attributes },
       context.params[TRACE_PARENT],
       (span, parent) => {
-        // The call's own params (not the caller's object, which an internal call may share): what it calls is a child of its span.
-        // (Under a caller left out by sampling, the call goes on in the caller's context: the same object, nothing copied.)
+        // The call's own params (not the caller's object, which an internal call may share): what it calls is a child
+        // of its span. (Under a caller left out by sampling, the call goes on in the caller's context: the same object,
+        // nothing copied.)
         if (parent !== context.params[TRACE_PARENT])
           context.params = copyWith(context.params, { [TRACE_PARENT]: parent });
         if (!span.recording) return measured(context, chain);

@@ -167,7 +167,9 @@ function shownFieldsOf(fields: string[] | undefined, kept: boolean): ShownFields
   };
 }
 
-/** Whether the record's own enumerable field names are exactly `names`, in order (records of one shape list them alike). */
+/**
+ * Whether the record's own enumerable field names are exactly `names`, in order (records of one shape list them alike).
+ */
 function hasNames(record: Record<string, unknown>, names: readonly string[]): boolean {
   let index = 0;
   for (const name in record) {

@@ -67,7 +67,10 @@ export class PolicyViews implements RecordVisibility {
   private readonly hidden: ReadonlySet<string>;
   private readonly computed: ComputedEntries;
   private readonly relations: readonly (readonly [string, Relation])[];
-  /** Each kept answer of the rules' visible fields less the hidden ones (the rules' answers are kept per caller, so this stays small). */
+  /**
+   * Each kept answer of the rules' visible fields less the hidden ones (the rules' answers are kept per caller, so this
+   * stays small).
+   */
   private readonly unhidden = new WeakMap<ShownFields, readonly string[]>();
   /** The views made of each event's record, by the fields a caller's rules show, then by view key. */
   private readonly eventViews = new WeakMap<object, Map<string, EventShape>>();
@@ -160,7 +163,8 @@ export class PolicyViews implements RecordVisibility {
       return (shape.alike ??= { key: shape.key, view: this.assemble(record, shape.fields, NO_EXTRAS) });
     const extras = this.extrasOf({ compiled, user }, record, shape.fields, this.computed);
     const computedPart = extras.computed.length === 0 ? '' : JSON.stringify(extras.computed.map(([, value]) => value));
-    const key = `${shape.key}\u0001${computedPart}\u0001${extras.related.map(([, view]) => view?.key ?? '').join('\u0001')}`;
+    const key =
+      `${shape.key}\u0001${computedPart}\u0001` + `${extras.related.map(([, view]) => view?.key ?? '').join('\u0001')}`;
     let view = shape.views.get(key);
     if (!view) shape.views.set(key, (view = this.assemble(record, shape.fields, extras)));
     return { key, view };
@@ -222,7 +226,9 @@ export class PolicyViews implements RecordVisibility {
     return views ?? records;
   }
 
-  /** The fields the caller's rules show, less hidden ones (kept per kept answer of the rules); the record may lack some. */
+  /**
+   * The fields the caller's rules show, less hidden ones (kept per kept answer of the rules); the record may lack some.
+   */
   private unhiddenFields(shown: ShownFields): readonly string[] {
     if (this.hidden.size === 0) return shown.fields;
     let visible = this.unhidden.get(shown);
@@ -270,7 +276,10 @@ export class PolicyViews implements RecordVisibility {
     };
   }
 
-  /** The view itself: the record's fields it has, then the computed fields, then each related record (null where not shown). */
+  /**
+   * The view itself: the record's fields it has, then the computed fields, then each related record (null where not
+   * shown).
+   */
   private assemble(
     record: Record<string, unknown>,
     fields: readonly string[],

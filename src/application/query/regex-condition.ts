@@ -35,7 +35,8 @@ export function checkRegexCondition(condition: Record<string, unknown>): void {
   }
   if (!safeRegex(pattern)) {
     throw new BadRequest(
-      '$regex repeats a repetition (such as (a+)+) or has too many repetitions; such patterns can take exponential time',
+      '$regex repeats a repetition (such as (a+)+) or has too many repetitions; such patterns can take exponential ' +
+        'time',
       { $regex: pattern },
     );
   }

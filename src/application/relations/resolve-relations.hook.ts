@@ -50,7 +50,8 @@ export function resolveRelations(relations: Relations, methods: readonly string[
       return;
     }
     const withRelations = (record: StoredRecord, kept: readonly string[]): StoredRecord => {
-      // Gathered first and added in one copy: keys added to a spread copy would give each record a hidden class of its own.
+      // Gathered first and added in one copy: keys added to a spread copy would give each record a hidden class of its
+      // own.
       const related: StoredRecord = {};
       for (const name of kept) related[name] = resolved.get(name)!.get(idKey(record[relations[name].field])) ?? null;
       return copyWith(record, related);

@@ -23,7 +23,10 @@ export interface IndexDefinition {
   /** Field -> 1 (ascending) or -1 (descending), in index order. */
   fields: Record<string, 1 | -1>;
   unique?: boolean;
-  /** A TTL index (one field): records go once this many seconds have passed since the date in it (within a minute or so, as in MongoDB). */
+  /**
+   * A TTL index (one field): records go once this many seconds have passed since the date in it (within a minute or so,
+   * as in MongoDB).
+   */
   expireAfterSeconds?: number;
 }
 

@@ -12,7 +12,8 @@ import { classTransformer, classTransformerStorage, classValidator } from './val
  *
  * The OpenAPI document names a DTO's schema after its class. Used as it is, a derived class needs
  * the name the document should show: `export const PatchUserDto = partialOf(CreateUserDto, 'PatchUserDto')`.
- * Extended, the subclass names it and may add fields: `class PatchMessageDto extends partialOf(CreateMessageDto) { ... }`.
+ * Extended, the subclass names it and may add fields: `class PatchMessageDto extends partialOf(CreateMessageDto) { ...
+ * }`.
  */
 
 /** Every field of `source`, each optional, with the same validators. */
@@ -79,7 +80,8 @@ function copyTransformerMetadata(
   if (expose) storage.addExposeMetadata(copyWith(expose, { target: derived }));
   const exclude = storage.findExcludeMetadata(source, field);
   if (exclude) storage.addExcludeMetadata(copyWith(exclude, { target: derived }));
-  // Each transformation direction finds the transforms that apply to it; a transform for all directions is found by each.
+  // Each transformation direction finds the transforms that apply to it; a transform for all directions is found by
+  // each.
   const { PLAIN_TO_CLASS, CLASS_TO_PLAIN, CLASS_TO_CLASS } = classTransformer().TransformationType;
   const transforms = new Set(
     [PLAIN_TO_CLASS, CLASS_TO_PLAIN, CLASS_TO_CLASS].flatMap((direction) =>

@@ -12,7 +12,8 @@ const OPTIONS = {
   forbidUnknownValues: true,
   validationError: Object.freeze({ target: false, value: false }),
 };
-// Made once, one per value of skipMissingProperties: class-validator reads several options on every validate(), fast only from an object of a shared shape.
+// Made once, one per value of skipMissingProperties: class-validator reads several options on every validate(), fast
+// only from an object of a shared shape.
 const WHOLE_DATA_OPTIONS = Object.freeze(copyWith(OPTIONS, { skipMissingProperties: false }));
 const PARTIAL_DATA_OPTIONS = Object.freeze(copyWith(OPTIONS, { skipMissingProperties: true }));
 

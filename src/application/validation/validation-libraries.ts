@@ -19,7 +19,10 @@ export function classTransformer(): typeof ClassTransformer {
   return (transformerLibrary ??= require('class-transformer') as typeof ClassTransformer);
 }
 
-/** Where class-transformer keeps `@Type`, `@Transform`, `@Expose` and `@Exclude` (the module its docs point readers of that metadata to). */
+/**
+ * Where class-transformer keeps `@Type`, `@Transform`, `@Expose` and `@Exclude` (the module its docs point readers of
+ * that metadata to).
+ */
 export function classTransformerStorage(): typeof ClassTransformerStorage.defaultMetadataStorage {
   return (transformerStorage ??= (require('class-transformer/cjs/storage') as typeof ClassTransformerStorage)
     .defaultMetadataStorage);

@@ -4,7 +4,9 @@ import { observeServiceCalls } from '../../application/observability/observe-ser
 import { registerService } from '../../application/services/register-service';
 import { Tokens } from '../tokens';
 
-/** The application: authentication, then every defined service on its store, with its hooks; unbinding tears it down. */
+/**
+ * The application: authentication, then every defined service on its store, with its hooks; unbinding tears it down.
+ */
 export function applicationModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(Tokens.app)

@@ -48,7 +48,10 @@ export interface AuthenticationOptions {
   keyPair?: { privateKey: string; publicKey: string };
   /** scrypt cost (log2 of N); default `PASSWORD_HASH_COST`. Tests use 10 for speed. */
   passwordHashCost?: number;
-  /** Brute-force limits of `POST /authentication`; `false` turns them off (and the sign-up limit unless `signUpRateLimit` is set). */
+  /**
+   * Brute-force limits of `POST /authentication`; `false` turns them off (and the sign-up limit unless
+   * `signUpRateLimit` is set).
+   */
   rateLimit?: Partial<LoginRateLimitOptions> | false;
   /** Strategies `POST /authentication` accepts. Default ['local', 'jwt']. */
   authStrategies?: string[];
@@ -88,7 +91,9 @@ export function requestLimits(
 /** The request limits this server configures; any of them may be turned off on its own. */
 const REQUEST_ACTIONS: readonly string[] = [SIGN_UP, PASSWORD_RESET_PER_CLIENT, PASSWORD_RESET_PER_ADDRESS];
 
-/** The limiter, letting through the requests whose limit is turned off (any other action without a limit still throws). */
+/**
+ * The limiter, letting through the requests whose limit is turned off (any other action without a limit still throws).
+ */
 function withLimitsTurnedOff(
   limiter: RequestRateLimiterPort,
   limits: Readonly<Record<string, RequestLimit>>,

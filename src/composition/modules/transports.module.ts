@@ -10,8 +10,8 @@ import { Tokens } from '../tokens';
 
 /**
  * The inbound side: the real-time wiring (closed on unbind), the readiness check and the HTTP
- * adapter (with the demo chat page when `CHAT_PAGE` is on), whose OpenAPI document carries `api`'s title and version. Resolve the HTTP adapter once
- * the application is set up: the document describes the services as registered.
+ * adapter (with the demo chat page when `CHAT_PAGE` is on), whose OpenAPI document carries `api`'s title and version.
+ * Resolve the HTTP adapter once the application is set up: the document describes the services as registered.
  */
 export function transportsModule(config: AppConfig, api: { title: string; version: string }): ContainerModule {
   return new ContainerModule(({ bind }) => {

@@ -94,6 +94,7 @@ function beforeChangeOf(record: ChangeRecord, spec: ChangeStreamSpec): Document 
 function missingImage(image: string, events: string, record: ChangeRecord): CommandError {
   return new CommandError(
     'NoMatchingDocument',
-    `Change stream was configured to require a ${image} for all ${events} events, but the ${image} was not found for event: ${record.operationType} on ${record.db}.${record.coll ?? ''}`,
+    `Change stream was configured to require a ${image} for all ${events} events, but the ${image} was not found for ` +
+      `event: ${record.operationType} on ${record.db}.${record.coll ?? ''}`,
   );
 }

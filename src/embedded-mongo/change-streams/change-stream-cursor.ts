@@ -11,8 +11,10 @@ import { encodeResumeToken } from './resume-token';
 import { comparePositions, MAX_OP_INDEX, type StreamPosition } from './stream-position';
 
 const MESSAGE_EVENT_ID_MODIFIED =
-  'Encountered an event whose _id field, which contains the resume token, was modified by the pipeline. Modifying the _id field of an event makes it ' +
-  'impossible to resume the stream from that point. Only transformations that retain the unmodified _id field are allowed.';
+  'Encountered an event whose _id field, which contains the resume token, was modified by the pipeline. Modifying ' +
+  'the _id field of an event makes it ' +
+  'impossible to resume the stream from that point. Only transformations that retain the unmodified _id field are ' +
+  'allowed.';
 
 /**
  * One open change stream: its place in the history, read forward a batch at a time. A batch

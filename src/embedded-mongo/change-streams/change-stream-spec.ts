@@ -53,7 +53,10 @@ export function isChangeStreamPipeline(pipeline: unknown): boolean {
   return Array.isArray(pipeline) && pipeline.some((stage) => isStage(stage, '$changeStream'));
 }
 
-/** Parses `[{ $changeStream: {...} }, ...following]` for a stream on `target` (a collection, or undefined for `aggregate: 1`). */
+/**
+ * Parses `[{ $changeStream: {...} }, ...following]` for a stream on `target` (a collection, or undefined for
+ * `aggregate: 1`).
+ */
 export function parseChangeStream(pipeline: Document[], db: string, target: string | undefined): ChangeStreamSpec {
   pipeline.forEach((stage, index) => {
     if (index > 0 && isStage(stage, '$changeStream'))
@@ -99,7 +102,8 @@ function scopeOf(db: string, target: string | undefined, allChangesForCluster: b
     if (db !== 'admin' || target !== undefined) {
       throw new CommandError(
         'InvalidNamespace',
-        "A $changeStream with 'allChangesForCluster:true' may only be opened on the 'admin' database, and with no collection name",
+        "A $changeStream with 'allChangesForCluster:true' may only be opened on the 'admin' database, and with no " +
+          'collection name',
       );
     }
     return { kind: 'cluster' };

@@ -32,12 +32,14 @@ export function readHistoryEntries(entries: readonly Document[]): LoadedHistory 
       continue;
     }
     const record = { ...entry, txnOpIndex: Number(entry.txnOpIndex) } as ChangeRecord;
-    // Positions only grow: a record at or before the last one kept is a copy (an earlier version's compaction cut short).
+    // Positions only grow: a record at or before the last one kept is a copy (an earlier version's compaction cut
+    // short).
     if (records.length === 0 || comparePositions(records[records.length - 1], record) < 0) records.push(record);
   }
   return { records, horizon };
 }
 
 function positionOf(doc: Document): StreamPosition {
-  return { clusterTime: doc.time as Timestamp, txnOpIndex: Number(doc.op) }; // a high-water index comes back as a Double
+  // a high-water index comes back as a Double
+  return { clusterTime: doc.time as Timestamp, txnOpIndex: Number(doc.op) };
 }

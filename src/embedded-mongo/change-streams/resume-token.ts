@@ -23,7 +23,9 @@ const TOKEN_PATTERN = /^82([0-9a-f]{8})([0-9a-f]{8})([0-9a-f]{8})(0[0-2])$/;
 export function encodeResumeToken(position: StreamPosition, kind: TokenKind): Document {
   const hex = (value: number): string => value.toString(16).padStart(8, '0');
   return {
-    _data: `82${hex(position.clusterTime.t)}${hex(position.clusterTime.i)}${hex(position.txnOpIndex)}${KIND_CODES[kind]}`,
+    _data:
+      `82${hex(position.clusterTime.t)}${hex(position.clusterTime.i)}${hex(position.txnOpIndex)}` +
+      `${KIND_CODES[kind]}`,
   };
 }
 

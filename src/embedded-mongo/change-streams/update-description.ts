@@ -15,7 +15,10 @@ export function describeUpdate(before: Document, after: Document): UpdateDescrip
 const ELEMENT_FRAME = 2;
 /** Length and terminator of a document or array. */
 const DOCUMENT_FRAME = 5;
-/** `{ field, newSize }` without the field's characters: the document, two element frames and names, a string's length and NUL, an int32. */
+/**
+ * `{ field, newSize }` without the field's characters: the document, two element frames and names, a string's length
+ * and NUL, an int32.
+ */
 const TRUNCATION_FRAME = DOCUMENT_FRAME + ELEMENT_FRAME * 2 + 'field'.length + 'newSize'.length + 4 + 1 + 4;
 
 /**

@@ -29,7 +29,10 @@ export interface CommandContext {
   readonly server: ServerInfo;
   /** Where writes report what mongod logs (a validator's `warn` action). */
   readonly logger: EmbeddedMongoLogger;
-  /** The address this connection reached the server by: its member name in `hello` (the driver drops a member it cannot match to its seed). */
+  /**
+   * The address this connection reached the server by: its member name in `hello` (the driver drops a member it cannot
+   * match to its seed).
+   */
   readonly memberAddress: string;
   /** Cluster time and change streams; absent on a standalone. */
   readonly changeStreams?: ChangeStreamHub;

@@ -1,6 +1,9 @@
 import type { Document, Long } from 'bson';
 
-/** The `{ cursor: { id, ns, firstBatch|nextBatch }, ok: 1 }` shape every cursor command returns (change streams add `postBatchResumeToken`). */
+/**
+ * The `{ cursor: { id, ns, firstBatch|nextBatch }, ok: 1 }` shape every cursor command returns (change streams add
+ * `postBatchResumeToken`).
+ */
 export function cursorReply(
   id: Long,
   namespace: string,

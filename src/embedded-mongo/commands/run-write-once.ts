@@ -5,7 +5,10 @@ import { requireSession, transactionNumber } from '../transactions/transaction-a
 import type { TransactionManager, WrittenOnce } from '../transactions/transaction-manager';
 import { commandName } from './command-registry';
 
-/** The write commands a driver sends again, with the same `txnNumber`, when it got no answer (mongod's retryable writes). */
+/**
+ * The write commands a driver sends again, with the same `txnNumber`, when it got no answer (mongod's retryable
+ * writes).
+ */
 const RETRYABLE_WRITES = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify']);
 
 /**

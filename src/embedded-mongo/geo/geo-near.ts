@@ -9,7 +9,9 @@ import { legacyPair, locationsOf } from './geometry';
 
 export type GeoIndexKind = '2d' | '2dsphere';
 
-/** Where to measure from and how (mongod's units: metres for a GeoJSON point, radians or flat units for a legacy pair). */
+/**
+ * Where to measure from and how (mongod's units: metres for a GeoJSON point, radians or flat units for a legacy pair).
+ */
 export interface NearSpec {
   readonly point: Position;
   /** On the sphere (2dsphere, `$nearSphere`, `spherical: true`) rather than flat (2d). */

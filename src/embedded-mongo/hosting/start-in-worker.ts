@@ -86,7 +86,8 @@ function workerEntry(): { file: string; execArgv?: string[] } {
     const registered = inherited.some((flag) => flag.includes('@swc-node/register'));
     return {
       file: path.join(__dirname, 'worker-entry.ts'),
-      execArgv: registered ? undefined : [...inherited, '-r', require.resolve('@swc-node/register')], // undefined: inherited
+      // undefined: inherited
+      execArgv: registered ? undefined : [...inherited, '-r', require.resolve('@swc-node/register')],
     };
   }
   const compiled = path.join(__dirname, 'worker-entry.js');

@@ -76,5 +76,8 @@ function describeInterval(interval: FieldInterval): string {
         ? 'MinKey'
         : 'MaxKey'
       : JSON.stringify(value);
-  return `${interval.lowInclusive ? '[' : '('}${show(interval.low)}, ${show(interval.high)}${interval.highInclusive ? ']' : ')'}`;
+  return (
+    `${interval.lowInclusive ? '[' : '('}${show(interval.low)}, ${show(interval.high)}` +
+    `${interval.highInclusive ? ']' : ')'}`
+  );
 }

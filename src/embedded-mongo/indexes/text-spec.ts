@@ -49,7 +49,8 @@ export function assertSingleTextIndex(existing: readonly IndexSpec[], spec: Inde
   if (isTextSpec(spec) && other) {
     throw new CommandError(
       'IndexOptionsConflict',
-      `Index with name: ${spec.name} already exists with different options; only one text index per collection (${other.name})`,
+      `Index with name: ${spec.name} already exists with different options; only one text index per collection ` +
+        `(${other.name})`,
     );
   }
 }

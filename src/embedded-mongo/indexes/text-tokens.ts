@@ -1,7 +1,8 @@
 /** A small English stop-word list (mongod's is longer; these are the ones that matter for ranking). */
 const STOP_WORDS = new Set(
   (
-    'a an and are as at be but by for from has have he her his i if in into is it its of on or our she so such that the their then ' +
+    'a an and are as at be but by for from has have he her his i if in into is it its of on or our she so such that ' +
+    'the their then ' +
     'there these they this to was we were what when where which who will with you your'
   ).split(' '),
 );

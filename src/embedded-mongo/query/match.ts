@@ -71,7 +71,10 @@ const WATCHED_KEYS = new Set([
   '$nearSphere',
 ]);
 
-/** One walk over the filter: which server-served operators it names, and whether it compares a value mingo cannot (see exact-number-filter.ts). */
+/**
+ * One walk over the filter: which server-served operators it names, and whether it compares a value mingo cannot (see
+ * exact-number-filter.ts).
+ */
 function inspectFilter(filter: Document): { keys: Set<string>; serverCompared: boolean } {
   const keys = new Set<string>();
   let serverCompared = false;

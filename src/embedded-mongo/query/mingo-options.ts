@@ -58,7 +58,9 @@ const serverOperators = once(() => {
       ...Object.keys(TYPED_STAGES),
     ]),
     context: Context.init(types),
-    /** Adds the server's query operators (see rename-served-operators.ts), the exact comparisons and the geo predicates. */
+    /**
+     * Adds the server's query operators (see rename-served-operators.ts), the exact comparisons and the geo predicates.
+     */
     filterContext: Context.init({
       ...types,
       query: {

@@ -62,7 +62,10 @@ export class CollectionStore {
     if (this.capped) this.evictOldest(doc);
   }
 
-  /** Replaces `previous` by `next`; both carry the same `_id` (callers enforce immutability). `replacement`: a whole-document replace, not an update. */
+  /**
+   * Replaces `previous` by `next`; both carry the same `_id` (callers enforce immutability). `replacement`: a
+   * whole-document replace, not an update.
+   */
   replace(previous: Document, next: Document, replacement = false): void {
     this.assertWritable();
     const id = valueKey(previous._id);
@@ -96,7 +99,8 @@ export class CollectionStore {
 
   /** Adds an index; returns false when an identical one already exists. */
   createIndex(requested: IndexSpec): boolean {
-    const spec = normalizeTextSpec(requested); // also upgrades text specs persisted before keys took mongod's `_fts` form
+    // also upgrades text specs persisted before keys took mongod's `_fts` form
+    const spec = normalizeTextSpec(requested);
     const byName = this.indexSpecs.find((existing) => existing.name === spec.name);
     if (byName) {
       if (sameKey(byName.key, spec.key) && sameIndexOptions(byName, spec)) return false;

@@ -3,7 +3,9 @@ import { CommandError } from '../base/command-error';
 import { isBsonNumber, numberValue } from '../query/bson-numbers';
 import { parseCollation } from '../query/collation';
 
-/** An index as listIndexes reports it (key pattern plus options: unique, sparse, partial, collation, text weights...). */
+/**
+ * An index as listIndexes reports it (key pattern plus options: unique, sparse, partial, collation, text weights...).
+ */
 export interface IndexSpec {
   readonly v: number;
   readonly key: Document;

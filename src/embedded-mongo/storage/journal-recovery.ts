@@ -23,8 +23,8 @@ export interface Recovery {
 
 /**
  * Start-up: the snapshot (or part-1 files when there is none), then every newer journal in
- * order; the change-stream history the same way. A journal whose tail is torn or fails its checksum is cut back to its last whole record,
- * with a warning; journals after a damaged one cannot be trusted and are set aside.
+ * order; the change-stream history the same way. A journal whose tail is torn or fails its checksum is cut back to its
+ * last whole record, with a warning; journals after a damaged one cannot be trusted and are set aside.
  */
 export async function recover(dataDir: string, logger: EmbeddedMongoLogger): Promise<Recovery> {
   const snapshot = await readSnapshot(dataDir);

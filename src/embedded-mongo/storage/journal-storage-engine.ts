@@ -80,7 +80,10 @@ export class JournalStorageEngine implements StorageEngine {
     this.pendingEvents.push(encodeEvent(event));
   }
 
-  /** Everything recorded since the last call and the command's history become one record: a command, or a whole transaction. */
+  /**
+   * Everything recorded since the last call and the command's history become one record: a command, or a whole
+   * transaction.
+   */
   commit(history?: readonly Document[]): Promise<void> | undefined {
     if (history) for (const entry of history) this.pendingEvents.push(encodeHistoryEntry(entry));
     if (this.pendingEvents.length === 0 || !this.writer) return undefined;
@@ -110,7 +113,8 @@ export class JournalStorageEngine implements StorageEngine {
     // Capture and rotation happen together, synchronously: the snapshot holds exactly the
     // effects (and the history) of the records in generations up to `covered`.
     const collections = this.view.snapshotAll();
-    // Before the history is attached (or never, on a standalone) the recovered one is kept as it is, as mongod keeps its oplog.
+    // Before the history is attached (or never, on a standalone) the recovered one is kept as it is, as mongod keeps
+    // its oplog.
     const history = this.historyWindow?.() ?? this.recoveredHistory;
     const covered = this.writer.rotate();
     this.bytesSinceSnapshot = 0;

@@ -10,7 +10,8 @@ const MAX_ATTEMPTS = 50;
 
 /** What the refusal tells someone who started a second instance on the same folder. */
 const ONE_SERVER_PER_FOLDER =
-  'A data folder serves one server: several instances of one application share a MongoDB instead (the same MONGODB_URL); ' +
+  'A data folder serves one server: several instances of one application share a MongoDB instead (the same ' +
+  'MONGODB_URL); ' +
   'see the README section "Deploying"';
 
 /**
@@ -30,7 +31,8 @@ export async function acquireDataDirLock(dataDir: string, logger: EmbeddedMongoL
     const owner = parseOwner(recorded);
     if (owner && ownerRuns(owner, me)) {
       throw new Error(
-        `dataDir ${dataDir} is in use by another server (pid ${owner.pid}, lock file ${file}). ${ONE_SERVER_PER_FOLDER}`,
+        `dataDir ${dataDir} is in use by another server (pid ${owner.pid}, lock ` +
+          `file ${file}). ${ONE_SERVER_PER_FOLDER}`,
       );
     }
     await takeOver(file, recorded, content, () =>

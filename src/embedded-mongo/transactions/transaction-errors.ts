@@ -14,7 +14,8 @@ export function writeConflict(detail: string): CommandError {
 export function snapshotUnavailable(namespace: string): CommandError {
   return new CommandError(
     'SnapshotUnavailable',
-    `Unable to read from a snapshot due to pending collection catalog changes to ${namespace}; please retry the operation.`,
+    `Unable to read from a snapshot due to pending collection catalog changes to ${namespace}; please retry the ` +
+      `operation.`,
     TRANSIENT,
   );
 }

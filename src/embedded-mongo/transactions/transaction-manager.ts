@@ -99,7 +99,8 @@ export class TransactionManager implements WriteLocks {
     if (txnNumber < session.txnNumber) {
       throw new CommandError(
         'TransactionTooOld',
-        `Retryable write with txnNumber ${txnNumber} is prohibited on this session because a newer retryable write with txnNumber ${session.txnNumber} has already started on this session.`,
+        `Retryable write with txnNumber ${txnNumber} is prohibited on this session because a newer retryable write ` +
+          `with txnNumber ${session.txnNumber} has already started on this session.`,
       );
     }
     if (!session.written)
@@ -110,7 +111,10 @@ export class TransactionManager implements WriteLocks {
     return session.written;
   }
 
-  /** A retryable write ran under `txnNumber`: a newer number than an open transaction's aborts it, as a newer transaction would. */
+  /**
+   * A retryable write ran under `txnNumber`: a newer number than an open transaction's aborts it, as a newer
+   * transaction would.
+   */
   recordRetryableWrite(sessionKey: string, txnNumber: number, written: WrittenOnce): void {
     const session = this.sessions.get(sessionKey);
     if (session?.state === 'open') this.finish(session, 'aborted', 'a newer retryable write started');

@@ -85,7 +85,8 @@ function applyOperators(original: Document, update: Document, settings: UpdateSe
     if (!UPDATE_OPERATORS.has(operator)) {
       throw new CommandError(
         'FailedToParse',
-        `Unknown modifier: ${operator}. Expected a valid update modifier or pipeline-style update specified as an array`,
+        `Unknown modifier: ${operator}. Expected a valid update modifier or pipeline-style update specified as an ` +
+          `array`,
       );
     }
     if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) {

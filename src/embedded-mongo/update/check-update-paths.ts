@@ -63,13 +63,15 @@ export function assertUpdateTargets(doc: Document, modifier: Document): void {
       if (operator === '$push') {
         throw new CommandError(
           'BadValue',
-          `The field '${path}' must be an array but is of type ${bsonTypeName(current)} in document {_id: ${describeValue(doc._id)}}`,
+          `The field '${path}' must be an array but is of type ${bsonTypeName(current)} in document ` +
+            `{_id: ${describeValue(doc._id)}}`,
         );
       }
       if (operator === '$addToSet') {
         throw new CommandError(
           'BadValue',
-          `Cannot apply $addToSet to non-array field. Field named '${path}' has non-array type ${bsonTypeName(current)}`,
+          `Cannot apply $addToSet to non-array field. Field named '${path}' has non-array ` +
+            `type ${bsonTypeName(current)}`,
         );
       }
     }

@@ -22,7 +22,8 @@ export function takeTopLevelDollarFields(modifier: Document, inserting: boolean)
       else {
         throw new CommandError(
           'DollarPrefixedFieldName',
-          `The dollar ($) prefixed field '${path.split('.')[0]}' in '${path}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`,
+          `The dollar ($) prefixed field '${path.split('.')[0]}' in '${path}' is not allowed in the context of an ` +
+            `update's replacement document. Consider using an aggregation pipeline with $replaceWith.`,
         );
       }
     }

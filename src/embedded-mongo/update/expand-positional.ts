@@ -114,7 +114,10 @@ function arrayFilterFor(
   return compileFilter(spec);
 }
 
-/** Whether an arrayFilters document is the one for `identifier` (its fields start with it, inside `$and` / `$or` / `$nor` too). */
+/**
+ * Whether an arrayFilters document is the one for `identifier` (its fields start with it, inside `$and` / `$or` /
+ * `$nor` too).
+ */
 function namesIdentifier(filter: Document, identifier: string): boolean {
   return Object.entries(filter).some(([key, value]) => {
     if ((key === '$and' || key === '$or' || key === '$nor') && Array.isArray(value))

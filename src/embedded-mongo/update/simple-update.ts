@@ -71,7 +71,8 @@ export function assertNumericTarget(operator: string, current: unknown, path: st
   if (ARITHMETIC.has(operator) && current !== undefined && !isBsonNumber(current)) {
     throw new CommandError(
       'TypeMismatch',
-      `Cannot apply ${operator} to a value of non-numeric type. The field '${path}' has a value of type ${bsonTypeName(current)}`,
+      `Cannot apply ${operator} to a value of non-numeric type. The field '${path}' has a value of ` +
+        `type ${bsonTypeName(current)}`,
     );
   }
 }

@@ -148,7 +148,8 @@ function dependenciesCheck(dependencies: unknown, compile: Compile): SchemaCheck
     ) {
       throw new CommandError(
         'FailedToParse',
-        `property '${conditionalProperty}' in $jsonSchema keyword 'dependencies' must be either an object or a non-empty array of strings`,
+        `property '${conditionalProperty}' in $jsonSchema keyword 'dependencies' must be either an object or a ` +
+          `non-empty array of strings`,
       );
     }
     return { conditionalProperty, required: dependency as string[] };

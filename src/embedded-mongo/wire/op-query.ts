@@ -29,7 +29,10 @@ function splitNamespace(namespace: string): [string, string] {
   return [namespace.slice(0, dot), namespace.slice(dot + 1)];
 }
 
-/** OP_REPLY: responseFlags 0, cursorId 0, startingFrom 0, numberReturned 1, then the document; `trailer`: see encodeReply. */
+/**
+ * OP_REPLY: responseFlags 0, cursorId 0, startingFrom 0, numberReturned 1, then the document; `trailer`: see
+ * encodeReply.
+ */
 export function encodeOpReply(requestId: number, responseTo: number, reply: Document, trailer?: Buffer): Buffer {
   const prefix = Buffer.alloc(20);
   prefix.writeInt32LE(1, 16);

@@ -38,7 +38,8 @@ export const DOCS_PAGE = `<!doctype html>
  * person logs in with "Try it out" and then calls the protected routes. No validator badge: the
  * page fetches nothing but this server.
  */
-export const INIT_SCRIPT_SOURCE = `'use strict';
+export const INIT_SCRIPT_SOURCE =
+  `'use strict';
 window.addEventListener('load', function () {
   var ui = SwaggerUIBundle({
     url: '${DOCUMENT_PATH}',
@@ -50,7 +51,8 @@ window.addEventListener('load', function () {
     layout: 'BaseLayout',
     responseInterceptor: function (response) {
       var body = response.body;
-      if (response.ok && /\\/authentication(\\?|$)/.test(response.url) && body && typeof body.accessToken === 'string') {
+      if (response.ok && /\\/authentication(\\?|$)/.test(response.url) && body && typeof body.accessToken === ` +
+  `'string') {
         ui.preauthorizeApiKey('bearerAuth', body.accessToken);
       }
       return response;

@@ -76,7 +76,9 @@ export function authenticationPaths(
         operationId: 'authentication.create',
         summary: 'Log in, or refresh',
         description:
-          'A login starts a session and returns an access token and a refresh token; a refresh returns new ones of the same session (a refresh token used twice ends the session). Failed logins are limited per email and per client (then 429 with `Retry-After`).',
+          'A login starts a session and returns an access token and a refresh token; a refresh returns new ones of ' +
+          'the same session (a refresh token used twice ends the session). Failed logins are limited per email and ' +
+          'per client (then 429 with `Retry-After`).',
         tags: [AUTHENTICATION_TAG],
         requestBody: {
           required: true,
@@ -106,7 +108,9 @@ export function authenticationPaths(
         operationId: 'password-resets.create',
         summary: 'Ask for a password reset link by e-mail, or use one',
         description:
-          'With an e-mail address: the same answer whether or not it has an account; limited per client and per address (then 429 with `Retry-After`). With the token of the link (single use, one hour) and a new password: sets it and ends every session of the account.',
+          'With an e-mail address: the same answer whether or not it has an account; limited per client and per ' +
+          'address (then 429 with `Retry-After`). With the token of the link (single use, one hour) and a new ' +
+          'password: sets it and ends every session of the account.',
         tags: [AUTHENTICATION_TAG],
         requestBody: {
           required: true,

@@ -11,7 +11,9 @@ import { sharedComponents } from './shared-components';
 import { tokenRequirements } from './token-requirements';
 
 export interface OpenApiDocumentInput {
-  /** The composed application: which methods its hooks guard with `authenticate`, whether `authentication` is served. */
+  /**
+   * The composed application: which methods its hooks guard with `authenticate`, whether `authentication` is served.
+   */
   app: Application;
   /** The services to describe (those the application registered from its definitions). */
   definitions: readonly ServiceDefinition[];
@@ -20,9 +22,14 @@ export interface OpenApiDocumentInput {
 }
 
 const OVERVIEW = [
-  'Every service answers the same routes: `GET /<service>` (find), `GET /<service>/{id}` (get), `POST /<service>` (create, or a custom method named by the `X-Service-Method` header), `PUT /<service>/{id}` (update), `PATCH /<service>/{id}` (patch), `DELETE /<service>/{id}` (remove).',
-  'Queries use qs bracket syntax: `field=value`, `field[$ne]=value`, `field[$in][]=a&field[$in][]=b`, `$sort[field]=-1`, `$limit=10`, `$skip=20`, `$select[]=field`, `$or[0][field]=a&$or[1][field]=b`. Unknown fields or operators are a 400.',
-  'Errors are JSON: `{ name, message, code, className, data?, errors? }`. Log in with `POST /authentication` and send the `accessToken` as `Authorization: Bearer <token>`.',
+  'Every service answers the same routes: `GET /<service>` (find), `GET /<service>/{id}` (get), `POST /<service>` ' +
+    '(create, or a custom method named by the `X-Service-Method` header), `PUT /<service>/{id}` (update), `PATCH ' +
+    '/<service>/{id}` (patch), `DELETE /<service>/{id}` (remove).',
+  'Queries use qs bracket syntax: `field=value`, `field[$ne]=value`, `field[$in][]=a&field[$in][]=b`, ' +
+    '`$sort[field]=-1`, `$limit=10`, `$skip=20`, `$select[]=field`, `$or[0][field]=a&$or[1][field]=b`. Unknown ' +
+    'fields or operators are a 400.',
+  'Errors are JSON: `{ name, message, code, className, data?, errors? }`. Log in with `POST /authentication` and ' +
+    'send the `accessToken` as `Authorization: Bearer <token>`.',
 ].join('\n\n');
 
 /**

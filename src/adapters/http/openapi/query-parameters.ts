@@ -85,7 +85,10 @@ export function serviceQueryParameters(
   let limitText = 'How many records to return';
   if (isPaginating(paginate)) {
     if (paginate.max !== undefined) limitSchema.maximum = paginate.max;
-    limitText += `: default ${paginate.default ?? paginate.max}${paginate.max !== undefined ? `, at most ${paginate.max}` : ''}; \`0\` returns only the total`;
+    limitText +=
+      `: ` +
+      `default ${paginate.default ?? paginate.max}${paginate.max !== undefined ? `, at most ${paginate.max}` : ''}; ` +
+      `\`0\` returns only the total`;
   }
   const sortable = Object.fromEntries(Object.keys(fields).map((field) => [field, { type: 'integer', enum: [1, -1] }]));
   const select = add('$select', {
@@ -104,7 +107,9 @@ export function serviceQueryParameters(
           add('$include', {
             name: '$include[]',
             in: 'query',
-            description: `Related records the answer carries: every one when absent, none with \`$include=\`, e.g. \`$include[]=${relations[0]}\``,
+            description:
+              `Related records the answer carries: every one when absent, none with \`$include=\`, e.g. ` +
+              `\`$include[]=${relations[0]}\``,
             style: 'form',
             explode: true,
             schema: { type: 'array', items: { type: 'string', enum: relations } },

@@ -64,7 +64,9 @@ function relatedRecordSchemas(
   const related: Record<string, JsonSchema> = {};
   for (const [name, relation] of Object.entries(definition.relations ?? {})) {
     const target = definitionAt(relation.service);
-    const description = `The \`${relation.service}\` record whose \`${relation.targetField ?? '_id'}\` is \`${relation.field}\` (with \`$include\`), as its policy shows it; null when there is none to show`;
+    const description =
+      `The \`${relation.service}\` record whose \`${relation.targetField ?? '_id'}\` is ` +
+      `\`${relation.field}\` (with \`$include\`), as its policy shows it; null when there is none to show`;
     if (!target) {
       related[name] = { type: ['object', 'null'], description };
       continue;
@@ -149,7 +151,9 @@ export function servicePaths({
     name: 'Idempotency-Key',
     in: 'header',
     description:
-      'Makes the write happen once: the same request with the same key (per caller, kept `IDEMPOTENCY_TTL_MS`) gets the first answer again, marked `Idempotent-Replayed: true`; the same key with another request is a 422. A quoted string, as the IETF draft writes it, or bare: 1-255 visible characters, e.g. a UUID',
+      'Makes the write happen once: the same request with the same key (per caller, kept `IDEMPOTENCY_TTL_MS`) gets ' +
+      'the first answer again, marked `Idempotent-Replayed: true`; the same key with another request is a 422. A ' +
+      'quoted string, as the IETF draft writes it, or bare: 1-255 visible characters, e.g. a UUID',
     required: false,
     schema: { type: 'string', minLength: 1, maxLength: 257 },
   };
@@ -202,7 +206,9 @@ export function servicePaths({
       'find',
       `Find ${path}`,
       {
-        description: `Conditions per field in qs bracket syntax (\`text[$ne]=x\`, \`likes[$gte]=2\`); \`$or[0][field]=a&$or[1][field]=b\` and \`$and\` combine them.${paginated ? ' The answer is a page.' : ''}`,
+        description:
+          `Conditions per field in qs bracket syntax (\`text[$ne]=x\`, \`likes[$gte]=2\`); ` +
+          `\`$or[0][field]=a&$or[1][field]=b\` and \`$and\` combine them.${paginated ? ' The answer is a page.' : ''}`,
         parameters: [...query.conditions, ...query.findFilters],
         responses: ok(
           paginated ? 'A page of records' : 'The matching records',
@@ -349,7 +355,8 @@ function collectionPost(
       : []),
     ...custom.map(
       (method) =>
-        `\`X-Service-Method: ${method}\`: call the custom method \`${method}\` with its data${dto.methods?.[method] ? ` (\`${dto.methods[method].name}\`)` : ''}.`,
+        `\`X-Service-Method: ${method}\`: call the custom method \`${method}\` with its ` +
+        `data${dto.methods?.[method] ? ` (\`${dto.methods[method].name}\`)` : ''}.`,
     ),
   ];
   const methodsHere = [...(creates ? ['create'] : []), ...custom];

@@ -14,7 +14,8 @@ export const ERROR_RESPONSES = {
   Conflict: {
     status: '409',
     description:
-      'A unique field already has that value (`Conflict`, naming only the fields), or a request with the same `Idempotency-Key` is still running',
+      'A unique field already has that value (`Conflict`, naming only the fields), or a request with the same ' +
+      '`Idempotency-Key` is still running',
   },
   Unprocessable: {
     status: '422',

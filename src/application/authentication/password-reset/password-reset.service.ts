@@ -24,7 +24,8 @@ export const PASSWORD_RESET_PER_ADDRESS = 'password-reset-address';
 /** The one answer to every well-formed reset request, whether the address has an account or not. */
 export const RESET_REQUESTED = Object.freeze({
   message:
-    'If this address belongs to an account, a link to choose a new password has been sent to it. The link works once, within an hour.',
+    'If this address belongs to an account, a link to choose a new password has been sent to it. The link works ' +
+    'once, within an hour.',
 });
 const RESET_DONE = Object.freeze({
   message: 'The password has been changed and every session of the account has ended: log in with the new password.',

@@ -12,7 +12,9 @@ export interface SessionRegistryOptions {
   sessions: () => ServicePort;
   /** How long a session lasts without a refresh (each refresh starts it again). */
   refreshTokenTtlMs: number;
-  /** How long a session seen active is trusted without reading it again; an ended one is known at once. Default 60 s. */
+  /**
+   * How long a session seen active is trusted without reading it again; an ended one is known at once. Default 60 s.
+   */
   recheckMs?: number;
   /** Sessions whose state is kept in memory at most. Default 10 000. */
   capacity?: number;

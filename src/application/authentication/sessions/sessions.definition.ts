@@ -17,7 +17,8 @@ function suppressEvents(context: HookContext): void {
 export const sessionsService = defineService({
   path: 'sessions',
   description:
-    'The sessions (logins) of the signed-in user: when each started and was last used, from which client. Ending one refuses its tokens at once.',
+    'The sessions (logins) of the signed-in user: when each started and was last used, from which client. Ending one ' +
+    'refuses its tokens at once.',
   methods: ['find', 'get', 'remove'],
   dto: { create: SessionWriteDto, patch: SessionWriteDto, query: SessionsQueryDto },
   id: { type: 'uuid' },

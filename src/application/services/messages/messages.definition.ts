@@ -3,11 +3,14 @@ import { defineService } from '../service-definition';
 import { CreateMessageDto, MarkReadDto, MessageRecordDto, MessagesQueryDto, PatchMessageDto } from './messages.dto';
 import { messagesHooks, storedMessagesHooks } from './messages.hooks';
 
-/** Chat messages: signed-in users post, list and like them; only the owner edits one; the owner or an admin removes it. */
+/**
+ * Chat messages: signed-in users post, list and like them; only the owner edits one; the owner or an admin removes it.
+ */
 export const messagesService = defineService({
   path: 'messages',
   description:
-    'Chat messages. Anyone signed in reads and likes them; only the owner edits or marks one read; the owner or an admin removes it.',
+    'Chat messages. Anyone signed in reads and likes them; only the owner edits or marks one read; the owner or an ' +
+    'admin removes it.',
   methods: ['find', 'get', 'create', 'update', 'patch', 'remove', 'markRead'],
   customMethods: {
     // Hooks narrow which messages qualify (the owner rule) through params.query.

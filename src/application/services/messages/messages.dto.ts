@@ -63,7 +63,10 @@ export class MessagesQueryDto extends queryOf(PatchMessageDto, ['text', 'read'])
   likes?: number;
 }
 
-/** What an answer may carry: the queryable fields, who liked it (its author and admins see it) and whether the reader did. */
+/**
+ * What an answer may carry: the queryable fields, who liked it (its author and admins see it) and whether the reader
+ * did.
+ */
 export class MessageRecordDto extends MessagesQueryDto {
   @IsOptional()
   @IsArray()

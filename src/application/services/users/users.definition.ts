@@ -5,11 +5,15 @@ import { CreateUserDto, PatchUserDto, UpdateUserDto, UserRecordDto, UsersQueryDt
 import { USER_IDENTITY } from './user-identity';
 import { storedUsersHooks, usersHooks } from './users.hooks';
 
-/** Accounts: anyone signs up; signed-in users see each other's names; a user (or an admin) changes or removes an account. */
+/**
+ * Accounts: anyone signs up; signed-in users see each other's names; a user (or an admin) changes or removes an
+ * account.
+ */
 export const usersService = defineService({
   path: USER_IDENTITY.path,
   description:
-    'User accounts. Sign-up is public; signed-in users see every name; a user reads the rest of their own account and changes or removes only it (an admin: any).',
+    'User accounts. Sign-up is public; signed-in users see every name; a user reads the rest of their own account ' +
+    'and changes or removes only it (an admin: any).',
   methods: ['find', 'get', 'create', 'update', 'patch', 'remove'],
   dto: {
     create: CreateUserDto,

@@ -51,7 +51,10 @@ export class UsersQueryDto extends queryOf(CreateUserDto, ['name']) {
   email?: string;
 }
 
-/** What an answer may carry: name and e-mail, the roles an operator granted (`npm run grant-role`), and whether an administrator disabled it. */
+/**
+ * What an answer may carry: name and e-mail, the roles an operator granted (`npm run grant-role`), and whether an
+ * administrator disabled it.
+ */
 export class UserRecordDto extends UsersQueryDto {
   @IsOptional()
   @IsArray()
