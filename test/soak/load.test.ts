@@ -1,6 +1,6 @@
-import { signUpAndLogIn } from '../integration/reliability/support/accounts';
-import { killChildren } from '../integration/reliability/support/child-process';
-import { startMainProcess, type MainProcess } from '../integration/reliability/support/main-process';
+import { signUpAndLogIn } from '../helpers/accounts';
+import { killChildren } from '../helpers/child-process';
+import { startMainProcess, type MainProcess } from '../helpers/main-process';
 import { runLoad, type LoadReport } from './load-run';
 import { residentBytes } from './process-memory';
 

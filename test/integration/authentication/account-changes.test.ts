@@ -1,6 +1,6 @@
-import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
-import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
-import { call } from '../reliability/support/http';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
+import { PASSWORD, uniqueEmail } from '../../helpers/accounts';
+import { call } from '../../helpers/http';
 
 /** Changing the password or the e-mail takes the current password, and a new password ends the other sessions. */
 describe.each(BOTH_STORES)('account changes on the %s store', (_store, env) => {

@@ -74,17 +74,15 @@ describe('the token secret', () => {
         .lookup('users')!
         .original._create({ _id: sub, email: 'ann@example.com', password: 'irrelevant-here' });
       const now = new Date();
-      await second.app
-        .lookup('sessions')!
-        .original._create({
-          _id: sid,
-          userId: sub,
-          refreshTokenHash: '',
-          rotatedTokenHashes: [],
-          createdAt: now,
-          lastUsedAt: now,
-          expiresAt: new Date(now.getTime() + 60_000),
-        });
+      await second.app.lookup('sessions')!.original._create({
+        _id: sid,
+        userId: sub,
+        refreshTokenHash: '',
+        rotatedTokenHashes: [],
+        createdAt: now,
+        lastUsedAt: now,
+        expiresAt: new Date(now.getTime() + 60_000),
+      });
       await request(second.http).get('/messages').set('Authorization', `Bearer ${token}`).expect(200);
     } finally {
       await second.close();

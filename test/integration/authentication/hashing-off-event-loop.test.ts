@@ -1,12 +1,12 @@
 import { request } from 'node:http';
 import bcrypt from 'bcryptjs';
 import { MongoClient } from 'mongodb';
-import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
-import { startApp } from '../reliability/support/app-server';
-import { killChildren } from '../reliability/support/child-process';
-import { healthDuring, percentile } from '../reliability/support/health-probe';
-import { call, isErrorBody } from '../reliability/support/http';
-import { startMainProcess, type MainProcess } from '../reliability/support/main-process';
+import { PASSWORD, uniqueEmail } from '../../helpers/accounts';
+import { startApp } from '../../helpers/app-server';
+import { killChildren } from '../../helpers/child-process';
+import { healthDuring, percentile } from '../../helpers/health-probe';
+import { call, isErrorBody } from '../../helpers/http';
+import { startMainProcess, type MainProcess } from '../../helpers/main-process';
 
 /** The issue's bound: p99 of `GET /health` while 100 logins hash. */
 const P99_LIMIT_MS = 50;

@@ -1,9 +1,9 @@
 import type { AuthenticationOptions } from '../../../src/composition/modules/authentication.module';
-import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
-import { call } from '../reliability/support/http';
-import { redisUnavailableReason, startRedis, type RedisProcess } from '../realtime/support/redis-server';
-import { RecordingSocket } from '../realtime/support/socket-clients';
+import { PASSWORD, uniqueEmail } from '../../helpers/accounts';
+import { startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
+import { redisUnavailableReason, startRedis, type RedisProcess } from '../../helpers/redis-server';
+import { RecordingSocket } from '../../helpers/socket-clients';
 import { untilRedisHolds } from './limiter-on-redis';
 import { countPasswordChecks } from './password-checks';
 

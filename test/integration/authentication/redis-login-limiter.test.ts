@@ -1,6 +1,6 @@
 import { createRedisClient, closeRedisClient, RedisLoginRateLimiter } from '../../../src/adapters/redis';
 import type { GrantedLoginAttempt, LoginReservation } from '../../../src/ports/login-rate-limiter.port';
-import { describeWithRedis, startRedis, type RedisProcess } from '../realtime/support/redis-server';
+import { describeWithRedis, startRedis, type RedisProcess } from '../../helpers/redis-server';
 
 const OPTIONS = { maxFailuresPerClient: 4, maxFailuresPerEmail: 3, windowMs: 60_000 };
 

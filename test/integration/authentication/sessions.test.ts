@@ -1,7 +1,7 @@
-import { BOTH_STORES, type RunningApp } from '../reliability/support/app-server';
-import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
-import { call } from '../reliability/support/http';
-import { pause, RecordingSocket, waitFor } from '../realtime/support/socket-clients';
+import { BOTH_STORES, type RunningApp } from '../../helpers/app-server';
+import { PASSWORD, uniqueEmail } from '../../helpers/accounts';
+import { call } from '../../helpers/http';
+import { pause, RecordingSocket, waitFor } from '../../helpers/socket-clients';
 import { Tokens } from '../../../src/composition/tokens';
 import { startRecordedApp } from './support/session-app';
 

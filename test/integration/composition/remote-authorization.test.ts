@@ -5,7 +5,15 @@ import pino from 'pino';
 import { createJwtSettings, signServiceCredential } from '../../../src';
 import { SERVICES } from '../../../src/application/services/service-list';
 import { credentialScopes } from '../../../src/composition/credential-scopes';
-import { account, call, SECRET_A, SECRET_B, serversOnOneDatabase, stop, type Running } from './support/bound-servers';
+import {
+  account,
+  call,
+  SECRET_A,
+  SECRET_B,
+  serversOnOneDatabase,
+  stop,
+  type Running,
+} from '../../helpers/bound-servers';
 
 /** What `npm run service-credential -- server-b --services messages` issues. */
 const MESSAGES_SCOPE = credentialScopes(SERVICES, 'messages');

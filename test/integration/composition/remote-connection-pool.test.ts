@@ -2,9 +2,9 @@ import { createJwtSettings, signServiceCredential } from '../../../src';
 import type { HookContext } from '../../../src/application/hooks/hook-context';
 import { SERVICES } from '../../../src/application/services/service-list';
 import { credentialScopes } from '../../../src/composition/credential-scopes';
-import { RawSocketCaller } from '../realtime/support/raw-socket-caller';
-import { waitFor } from '../realtime/support/socket-clients';
-import { account, SECRET_A, SECRET_B, serversOnOneDatabase, stop, type Running } from './support/bound-servers';
+import { RawSocketCaller } from '../../helpers/raw-socket-caller';
+import { waitFor } from '../../helpers/socket-clients';
+import { account, SECRET_A, SECRET_B, serversOnOneDatabase, stop, type Running } from '../../helpers/bound-servers';
 
 const CALLS = 2_000;
 const POOL = 64; // the default of REMOTE_POOL_SIZE

@@ -14,7 +14,7 @@ import {
   serversOnOneDatabase,
   stop,
   type Running,
-} from './support/bound-servers';
+} from '../../helpers/bound-servers';
 
 const settingsA = createJwtSettings({ secret: SECRET_A });
 /** The credential A issued to B for B's `messages` binding, as an attacker who got hold of it uses it. */

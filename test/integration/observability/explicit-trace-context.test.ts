@@ -1,6 +1,6 @@
 import { context as otelContext, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../helpers/otlp-receiver';
-import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
 
 const SERVER = 2;
 

@@ -1,5 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
-import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
 
 /** One sample of Prometheus text: `name{label="value",...} number`. */
 interface Sample {

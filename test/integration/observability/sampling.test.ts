@@ -1,5 +1,5 @@
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../helpers/otlp-receiver';
-import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
 
 const REMOTE_SPAN_ID = 'b7ad6b7169203331';
 

@@ -12,7 +12,7 @@ import {
   serversOnOneDatabase,
   stop,
   type Running,
-} from '../composition/support/bound-servers';
+} from '../../helpers/bound-servers';
 
 const { start } = serversOnOneDatabase();
 const SERVER = 2;

@@ -15,9 +15,9 @@ import {
   serversOnOneDatabase,
   stop,
   type Running,
-} from '../composition/support/bound-servers';
-import { RecordingSocket, waitFor } from '../realtime/support/socket-clients';
-import { restRequestOf, socketArgumentsOf, type WireCall } from '../transport/support/wire-calls';
+} from '../../helpers/bound-servers';
+import { RecordingSocket, waitFor } from '../../helpers/socket-clients';
+import { restRequestOf, socketArgumentsOf, type WireCall } from '../../helpers/wire-calls';
 
 type Actor = 'anonymous' | 'owner' | 'other' | 'admin';
 const ACTORS: readonly Actor[] = ['anonymous', 'owner', 'other', 'admin'];

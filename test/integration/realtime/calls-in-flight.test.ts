@@ -4,22 +4,20 @@ import pino from 'pino';
 import { listenHttp, type ListeningHttpServer } from '../../../src/adapters/http';
 import { composeApplication, type ComposedApplication } from '../../../src/composition-root';
 import { loadConfig } from '../../../src/composition/load-config';
-import { signUpAndLogIn } from '../reliability/support/accounts';
-import { TEST_SECRET } from '../reliability/support/app-server';
-import { killChildren, spawnTs } from '../reliability/support/child-process';
-import { call } from '../reliability/support/http';
-import { RawSocketCaller } from './support/raw-socket-caller';
-import { signedInSocket, type SignedInSocket } from './support/signed-in-socket';
-import { pause, waitFor } from './support/socket-clients';
+import { signUpAndLogIn } from '../../helpers/accounts';
+import { TEST_SECRET } from '../../helpers/app-server';
+import { killChildren, spawnTs } from '../../helpers/child-process';
+import { call } from '../../helpers/http';
+import { RawSocketCaller } from '../../helpers/raw-socket-caller';
+import { signedInSocket, type SignedInSocket } from '../../helpers/signed-in-socket';
+import { pause, waitFor } from '../../helpers/socket-clients';
 
 const FRAMES = 20_000;
 const LIMIT = 32; // the default of SOCKET_MAX_CALLS_IN_FLIGHT
 const FLOODING_AFTER = 256; // refusals within the window before a connection is cut off (the transport's default)
 
 /** The real composition with the socket transport, its log lines kept. */
-async function start(
-  env: Record<string, string>,
-): Promise<{
+async function start(env: Record<string, string>): Promise<{
   composed: ComposedApplication;
   http: ListeningHttpServer;
   url: string;

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { describeIf } from '../../helpers/skip-with-reason';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
+import { startApp, type RunningApp } from '../../helpers/app-server';
 import {
   chromiumAvailable,
   chromiumMissingReason,

@@ -1,9 +1,9 @@
 import { io, type Socket } from 'socket.io-client';
 import { authenticationClient, createApp, rest, type Application } from '../../../src/client';
-import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
-import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
-import { call } from '../reliability/support/http';
-import { pause, signedInOurClient, waitFor } from './support/socket-clients';
+import { PASSWORD, uniqueEmail } from '../../helpers/accounts';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
+import { pause, signedInOurClient, waitFor } from '../../helpers/socket-clients';
 
 const LIFETIME_S = 2;
 

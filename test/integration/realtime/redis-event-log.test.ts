@@ -2,8 +2,8 @@ import { Redis } from 'ioredis';
 import { RedisEventLog, type RedisEventLogOptions } from '../../../src/adapters/redis';
 import type { EventEnvelope } from '../../../src/ports/event-bus.port';
 import type { LoggedEvent } from '../../../src/ports/event-log.port';
-import { describeWithRedis, startRedis, type RedisProcess } from './support/redis-server';
-import { waitFor } from './support/socket-clients';
+import { describeWithRedis, startRedis, type RedisProcess } from '../../helpers/redis-server';
+import { waitFor } from '../../helpers/socket-clients';
 
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const envelope = (n: number): EventEnvelope => ({

@@ -12,10 +12,10 @@ import {
   serversOnOneDatabase,
   stop,
   type Running,
-} from '../composition/support/bound-servers';
-import { describeWithRedis, startRedis, type RedisProcess } from './support/redis-server';
+} from '../../helpers/bound-servers';
+import { describeWithRedis, startRedis, type RedisProcess } from '../../helpers/redis-server';
 import { startSwitchingProxy, type SwitchingProxy } from './support/switching-proxy';
-import { reconnected, waitFor } from './support/socket-clients';
+import { reconnected, waitFor } from '../../helpers/socket-clients';
 
 /**
  * Two instances of B (one Redis) with `messages` bound to A: each hears A's events, and one of

@@ -9,8 +9,8 @@ import { credentialScopes } from '../../../src/composition/credential-scopes';
 import { loadConfig } from '../../../src/composition/load-config';
 import { revokeCredential } from '../../../src/composition/revoked-credentials';
 import { databaseUrl, startMongoTestServer, type MongoTestServer } from '../../helpers/mongo-test-server';
-import { account, call, PASSWORD, SECRET_A, SECRET_B, stop, type Running } from '../composition/support/bound-servers';
-import { RecordingSocket, waitFor } from './support/socket-clients';
+import { account, call, PASSWORD, SECRET_A, SECRET_B, stop, type Running } from '../../helpers/bound-servers';
+import { RecordingSocket, waitFor } from '../../helpers/socket-clients';
 
 /**
  * B's `messages` is bound to A: B hears A's messages events through a subscription with its

@@ -1,13 +1,13 @@
 import { Redis } from 'ioredis';
 import { RedisEventBus } from '../../../src/adapters/redis';
 import type { EventEnvelope } from '../../../src/ports/event-bus.port';
-import { PASSWORD } from '../reliability/support/accounts';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
-import { call } from '../reliability/support/http';
+import { PASSWORD } from '../../helpers/accounts';
+import { startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
 import { startMongoTestServer, type MongoTestServer } from '../../helpers/mongo-test-server';
-import { describeWithRedis, startRedis, type RedisProcess } from './support/redis-server';
-import { signedInSocket, type SignedInSocket } from './support/signed-in-socket';
-import { pause, RecordingSocket, waitFor } from './support/socket-clients';
+import { describeWithRedis, startRedis, type RedisProcess } from '../../helpers/redis-server';
+import { signedInSocket, type SignedInSocket } from '../../helpers/signed-in-socket';
+import { pause, RecordingSocket, waitFor } from '../../helpers/socket-clients';
 
 /** Two instances of the application sharing one Redis (REDIS_URL), each with its own clients. */
 describeWithRedis('scale-out through Redis', () => {

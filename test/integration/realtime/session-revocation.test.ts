@@ -1,10 +1,10 @@
 import { Redis } from 'ioredis';
 import { startMongoTestServer, type MongoTestServer } from '../../helpers/mongo-test-server';
-import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
-import { call } from '../reliability/support/http';
-import { describeWithRedis, startRedis, type RedisProcess } from './support/redis-server';
-import { pause, RecordingSocket, waitFor } from './support/socket-clients';
+import { PASSWORD, uniqueEmail } from '../../helpers/accounts';
+import { startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
+import { describeWithRedis, startRedis, type RedisProcess } from '../../helpers/redis-server';
+import { pause, RecordingSocket, waitFor } from '../../helpers/socket-clients';
 
 /** Two instances behind one database and one Redis: a session ended on one is refused on the other within a second. */
 describeWithRedis('ended sessions across instances (Redis)', () => {

@@ -7,9 +7,9 @@ import {
   rest,
   type Application,
 } from '../../../src/client';
-import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
-import { pause, reconnected, signedInOurClient, waitFor } from './support/socket-clients';
+import { PASSWORD, uniqueEmail } from '../../helpers/accounts';
+import { startApp, type RunningApp } from '../../helpers/app-server';
+import { pause, reconnected, signedInOurClient, waitFor } from '../../helpers/socket-clients';
 
 /** Our own client (`./client`) on a socket, with the authentication client; and the same helpers over REST. */
 describe('our socket client', () => {

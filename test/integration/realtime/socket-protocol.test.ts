@@ -1,9 +1,9 @@
 import { MemoryService } from '../../../src/adapters/memory';
-import { PASSWORD } from '../reliability/support/accounts';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
-import { call } from '../reliability/support/http';
-import { idOf, signedInSocket } from './support/signed-in-socket';
-import { pause, RecordingSocket, stockClient, waitFor } from './support/socket-clients';
+import { PASSWORD } from '../../helpers/accounts';
+import { startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
+import { idOf, signedInSocket } from '../../helpers/signed-in-socket';
+import { pause, RecordingSocket, stockClient, waitFor } from '../../helpers/socket-clients';
 
 /** Where this transport does better than Feathers 5: each point is a reported defect there. */
 describe('socket transport beyond Feathers', () => {

@@ -1,6 +1,6 @@
-import { signUpAndLogIn, type Account } from './support/accounts';
-import { BOTH_STORES, startApp, type RunningApp } from './support/app-server';
-import { call, type JsonResponse } from './support/http';
+import { signUpAndLogIn, type Account } from '../../helpers/accounts';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
+import { call, type JsonResponse } from '../../helpers/http';
 
 const LIKERS = 40;
 const ROUNDS = 4;

@@ -1,7 +1,7 @@
 import { Agent, get } from 'node:http';
 import { MongoClient, type Collection, type Document } from 'mongodb';
-import { killChildren } from './support/child-process';
-import { startMainProcess, type MainProcess } from './support/main-process';
+import { killChildren } from '../../helpers/child-process';
+import { startMainProcess, type MainProcess } from '../../helpers/main-process';
 
 /** The issue's bound: p99 of `GET /health` while the database is busy. */
 const P99_LIMIT_MS = 20;

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { signUpAndLogIn, type Account } from './support/accounts';
-import { startApp, type RunningApp } from './support/app-server';
-import { checkAnswer, fuzzCase, toRequest } from './support/http-fuzz-cases';
-import { rawRequest } from './support/raw-request';
+import { signUpAndLogIn, type Account } from '../../helpers/accounts';
+import { startApp, type RunningApp } from '../../helpers/app-server';
+import { checkAnswer, fuzzCase, toRequest } from '../../helpers/http-fuzz-cases';
+import { rawRequest } from '../../helpers/raw-request';
 
 describe.each([
   ['memory', { STORE: 'memory' }, 1000],

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { MongoClient } from 'mongodb';
-import { killChildren } from './support/child-process';
-import { startEmbeddedMongoChild, type EmbeddedMongoChild } from './support/embedded-mongo-child';
-import { freePort } from './support/free-port';
-import { checkReplies, exchange, wireInput } from './support/wire-fuzz-cases';
+import { killChildren } from '../../helpers/child-process';
+import { startEmbeddedMongoChild, type EmbeddedMongoChild } from '../../helpers/embedded-mongo-child';
+import { freePort } from '../../helpers/free-port';
+import { checkReplies, exchange, wireInput } from '../../helpers/wire-fuzz-cases';
 
 /**
  * Random and garbled wire-protocol input against the embedded server (in its own process):

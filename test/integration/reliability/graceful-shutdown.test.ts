@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { signUpAndLogIn } from './support/accounts';
-import { killChildren } from './support/child-process';
-import { call } from './support/http';
-import { startMainProcess } from './support/main-process';
+import { signUpAndLogIn } from '../../helpers/accounts';
+import { killChildren } from '../../helpers/child-process';
+import { call } from '../../helpers/http';
+import { startMainProcess } from '../../helpers/main-process';
 
 const CLIENTS = 20;
 const EXIT_BOUND_MS = 15_000;

@@ -93,16 +93,14 @@ describe.each(CLIENT_LIBRARIES)('REST client over $name', (library) => {
 
   describe('headers', () => {
     it('send the client defaults, params.headers per call, and merge params.connection.headers', async () => {
-      const result = await app
-        .service('echo')
-        .patch(
-          1,
-          { a: 1 },
-          {
-            headers: { 'X-Call': 'call', Authorization: 'Bearer call' },
-            connection: { headers: { 'X-Conn': 'conn' } },
-          },
-        );
+      const result = await app.service('echo').patch(
+        1,
+        { a: 1 },
+        {
+          headers: { 'X-Call': 'call', Authorization: 'Bearer call' },
+          connection: { headers: { 'X-Conn': 'conn' } },
+        },
+      );
       expect(result.data).toEqual({ a: 1 });
       expect(result.headers).toEqual({
         accept: 'application/json',

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { chromiumAvailable, chromiumMissingReason, launchChromium } from '../../helpers/chromium';
 import { itIf } from '../../helpers/skip-with-reason';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
+import { startApp, type RunningApp } from '../../helpers/app-server';
 
 const root = path.resolve(__dirname, '../../..');
 const SOCKET_IO_CLIENT = (

@@ -3,9 +3,9 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { databaseUrl, startMongoTestServer, type MongoTestServer } from '../../helpers/mongo-test-server';
-import { signUpAndLogIn } from '../reliability/support/accounts';
-import { call } from '../reliability/support/http';
-import { RecordingSocket } from '../realtime/support/socket-clients';
+import { signUpAndLogIn } from '../../helpers/accounts';
+import { call } from '../../helpers/http';
+import { RecordingSocket } from '../../helpers/socket-clients';
 
 const root = path.resolve(__dirname, '../../..');
 const SECRET = 'production-start-secret-0123456789abcdef';

@@ -129,11 +129,9 @@ describe('hooks changing the outcome', () => {
     const app = appWith(async () => {
       throw new Error('boom');
     });
-    app
-      .service('svc')
-      .hooks({
-        error: { get: [(context: HookContext) => void (context.result = { recovered: context.error.message })] },
-      });
+    app.service('svc').hooks({
+      error: { get: [(context: HookContext) => void (context.result = { recovered: context.error.message })] },
+    });
     await expect(app.service('svc').get(1)).resolves.toEqual({ recovered: 'boom' });
   });
 

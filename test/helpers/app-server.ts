@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
-import { listenHttp } from '../../../../src/adapters/http';
-import { composeApplication, type ComposedApplication } from '../../../../src/composition-root';
+import { listenHttp } from '../../src/adapters/http';
+import { composeApplication, type ComposedApplication } from '../../src/composition-root';
 
 type ComposeOptions = NonNullable<Parameters<typeof composeApplication>[1]>;
-import type { AuthenticationOptions } from '../../../../src/composition/modules/authentication.module';
-import { loadConfig } from '../../../../src/composition/load-config';
+import type { AuthenticationOptions } from '../../src/composition/modules/authentication.module';
+import { loadConfig } from '../../src/composition/load-config';
 
 /** The JWT secret of every app these tests start, so they can forge tokens with it. */
 export const TEST_SECRET = 'reliability-suite-secret-0123456789abcdef';

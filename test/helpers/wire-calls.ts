@@ -1,5 +1,5 @@
-import { encodeQuery } from '../../../../src/adapters/rest-client/encode-query';
-import { argumentNames } from '../../../../src/application/app/service-call';
+import { encodeQuery } from '../../src/adapters/rest-client/encode-query';
+import { argumentNames } from '../../src/application/app/service-call';
 
 /** One call as a service sees it, whatever carries it. */
 export interface WireCall {
