@@ -1,7 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(__dirname, '../../..');
+/** Where the packages' files are, as the require cache names them (a linked node_modules resolved). */
+const packagesRoot = path.dirname(realpathSync(path.join(root, 'node_modules')));
 
 /**
  * Runs `script` in a fresh Node process (the TypeScript sources through @swc-node/register, as
@@ -12,7 +15,7 @@ function packagesLoadedBy(script: string): string[] {
     .then(() => {
       const names = new Set();
       for (const file of Object.keys(require.cache)) {
-        const match = /node_modules[\\\\/]((?:@[^\\\\/]+[\\\\/])?[^\\\\/]+)/.exec(file.slice(${root.length}));
+        const match = /node_modules[\\\\/]((?:@[^\\\\/]+[\\\\/])?[^\\\\/]+)/.exec(file.slice(${packagesRoot.length}));
         if (match) names.add(match[1].replace('\\\\', '/'));
       }
       console.log(JSON.stringify([...names]));
