@@ -25,8 +25,8 @@ export interface RunningApp {
 
 /**
  * The real composition in this process, listening on a free loopback port. Login and sign-up
- * rate limits are off (tests log in and sign up often) and password hashing is cheap, unless `authentication` says otherwise;
- * `logger` replaces the composition's own.
+ * rate limits are off (tests log in and sign up often) and password hashing is cheap, unless
+ * `authentication` says otherwise; `logger` replaces the composition's own.
  */
 export async function startApp(
   env: Record<string, string>,

@@ -15,7 +15,8 @@ const headerNames = (headers: Headers): string[] => {
 const NEW_PASSWORD = 'a fresh long password';
 const SAME_ANSWER = {
   message:
-    'If this address belongs to an account, a link to choose a new password has been sent to it. The link works once, within an hour.',
+    'If this address belongs to an account, a link to choose a new password has ' +
+    'been sent to it. The link works once, within an hour.',
 };
 
 /** "Forgot password": a link by e-mail through a real SMTP server, used once, ending every session. */

@@ -118,7 +118,8 @@ describe('bounded validation over HTTP', () => {
     );
     const worstHealth = Math.max(0, ...latencies);
     console.log(
-      `${label}: ${(payload.length / 1024).toFixed(0)} KB body -> ${response.status} in ${ms.toFixed(0)} ms, answer ${response.text.length} bytes; /health x${latencies.length}, worst ${worstHealth.toFixed(1)} ms`,
+      `${label}: ${(payload.length / 1024).toFixed(0)} KB body -> ${response.status} in ${ms.toFixed(0)} ms, ` +
+        `answer ${response.text.length} bytes; /health x${latencies.length}, worst ${worstHealth.toFixed(1)} ms`,
     );
     expect(response.status).toBe(400);
     expect(isErrorBody(response.body, 400)).toBe(true);

@@ -73,29 +73,32 @@ describe.each(BOTH_STORES)('relations on %s', (_store, env) => {
     }
   });
 
-  it('leaves a relation out with `$include=`, names it with `$include[]=user`, and refuses an unknown one', async () => {
-    const { token } = authors[1];
-    const none = await call(app.url, 'GET', '/messages?$limit=3&$include=', { token });
-    expect(none.status).toBe(200);
-    for (const message of none.body.data) expect(message).not.toHaveProperty('user');
-    const named = await call(app.url, 'GET', '/messages?$limit=3&$include[]=user', { token });
-    for (const message of named.body.data)
-      expect(message.user).toEqual({ _id: message.userId, name: expect.any(String) });
-    const unknown = await call(app.url, 'GET', '/messages?$include[]=author', { token });
-    expect(unknown.status).toBe(400);
-    expect(unknown.body.message).toBe("'author' is not a relation of this service ($include takes: user)");
-    // The relation needs its field: a `$select` without `userId` answers without it.
-    const selected = await call(app.url, 'GET', '/messages?$limit=1&$select[]=text', { token });
-    expect(selected.body.data[0]).not.toHaveProperty('user');
-    // One record and a write answer it too; a write with `$include=` answers without it.
-    const one = await call(app.url, 'GET', `/messages/${idOf(named.body.data[0])}`, { token });
-    expect(one.body.user).toEqual({ _id: named.body.data[0].userId, name: expect.any(String) });
-    const created = await call(app.url, 'POST', '/messages', { token, body: { text: 'with me' } });
-    expect(created.body.user).toEqual({ _id: idOf(authors[1].user), name: 'Author 1' });
-    const quiet = await call(app.url, 'POST', '/messages?$include=', { token, body: { text: 'without me' } });
-    expect(quiet.status).toBe(201);
-    expect(quiet.body).not.toHaveProperty('user');
-  });
+  it(
+    'leaves a relation out with `$include=`, names it with ' + '`$include[]=user`, and refuses an unknown one',
+    async () => {
+      const { token } = authors[1];
+      const none = await call(app.url, 'GET', '/messages?$limit=3&$include=', { token });
+      expect(none.status).toBe(200);
+      for (const message of none.body.data) expect(message).not.toHaveProperty('user');
+      const named = await call(app.url, 'GET', '/messages?$limit=3&$include[]=user', { token });
+      for (const message of named.body.data)
+        expect(message.user).toEqual({ _id: message.userId, name: expect.any(String) });
+      const unknown = await call(app.url, 'GET', '/messages?$include[]=author', { token });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.message).toBe("'author' is not a relation of this service ($include takes: user)");
+      // The relation needs its field: a `$select` without `userId` answers without it.
+      const selected = await call(app.url, 'GET', '/messages?$limit=1&$select[]=text', { token });
+      expect(selected.body.data[0]).not.toHaveProperty('user');
+      // One record and a write answer it too; a write with `$include=` answers without it.
+      const one = await call(app.url, 'GET', `/messages/${idOf(named.body.data[0])}`, { token });
+      expect(one.body.user).toEqual({ _id: named.body.data[0].userId, name: expect.any(String) });
+      const created = await call(app.url, 'POST', '/messages', { token, body: { text: 'with me' } });
+      expect(created.body.user).toEqual({ _id: idOf(authors[1].user), name: 'Author 1' });
+      const quiet = await call(app.url, 'POST', '/messages?$include=', { token, body: { text: 'without me' } });
+      expect(quiet.status).toBe(201);
+      expect(quiet.body).not.toHaveProperty('user');
+    },
+  );
 
   it('carries the author in socket answers and in every event, also of a write that asked for none', async () => {
     const listener = new RecordingSocket(app.url);

@@ -72,7 +72,8 @@ describe("a remote binding carries the storing server's events", () => {
 
   /** A user of both servers (one database): a token of each. */
   async function person(name: string): Promise<{ id: string; tokenA: string; tokenB: string }> {
-    const email = `${name.toLowerCase()}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+    const email =
+      `${name.toLowerCase()}-${Date.now().toString(36)}` + `${Math.random().toString(36).slice(2, 6)}@example.com`;
     const created = await call(serverA.url, 'POST', '/users', { body: { email, password: PASSWORD, name } });
     expect(created.status).toBe(201);
     const logIn = async (server: Running) =>

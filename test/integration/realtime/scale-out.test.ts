@@ -124,49 +124,54 @@ describeWithRedis('scale-out through Redis', () => {
     expect(viaSocket[0]).toMatchObject({ name: 'TooManyRequests' });
   });
 
-  it('with Redis down local delivery and calls go on; once it is back, what was posted meanwhile reaches the other instance, once', async () => {
-    await redis.kill();
-    const before = bob.socket.named('messages created').length;
-    const [error] = await alice.socket.call('create', 'messages', { text: 'during the outage' }, {});
-    expect(error).toBeNull();
-    await waitFor(
-      () => alice.socket.named('messages created').some((message) => message.text === 'during the outage'),
-      'local delivery during the outage',
-    );
-    // Logins go on too: the limiter counts in memory while Redis is away.
-    const started = Date.now();
-    const login = await call(second.url, 'POST', '/authentication', {
-      body: { strategy: 'local', email: bob.email, password: PASSWORD },
-    });
-    expect(login.status).toBe(201);
-    expect(Date.now() - started).toBeLessThan(3_000);
-    await redis.restart();
-    const deadline = Date.now() + 10_000;
-    let delivered = false;
-    for (let attempt = 0; !delivered && Date.now() < deadline; attempt++) {
-      await alice.socket.call('create', 'messages', { text: `after the outage ${attempt}` }, {});
-      await pause(250);
-      delivered = bob.socket
-        .named('messages created')
-        .slice(before)
-        .some((message) => String(message.text).startsWith('after the outage'));
-    }
-    expect(delivered).toBe(true);
-    // Not dropped: it waited for Redis on its instance, and its own clients had it once, at once.
-    await waitFor(
-      () =>
-        bob.socket
+  it(
+    'with Redis down local delivery and calls go on; once it is back, what was ' +
+      'posted meanwhile reaches the other instance, once',
+    async () => {
+      await redis.kill();
+      const before = bob.socket.named('messages created').length;
+      const [error] = await alice.socket.call('create', 'messages', { text: 'during the outage' }, {});
+      expect(error).toBeNull();
+      await waitFor(
+        () => alice.socket.named('messages created').some((message) => message.text === 'during the outage'),
+        'local delivery during the outage',
+      );
+      // Logins go on too: the limiter counts in memory while Redis is away.
+      const started = Date.now();
+      const login = await call(second.url, 'POST', '/authentication', {
+        body: { strategy: 'local', email: bob.email, password: PASSWORD },
+      });
+      expect(login.status).toBe(201);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      await redis.restart();
+      const deadline = Date.now() + 10_000;
+      let delivered = false;
+      for (let attempt = 0; !delivered && Date.now() < deadline; attempt++) {
+        await alice.socket.call('create', 'messages', { text: `after the outage ${attempt}` }, {});
+        await pause(250);
+        delivered = bob.socket
           .named('messages created')
           .slice(before)
-          .some((message) => message.text === 'during the outage'),
-      'the outage message on the other instance',
-    );
-    await pause(300);
-    for (const client of [alice, bob])
-      expect(
-        client.socket.named('messages created').filter((message) => message.text === 'during the outage'),
-      ).toHaveLength(1);
-  }, 30_000);
+          .some((message) => String(message.text).startsWith('after the outage'));
+      }
+      expect(delivered).toBe(true);
+      // Not dropped: it waited for Redis on its instance, and its own clients had it once, at once.
+      await waitFor(
+        () =>
+          bob.socket
+            .named('messages created')
+            .slice(before)
+            .some((message) => message.text === 'during the outage'),
+        'the outage message on the other instance',
+      );
+      await pause(300);
+      for (const client of [alice, bob])
+        expect(
+          client.socket.named('messages created').filter((message) => message.text === 'during the outage'),
+        ).toHaveLength(1);
+    },
+    30_000,
+  );
 });
 
 describeWithRedis('Redis event bus', () => {

@@ -91,7 +91,9 @@ async function expectPrivateDatabase(app: MainProcess): Promise<string> {
 
 /** What another local user gets when connecting to the socket (as root only: it needs setuid). */
 function connectAs(uid: number, socketPath: string): string {
-  const probe = `require('node:net').connect(${JSON.stringify(socketPath)}).on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); });`;
+  const probe =
+    `require('node:net').connect(${JSON.stringify(socketPath)}).on('connect', () => { console.log('connected'); ` +
+    `process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); });`;
   const result = spawnSync(process.execPath, ['-e', probe], {
     uid,
     gid: uid,

@@ -9,7 +9,10 @@ import { startMainProcess } from '../../helpers/main-process';
 const CLIENTS = 20;
 const EXIT_BOUND_MS = 15_000;
 
-/** Connection-level failures that mean "not served": refused, or a kept-alive socket closed before the request was read. */
+/**
+ * Connection-level failures that mean "not served": refused, or a kept-alive socket closed before
+ * the request was read.
+ */
 const CLEAN_REFUSALS = new Set(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
 
 type Outcome =

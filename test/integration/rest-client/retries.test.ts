@@ -75,16 +75,19 @@ describe('REST client retries', () => {
     (await call(app.url, 'GET', `/messages?text=${encodeURIComponent(text)}&$limit=0`, { token: author.token })).body
       .total as number;
 
-  it('retries a create whose answer was lost with the same key: done once, answered with the first result', async () => {
-    proxy.lose(1);
-    const before = proxy.seen();
-    const created = (await messagesClient({ attempts: 2, delayMs: 10, idempotencyKeys: true }).create({
-      text: 'sent through a bad network',
-    })) as Record<string, unknown>;
-    expect(proxy.seen() - before).toBe(2);
-    expect(created).toMatchObject({ text: 'sent through a bad network' });
-    expect(await countOf('sent through a bad network')).toBe(1);
-  });
+  it(
+    'retries a create whose answer was lost with the same key: ' + 'done once, answered with the first result',
+    async () => {
+      proxy.lose(1);
+      const before = proxy.seen();
+      const created = (await messagesClient({ attempts: 2, delayMs: 10, idempotencyKeys: true }).create({
+        text: 'sent through a bad network',
+      })) as Record<string, unknown>;
+      expect(proxy.seen() - before).toBe(2);
+      expect(created).toMatchObject({ text: 'sent through a bad network' });
+      expect(await countOf('sent through a bad network')).toBe(1);
+    },
+  );
 
   it('never repeats a create without a key, and repeats reads', async () => {
     proxy.lose(1);

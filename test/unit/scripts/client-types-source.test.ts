@@ -89,27 +89,36 @@ describe('clientTypesSource: the clients ServiceTypes, from the definitions', ()
   describe('for a definition with a relation, hidden fields, custom methods, extra operators and no pagination', () => {
     const source = clientTypesSource([notes]);
 
-    it('types the record from the record DTO: the id field required, a nested DTO as a nested type, hidden fields gone', () => {
-      expect(source).toContain(
-        'export interface ApiNotesRecord {\n  id: string;\n  author?: FixtureNoteAuthorDto;\n  size?: number;\n  title?: string;\n}',
-      );
-      expect(source).toContain('export interface FixtureNoteAuthorDto {\n  _id: string;\n  name?: string;\n}');
-      expect(source).not.toContain('secret');
-    });
+    it(
+      'types the record from the record DTO: the id field required, a ' +
+        'nested DTO as a nested type, hidden fields gone',
+      () => {
+        expect(source).toContain(
+          'export interface ApiNotesRecord {\n  id: string;\n' +
+            '  author?: FixtureNoteAuthorDto;\n  size?: number;\n  title?: string;\n}',
+        );
+        expect(source).toContain('export interface FixtureNoteAuthorDto {\n  _id: string;\n  name?: string;\n}');
+        expect(source).not.toContain('secret');
+      },
+    );
 
     it('types the data, the queryable fields with extra operators, the methods and their results', () => {
       expect(source).toContain(
         'export interface CreateFixtureNoteDto {\n  title: string;\n  priority?: "low" | "high";\n}',
       );
       expect(source).toContain(
-        "  'api/notes': {\n    record: ApiNotesRecord;\n    create: CreateFixtureNoteDto;\n    update: CreateFixtureNoteDto;\n    patch: PatchFixtureNoteDto;",
+        "  'api/notes': {\n    record: ApiNotesRecord;\n    create: CreateFixtureNoteDto;\n" +
+          '    update: CreateFixtureNoteDto;\n    patch: PatchFixtureNoteDto;',
       );
       expect(source).toContain(
-        '    fields: {\n      id: string;\n      title: string;\n    };\n    operators: { $regex: string; $near: unknown };',
+        '    fields: {\n      id: string;\n      title: string;\n    };\n' +
+          '    operators: { $regex: string; $near: unknown };',
       );
       expect(source).toContain("    standard: 'find' | 'get' | 'create';");
       expect(source).toContain(
-        '    methods: {\n      archive: { data: ArchiveFixtureNoteDto; result: ArchiveFixtureResultDto };\n      touch: { data: unknown; result: ApiNotesRecord };\n    };',
+        '    methods: {\n' +
+          '      archive: { data: ArchiveFixtureNoteDto; result: ArchiveFixtureResultDto };\n' +
+          '      touch: { data: unknown; result: ApiNotesRecord };\n    };',
       );
       expect(source).toContain('    paginated: false;');
       expect(source).toContain("  'api/notes': ['find', 'get', 'create', 'archive', 'touch'],");
