@@ -15,17 +15,21 @@ export function describeKeepOnReplace(target: ContractTarget, base: ContractServ
     const dougId = () => fx.idOf(fx.seeded.Doug);
     const stored = (): Promise<StoredPerson> => fx.service.get(dougId());
 
-    it('keeps the stored kept fields over the data, takes the data for a kept field the record lacks, and drops the rest', async () => {
-      const updated = await fx.service.update(dougId(), { name: 'Dougler', age: 99, group: 'new' });
-      expect(sameId(fx.idOf(updated), dougId())).toBe(true);
-      expect(updated).toMatchObject({ name: 'Dougler', age: 32, group: 'new' });
-      expect(updated.nickname).toBeUndefined();
-      const reread = await stored();
-      expect(reread).toMatchObject({ name: 'Dougler', age: 32, group: 'new' });
-      // A database keeps its own `_id` besides a custom id field.
-      const fields = Object.keys(reread).filter((key) => key !== '_id' || fx.idField === '_id');
-      expect(fields.sort()).toEqual(['age', 'group', 'name', fx.idField].sort());
-    });
+    it(
+      'keeps the stored kept fields over the data, takes the data for a ' +
+        'kept field the record lacks, and drops the rest',
+      async () => {
+        const updated = await fx.service.update(dougId(), { name: 'Dougler', age: 99, group: 'new' });
+        expect(sameId(fx.idOf(updated), dougId())).toBe(true);
+        expect(updated).toMatchObject({ name: 'Dougler', age: 32, group: 'new' });
+        expect(updated.nickname).toBeUndefined();
+        const reread = await stored();
+        expect(reread).toMatchObject({ name: 'Dougler', age: 32, group: 'new' });
+        // A database keeps its own `_id` besides a custom id field.
+        const fields = Object.keys(reread).filter((key) => key !== '_id' || fx.idField === '_id');
+        expect(fields.sort()).toEqual(['age', 'group', 'name', fx.idField].sort());
+      },
+    );
 
     it('with $select returns the selected fields and the id', async () => {
       const updated = await fx.service.update(dougId(), { name: 'Dougler' }, { query: { $select: ['age'] } });
@@ -51,17 +55,21 @@ export function describeKeepOnReplace(target: ContractTarget, base: ContractServ
       await expect(stored()).resolves.toMatchObject({ ...data, age: 32 });
     });
 
-    it(`counts all of ${CONCURRENT_PATCHES} concurrent $inc patches of a kept field among ${CONCURRENT_UPDATES} updates`, async () => {
-      const patches = Array.from({ length: CONCURRENT_PATCHES }, () =>
-        fx.service.patch(dougId(), { $inc: { age: 1 } }),
-      );
-      const updates = Array.from({ length: CONCURRENT_UPDATES }, (_unused, index) =>
-        fx.service.update(dougId(), { name: `Doug ${index}` }),
-      );
-      await Promise.all([...patches, ...updates]);
-      const reread = await stored();
-      expect(reread.age).toBe(DOUG.age + CONCURRENT_PATCHES);
-      expect(reread.name).toMatch(/^Doug \d$/);
-    });
+    it(
+      `counts all of ${CONCURRENT_PATCHES} concurrent $inc patches of a ` +
+        `kept field among ${CONCURRENT_UPDATES} updates`,
+      async () => {
+        const patches = Array.from({ length: CONCURRENT_PATCHES }, () =>
+          fx.service.patch(dougId(), { $inc: { age: 1 } }),
+        );
+        const updates = Array.from({ length: CONCURRENT_UPDATES }, (_unused, index) =>
+          fx.service.update(dougId(), { name: `Doug ${index}` }),
+        );
+        await Promise.all([...patches, ...updates]);
+        const reread = await stored();
+        expect(reread.age).toBe(DOUG.age + CONCURRENT_PATCHES);
+        expect(reread.name).toMatch(/^Doug \d$/);
+      },
+    );
   });
 }

@@ -92,12 +92,15 @@ export function describeMulti(target: ContractTarget, base: ContractServiceOptio
       expect(patched.map((person: Person) => person.age)).toEqual([2, 2]);
     });
 
-    it('patch with a null id where the change makes the query stop matching still returns the records, changed', async () => {
-      const patched = await fx.service.patch(null, { age: 11 }, { query: { age: 10 } });
-      expect(sortedNames(patched)).toEqual(['Dave', 'David']);
-      expect(patched.map((person: Person) => person.age)).toEqual([11, 11]);
-      expect(await fx.service.find({ query: { age: 10 } })).toEqual([]);
-    });
+    it(
+      'patch with a null id where the change makes the query stop ' + 'matching still returns the records, changed',
+      async () => {
+        const patched = await fx.service.patch(null, { age: 11 }, { query: { age: 10 } });
+        expect(sortedNames(patched)).toEqual(['Dave', 'David']);
+        expect(patched.map((person: Person) => person.age)).toEqual([11, 11]);
+        expect(await fx.service.find({ query: { age: 10 } })).toEqual([]);
+      },
+    );
 
     it('patch with a null id and $select returns the selected fields and the ids', async () => {
       const patched = await fx.service.patch(null, { age: 3 }, { query: { group: 'team', $select: ['name'] } });

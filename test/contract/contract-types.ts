@@ -28,6 +28,9 @@ export interface ContractTarget {
   name: string;
   /** Builds a fresh EMPTY service with these options, registered in an app (hooked service with events). */
   create(options: ContractServiceOptions): Promise<{ service: ContractService; close(): Promise<void> }>;
-  /** Which optional case groups apply. Defaults true. REST clients can't pass params.adapter/params.paginate over the wire. */
+  /**
+   * Which optional case groups apply. Defaults true. REST clients can't pass
+   * params.adapter/params.paginate over the wire.
+   */
   capabilities?: { adapterParams?: boolean; paginateParam?: boolean; customId?: boolean };
 }

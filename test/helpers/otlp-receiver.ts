@@ -66,7 +66,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       while (!found(spans)) {
         if (Date.now() > deadline)
           throw new Error(
-            `spans not received in ${timeoutMs} ms; got: ${spans.map((span) => `${span.service} ${span.name}`).join(', ')}`,
+            `spans not received in ${timeoutMs} ms; ` +
+              `got: ${spans.map((span) => `${span.service} ${span.name}`).join(', ')}`,
           );
         await new Promise((resolve) => setTimeout(resolve, 25));
       }

@@ -4,8 +4,14 @@
  * test/reporters/skip-reasons.reporter.cjs (listed in the jest configs) finds it and prints it
  * after the run. Every conditional suite uses these instead of `describe.skip` / `it.skip`:
  *
- *   describeIf(redisServerPath !== undefined, 'redis-server is missing (apt-get install -y redis-server)')('scale-out', () => { ... });
- *   itIf(library === 'axios', 'fetch has no per-call options to pass')('passes params.connection', async () => { ... });
+ *   describeIf(redisServerPath !== undefined, 'redis-server is missing (apt-get install -y redis-server)')(
+ *     'scale-out',
+ *     () => { ... },
+ *   );
+ *   itIf(library === 'axios', 'fetch has no per-call options to pass')(
+ *     'passes params.connection',
+ *     async () => { ... },
+ *   );
  */
 
 /** The title of a skipped test ends in `[skip reason: <reason>]`; the reporter reads it back. */

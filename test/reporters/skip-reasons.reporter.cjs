@@ -22,7 +22,10 @@ class SkipReasonsReporter {
 
   /**
    * @param {unknown} _test
-   * @param {{ testFilePath: string; testResults: { status: string; title: string; ancestorTitles: string[] }[] }} result
+   * @param {{
+   *   testFilePath: string;
+   *   testResults: { status: string; title: string; ancestorTitles: string[] }[];
+   * }} result
    */
   onTestResult(_test, result) {
     const reasons = [];
@@ -44,7 +47,8 @@ class SkipReasonsReporter {
       for (const reason of reasons) lines.push(`  ${file} > ${reason}`);
       if (unexplained > 0)
         lines.push(
-          `  ${file}: ${unexplained} skipped without a reason (use describeIf / itIf of test/helpers/skip-with-reason.ts)`,
+          `  ${file}: ${unexplained} skipped without a reason (use describeIf ` +
+            '/ itIf of test/helpers/skip-with-reason.ts)',
         );
     }
     process.stderr.write(`${lines.join('\n')}\n`);

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { MongoClient } from 'mongodb';
-import { signUpAndLogIn, type Account } from '../integration/reliability/support/accounts';
-import { BOTH_STORES, startApp, type RunningApp } from '../integration/reliability/support/app-server';
-import { killChildren } from '../integration/reliability/support/child-process';
-import { startEmbeddedMongoChild } from '../integration/reliability/support/embedded-mongo-child';
-import { freePort } from '../integration/reliability/support/free-port';
-import { checkReplies, exchange, wireInput } from '../integration/reliability/support/wire-fuzz-cases';
-import { checkAnswer, fuzzCase, toRequest } from '../integration/reliability/support/http-fuzz-cases';
-import { rawRequest } from '../integration/reliability/support/raw-request';
+import { signUpAndLogIn, type Account } from '../helpers/accounts';
+import { BOTH_STORES, startApp, type RunningApp } from '../helpers/app-server';
+import { killChildren } from '../helpers/child-process';
+import { startEmbeddedMongoChild } from '../helpers/embedded-mongo-child';
+import { freePort } from '../helpers/free-port';
+import { checkReplies, exchange, wireInput } from '../helpers/wire-fuzz-cases';
+import { checkAnswer, fuzzCase, toRequest } from '../helpers/http-fuzz-cases';
+import { rawRequest } from '../helpers/raw-request';
 
 /** How long each long fuzzing run may take; fast-check stops there and the run passes if nothing failed. */
 const TIME_LIMIT_MS = 30_000;

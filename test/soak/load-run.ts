@@ -1,4 +1,4 @@
-import { call } from '../integration/reliability/support/http';
+import { call } from '../helpers/http';
 
 export interface LoadReport {
   requests: number;

@@ -1,6 +1,6 @@
-import { signUpAndLogIn } from '../integration/reliability/support/accounts';
-import { killChildren } from '../integration/reliability/support/child-process';
-import { startMainProcess, type MainProcess } from '../integration/reliability/support/main-process';
+import { signUpAndLogIn } from '../helpers/accounts';
+import { killChildren } from '../helpers/child-process';
+import { startMainProcess, type MainProcess } from '../helpers/main-process';
 import { runLoad, type LoadReport } from './load-run';
 import { residentBytes } from './process-memory';
 
@@ -30,33 +30,40 @@ describe('soak: load', () => {
   }, 60_000);
   afterAll(killChildren);
 
-  it(`${CLIENTS} clients x ${RUN_MS / 1000} s, three times: zero 5xx, memory after the later runs back within 10% of the first`, async () => {
-    const tokens: string[] = [];
-    for (let index = 0; index < 10; index++) tokens.push((await signUpAndLogIn(server.url)).token);
-    const pid = server.child.process.pid!;
+  it(
+    `${CLIENTS} clients x ${RUN_MS / 1000} s, three times: zero 5xx, memory ` +
+      'after the later runs back within 10% of the first',
+    async () => {
+      const tokens: string[] = [];
+      for (let index = 0; index < 10; index++) tokens.push((await signUpAndLogIn(server.url)).token);
+      const pid = server.child.process.pid!;
 
-    // Warm-up (three runs' worth) brings RSS to its plateau (JIT code, pools, V8's heap sizing),
-    // so the two measured runs start alike; a leak would keep growing from there.
-    expectClean(await runLoad(server.url, tokens, CLIENTS, 3 * RUN_MS));
-    const afterWarmUp = await settledResidentBytes(pid);
-    const first = await runLoad(server.url, tokens, CLIENTS, RUN_MS);
-    const afterFirst = await settledResidentBytes(pid);
-    const second = await runLoad(server.url, tokens, CLIENTS, RUN_MS);
-    const afterSecond = await settledResidentBytes(pid);
-    const third = await runLoad(server.url, tokens, CLIENTS, RUN_MS);
-    const afterThird = await settledResidentBytes(pid);
-    console.log(
-      `load: warm-up RSS ${mb(afterWarmUp)}; run 1 ${first.requests} requests ${JSON.stringify(first.statuses)}, RSS ${mb(afterFirst)}; ` +
-        `run 2 ${second.requests} requests, RSS ${mb(afterSecond)}; run 3 ${third.requests} requests, RSS ${mb(afterThird)}`,
-    );
+      // Warm-up (three runs' worth) brings RSS to its plateau (JIT code, pools, V8's heap sizing),
+      // so the two measured runs start alike; a leak would keep growing from there.
+      expectClean(await runLoad(server.url, tokens, CLIENTS, 3 * RUN_MS));
+      const afterWarmUp = await settledResidentBytes(pid);
+      const first = await runLoad(server.url, tokens, CLIENTS, RUN_MS);
+      const afterFirst = await settledResidentBytes(pid);
+      const second = await runLoad(server.url, tokens, CLIENTS, RUN_MS);
+      const afterSecond = await settledResidentBytes(pid);
+      const third = await runLoad(server.url, tokens, CLIENTS, RUN_MS);
+      const afterThird = await settledResidentBytes(pid);
+      console.log(
+        `load: warm-up RSS ${mb(afterWarmUp)}; run 1 ${first.requests} ` +
+          `requests ${JSON.stringify(first.statuses)}, RSS ${mb(afterFirst)}; ` +
+          `run 2 ${second.requests} requests, RSS ${mb(afterSecond)}; run ` +
+          `3 ${third.requests} requests, RSS ${mb(afterThird)}`,
+      );
 
-    for (const run of [first, second, third]) expectClean(run);
-    // Memory retained per request keeps rising run after run; V8's heap sizing moves RSS by tens of
-    // MB either way between two readings. So the lower of the next two readings must be within 10 %
-    // of the first: a leak raises both, a resize only one.
-    expect(Math.min(afterSecond, afterThird)).toBeLessThanOrEqual(afterFirst * 1.1);
-    expect(server.child.running).toBe(true);
-  }, 180_000);
+      for (const run of [first, second, third]) expectClean(run);
+      // Memory retained per request keeps rising run after run; V8's heap sizing moves RSS by tens of
+      // MB either way between two readings. So the lower of the next two readings must be within 10 %
+      // of the first: a leak raises both, a resize only one.
+      expect(Math.min(afterSecond, afterThird)).toBeLessThanOrEqual(afterFirst * 1.1);
+      expect(server.child.running).toBe(true);
+    },
+    180_000,
+  );
 });
 
 function expectClean(report: LoadReport): void {

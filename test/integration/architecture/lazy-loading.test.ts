@@ -1,7 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(__dirname, '../../..');
+/** Where the packages' files are, as the require cache names them (a linked node_modules resolved). */
+const packagesRoot = path.dirname(realpathSync(path.join(root, 'node_modules')));
 
 /**
  * Runs `script` in a fresh Node process (the TypeScript sources through @swc-node/register, as
@@ -12,7 +15,7 @@ function packagesLoadedBy(script: string): string[] {
     .then(() => {
       const names = new Set();
       for (const file of Object.keys(require.cache)) {
-        const match = /node_modules[\\\\/]((?:@[^\\\\/]+[\\\\/])?[^\\\\/]+)/.exec(file.slice(${root.length}));
+        const match = /node_modules[\\\\/]((?:@[^\\\\/]+[\\\\/])?[^\\\\/]+)/.exec(file.slice(${packagesRoot.length}));
         if (match) names.add(match[1].replace('\\\\', '/'));
       }
       console.log(JSON.stringify([...names]));
@@ -41,11 +44,15 @@ const HEAVY = [
 ];
 
 describe('the package entry point loads heavy libraries on first use only', () => {
-  it('importing everything loads neither the driver, nor class-validator, nor Inversify, nor socket.io, nor CASL', () => {
-    const loaded = packagesLoadedBy(`Promise.resolve().then(() => require('./src'))`);
-    expect(loaded).toEqual(expect.arrayContaining(['express', 'mingo']));
-    for (const name of HEAVY) expect(loaded).not.toContain(name);
-  }, 60_000);
+  it(
+    'importing everything loads neither the driver, nor ' + 'class-validator, nor Inversify, nor socket.io, nor CASL',
+    () => {
+      const loaded = packagesLoadedBy(`Promise.resolve().then(() => require('./src'))`);
+      expect(loaded).toEqual(expect.arrayContaining(['express', 'mingo']));
+      for (const name of HEAVY) expect(loaded).not.toContain(name);
+    },
+    60_000,
+  );
 
   it('validation hooks and ObjectId decorators load class-validator when they are made', () => {
     const loaded = packagesLoadedBy(`Promise.resolve().then(() => {
@@ -70,20 +77,25 @@ describe('the package entry point loads heavy libraries on first use only', () =
     expect(loaded).not.toContain('undici');
   }, 60_000);
 
-  it('the OpenAPI schema library loads only when the document is built (DOCS=true); the page files only when served', () => {
-    const compose = (docs: string) => `Promise.resolve().then(async () => {
+  it(
+    'the OpenAPI schema library loads only when the document is built ' +
+      '(DOCS=true); the page files only when served',
+    () => {
+      const compose = (docs: string) => `Promise.resolve().then(async () => {
       const { composeApplication, loadConfig } = require('./src');
       const composed = await composeApplication(loadConfig({ NODE_ENV: 'test', STORE: 'memory', LOG_LEVEL: 'silent', PASSWORD_HASH_COST: '10', DOCS: '${docs}' }));
       await composed.close();
     })`;
-    const withoutDocs = packagesLoadedBy(compose('false'));
-    expect(withoutDocs).toContain('class-validator');
-    expect(withoutDocs).not.toContain('class-validator-jsonschema');
-    const withDocs = packagesLoadedBy(compose('true'));
-    expect(withDocs).toContain('class-validator-jsonschema');
-    // swagger-ui-dist is only located (require.resolve); its files are read when requested.
-    expect(withDocs).not.toContain('swagger-ui-dist');
-  }, 120_000);
+      const withoutDocs = packagesLoadedBy(compose('false'));
+      expect(withoutDocs).toContain('class-validator');
+      expect(withoutDocs).not.toContain('class-validator-jsonschema');
+      const withDocs = packagesLoadedBy(compose('true'));
+      expect(withDocs).toContain('class-validator-jsonschema');
+      // swagger-ui-dist is only located (require.resolve); its files are read when requested.
+      expect(withDocs).not.toContain('swagger-ui-dist');
+    },
+    120_000,
+  );
 
   it('startEmbeddedMongo loads the server on its first call', () => {
     const loaded = packagesLoadedBy(`Promise.resolve().then(async () => {

@@ -1,6 +1,6 @@
-import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
-import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
-import { call } from '../reliability/support/http';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
+import { PASSWORD, uniqueEmail } from '../../helpers/accounts';
+import { call } from '../../helpers/http';
 
 /** Changing the password or the e-mail takes the current password, and a new password ends the other sessions. */
 describe.each(BOTH_STORES)('account changes on the %s store', (_store, env) => {
@@ -87,41 +87,44 @@ describe.each(BOTH_STORES)('account changes on the %s store', (_store, env) => {
     ).toBe(201);
   });
 
-  it('a new password with the current one ends every other session (access and refresh tokens) and keeps mine', async () => {
-    const { id, email, here, elsewhere } = await account();
-    const changed = await call(app.url, 'PATCH', `/users/${id}`, {
-      token: here.accessToken,
-      body: { password: 'a new long password', currentPassword: PASSWORD },
-    });
-    expect(changed.status).toBe(200);
-    expect(changed.text).not.toMatch(/password"|scrypt/);
-    expect((await call(app.url, 'GET', '/messages', { token: here.accessToken })).status).toBe(200);
-    expect((await call(app.url, 'GET', '/messages', { token: elsewhere.accessToken })).body).toMatchObject({
-      code: 401,
-      data: { reason: 'revoked' },
-    });
-    expect(
-      (
-        await call(app.url, 'POST', '/authentication', {
-          body: { strategy: 'refresh', refreshToken: elsewhere.refreshToken },
-        })
-      ).status,
-    ).toBe(401);
-    expect(
-      (
-        await call(app.url, 'POST', '/authentication', {
-          body: { strategy: 'refresh', refreshToken: here.refreshToken },
-        })
-      ).status,
-    ).toBe(201);
-    expect(
-      (
-        await call(app.url, 'POST', '/authentication', {
-          body: { strategy: 'local', email, password: 'a new long password' },
-        })
-      ).status,
-    ).toBe(201);
-  });
+  it(
+    'a new password with the current one ends every other session ' + '(access and refresh tokens) and keeps mine',
+    async () => {
+      const { id, email, here, elsewhere } = await account();
+      const changed = await call(app.url, 'PATCH', `/users/${id}`, {
+        token: here.accessToken,
+        body: { password: 'a new long password', currentPassword: PASSWORD },
+      });
+      expect(changed.status).toBe(200);
+      expect(changed.text).not.toMatch(/password"|scrypt/);
+      expect((await call(app.url, 'GET', '/messages', { token: here.accessToken })).status).toBe(200);
+      expect((await call(app.url, 'GET', '/messages', { token: elsewhere.accessToken })).body).toMatchObject({
+        code: 401,
+        data: { reason: 'revoked' },
+      });
+      expect(
+        (
+          await call(app.url, 'POST', '/authentication', {
+            body: { strategy: 'refresh', refreshToken: elsewhere.refreshToken },
+          })
+        ).status,
+      ).toBe(401);
+      expect(
+        (
+          await call(app.url, 'POST', '/authentication', {
+            body: { strategy: 'refresh', refreshToken: here.refreshToken },
+          })
+        ).status,
+      ).toBe(201);
+      expect(
+        (
+          await call(app.url, 'POST', '/authentication', {
+            body: { strategy: 'local', email, password: 'a new long password' },
+          })
+        ).status,
+      ).toBe(201);
+    },
+  );
 
   it("someone else's account stays refused (403) whatever password is given", async () => {
     const ann = await account();

@@ -1,6 +1,6 @@
-import { PASSWORD, signUpAndLogIn, type Account } from '../reliability/support/accounts';
-import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
-import { call } from '../reliability/support/http';
+import { PASSWORD, signUpAndLogIn, type Account } from '../../helpers/accounts';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
 
 const idOf = (record: Record<string, any>) => String(record._id);
 

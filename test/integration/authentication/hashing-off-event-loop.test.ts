@@ -1,12 +1,12 @@
 import { request } from 'node:http';
 import bcrypt from 'bcryptjs';
 import { MongoClient } from 'mongodb';
-import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
-import { startApp } from '../reliability/support/app-server';
-import { killChildren } from '../reliability/support/child-process';
-import { healthDuring, percentile } from '../reliability/support/health-probe';
-import { call, isErrorBody } from '../reliability/support/http';
-import { startMainProcess, type MainProcess } from '../reliability/support/main-process';
+import { PASSWORD, uniqueEmail } from '../../helpers/accounts';
+import { startApp } from '../../helpers/app-server';
+import { killChildren } from '../../helpers/child-process';
+import { healthDuring, percentile } from '../../helpers/health-probe';
+import { call, isErrorBody } from '../../helpers/http';
+import { startMainProcess, type MainProcess } from '../../helpers/main-process';
 
 /** The issue's bound: p99 of `GET /health` while 100 logins hash. */
 const P99_LIMIT_MS = 50;
@@ -57,7 +57,9 @@ function summarize(label: string, latencies: number[], ms: number): number {
   const sorted = [...latencies].sort((a, b) => a - b);
   const p99 = percentile(sorted, 0.99);
   console.log(
-    `${label}: logins took ${Math.round(ms)} ms; /health x${sorted.length}: p50 ${percentile(sorted, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`,
+    `${label}: logins took ${Math.round(ms)} ms; /health x${sorted.length}: ` +
+      `p50 ${percentile(sorted, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ` +
+      `max ${sorted[sorted.length - 1].toFixed(1)} ms`,
   );
   return p99;
 }
@@ -90,25 +92,30 @@ describe('password hashing stays off the event loop', () => {
   const storedHashOf = async (email: string) =>
     ((await database.db('app').collection('users').findOne({ email })) as { password?: string } | null)?.password;
 
-  it(`answers /health with p99 under ${P99_LIMIT_MS} ms while ${LOGINS} logins from ${LOGINS} addresses hash at the default cost`, async () => {
-    const email = uniqueEmail('burst');
-    expect((await call(app.url, 'POST', '/users', { body: { email, password: PASSWORD } })).status).toBe(201);
-    expect(await storedHashOf(email)).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+  it(
+    `answers /health with p99 under ${P99_LIMIT_MS} ms while ${LOGINS} logins ` +
+      `from ${LOGINS} addresses hash at the default cost`,
+    async () => {
+      const email = uniqueEmail('burst');
+      expect((await call(app.url, 'POST', '/users', { body: { email, password: PASSWORD } })).status).toBe(201);
+      expect(await storedHashOf(email)).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
 
-    // Half right passwords, half unknown accounts (compared against the dummy hash): each one full hash.
-    const logins = Array.from(
-      { length: LOGINS },
-      (_, i) => () => logInFrom(app.url, `127.0.0.${10 + i}`, i % 2 === 0 ? email : uniqueEmail('nobody'), PASSWORD),
-    );
-    const { statuses, latencies, healthStatuses, ms } = await healthDuringLogins(app.url, logins);
-    const p99 = summarize(`${LOGINS} logins, scrypt N=2^17`, latencies, ms);
+      // Half right passwords, half unknown accounts (compared against the dummy hash): each one full hash.
+      const logins = Array.from(
+        { length: LOGINS },
+        (_, i) => () => logInFrom(app.url, `127.0.0.${10 + i}`, i % 2 === 0 ? email : uniqueEmail('nobody'), PASSWORD),
+      );
+      const { statuses, latencies, healthStatuses, ms } = await healthDuringLogins(app.url, logins);
+      const p99 = summarize(`${LOGINS} logins, scrypt N=2^17`, latencies, ms);
 
-    expect(statuses.filter((status) => status === 201)).toHaveLength(LOGINS / 2);
-    expect(statuses.filter((status) => status === 401)).toHaveLength(LOGINS / 2);
-    expect([...healthStatuses]).toEqual([200]);
-    expect(p99).toBeLessThan(P99_LIMIT_MS);
-    expect(latencies.length).toBeGreaterThanOrEqual(100); // enough samples for a p99 to mean something
-  }, 240_000);
+      expect(statuses.filter((status) => status === 201)).toHaveLength(LOGINS / 2);
+      expect(statuses.filter((status) => status === 401)).toHaveLength(LOGINS / 2);
+      expect([...healthStatuses]).toEqual([200]);
+      expect(p99).toBeLessThan(P99_LIMIT_MS);
+      expect(latencies.length).toBeGreaterThanOrEqual(100); // enough samples for a p99 to mean something
+    },
+    240_000,
+  );
 
   it('verifies stored bcrypt hashes off the event loop and replaces one with scrypt at the next login', async () => {
     const email = uniqueEmail('legacy');

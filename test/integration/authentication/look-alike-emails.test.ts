@@ -1,6 +1,6 @@
-import { PASSWORD, signUpAndLogIn, uniqueEmail, type Account } from '../reliability/support/accounts';
-import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
-import { call, isErrorBody } from '../reliability/support/http';
+import { PASSWORD, signUpAndLogIn, uniqueEmail, type Account } from '../../helpers/accounts';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
+import { call, isErrorBody } from '../../helpers/http';
 
 /** Characters that make an address look like another one (issue 25, finding 11). */
 const INVISIBLE: [string, string][] = [

@@ -1,7 +1,7 @@
-import { BOTH_STORES, type RunningApp } from '../reliability/support/app-server';
-import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
-import { call } from '../reliability/support/http';
-import { pause, waitFor } from '../realtime/support/socket-clients';
+import { BOTH_STORES, type RunningApp } from '../../helpers/app-server';
+import { PASSWORD, uniqueEmail } from '../../helpers/accounts';
+import { call } from '../../helpers/http';
+import { pause, waitFor } from '../../helpers/socket-clients';
 import { createMailer } from '../../../src/composition/mailer';
 import { startRecordedApp } from './support/session-app';
 import { startSmtpInbox, type SmtpInbox } from './support/smtp-inbox';
@@ -15,7 +15,8 @@ const headerNames = (headers: Headers): string[] => {
 const NEW_PASSWORD = 'a fresh long password';
 const SAME_ANSWER = {
   message:
-    'If this address belongs to an account, a link to choose a new password has been sent to it. The link works once, within an hour.',
+    'If this address belongs to an account, a link to choose a new password has ' +
+    'been sent to it. The link works once, within an hour.',
 };
 
 /** "Forgot password": a link by e-mail through a real SMTP server, used once, ending every session. */

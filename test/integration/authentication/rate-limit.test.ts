@@ -63,15 +63,18 @@ describe('brute-force limits of POST /authentication', () => {
     });
     afterAll(() => composed.close());
 
-    it('limits one client spraying many emails, also with hostile bodies (needs params.ip from the HTTP adapter)', async () => {
-      expect((await login(agent, { $ne: null })).status).toBe(401);
-      expect((await login(agent, ['a@example.com'])).status).toBe(401);
-      for (let attempt = 0; attempt < 2; attempt++)
-        expect((await login(agent, `user${attempt}@example.com`)).status).toBe(401);
-      const limited = await login(agent, 'ann@example.com', PASSWORD);
-      expect(limited.status).toBe(429);
-      expect(limited.headers['retry-after']).toBeDefined();
-    });
+    it(
+      'limits one client spraying many emails, also with hostile ' + 'bodies (needs params.ip from the HTTP adapter)',
+      async () => {
+        expect((await login(agent, { $ne: null })).status).toBe(401);
+        expect((await login(agent, ['a@example.com'])).status).toBe(401);
+        for (let attempt = 0; attempt < 2; attempt++)
+          expect((await login(agent, `user${attempt}@example.com`)).status).toBe(401);
+        const limited = await login(agent, 'ann@example.com', PASSWORD);
+        expect(limited.status).toBe(429);
+        expect(limited.headers['retry-after']).toBeDefined();
+      },
+    );
   });
 
   it('keeps clients apart and lets a success clear its email count (internal calls with params.ip)', async () => {
@@ -99,35 +102,39 @@ describe('brute-force limits of POST /authentication', () => {
     }
   });
 
-  it("never lets an attacker's failures lock the owner out from another address, and slows the attacker more with each failure", async () => {
-    const composed = await givenAuthApp({
-      rateLimit: { maxFailuresPerEmail: 3, maxFailuresPerClient: 50, windowMs: 60_000 },
-    });
-    try {
-      await signUp(request(composed.http), 'owner@example.com');
-      const authentication = composed.app.service('authentication');
-      const attempt = (ip: string, password = 'wrong password') =>
-        authentication
-          .create({ strategy: 'local', email: 'owner@example.com', password }, { provider: 'rest', ip })
-          .then(
-            () => ({ code: 201, retryAfter: 0 }),
-            (error: { code: number; data?: { retryAfter?: number } }) => ({
-              code: error.code,
-              retryAfter: error.data?.retryAfter ?? 0,
-            }),
-          );
-      for (let failure = 0; failure < 3; failure++) expect((await attempt('6.6.6.6')).code).toBe(401);
-      // Past its allowance the attacker waits, and each failure it manages doubles the wait.
-      const throttled = await attempt('6.6.6.6');
-      expect(throttled).toEqual({ code: 429, retryAfter: 1 });
-      expect((await attempt('6.6.6.6', PASSWORD)).code).toBe(429);
-      // The owner, from another address, signs in at once, any number of times.
-      for (let login = 0; login < 3; login++) expect((await attempt('10.1.1.1', PASSWORD)).code).toBe(201);
-      // And a failure of the owner's own does not inherit the attacker's count.
-      expect((await attempt('10.1.1.1')).code).toBe(401);
-      expect((await attempt('10.1.1.1', PASSWORD)).code).toBe(201);
-    } finally {
-      await composed.close();
-    }
-  });
+  it(
+    "never lets an attacker's failures lock the owner out from another " +
+      'address, and slows the attacker more with each failure',
+    async () => {
+      const composed = await givenAuthApp({
+        rateLimit: { maxFailuresPerEmail: 3, maxFailuresPerClient: 50, windowMs: 60_000 },
+      });
+      try {
+        await signUp(request(composed.http), 'owner@example.com');
+        const authentication = composed.app.service('authentication');
+        const attempt = (ip: string, password = 'wrong password') =>
+          authentication
+            .create({ strategy: 'local', email: 'owner@example.com', password }, { provider: 'rest', ip })
+            .then(
+              () => ({ code: 201, retryAfter: 0 }),
+              (error: { code: number; data?: { retryAfter?: number } }) => ({
+                code: error.code,
+                retryAfter: error.data?.retryAfter ?? 0,
+              }),
+            );
+        for (let failure = 0; failure < 3; failure++) expect((await attempt('6.6.6.6')).code).toBe(401);
+        // Past its allowance the attacker waits, and each failure it manages doubles the wait.
+        const throttled = await attempt('6.6.6.6');
+        expect(throttled).toEqual({ code: 429, retryAfter: 1 });
+        expect((await attempt('6.6.6.6', PASSWORD)).code).toBe(429);
+        // The owner, from another address, signs in at once, any number of times.
+        for (let login = 0; login < 3; login++) expect((await attempt('10.1.1.1', PASSWORD)).code).toBe(201);
+        // And a failure of the owner's own does not inherit the attacker's count.
+        expect((await attempt('10.1.1.1')).code).toBe(401);
+        expect((await attempt('10.1.1.1', PASSWORD)).code).toBe(201);
+      } finally {
+        await composed.close();
+      }
+    },
+  );
 });

@@ -1,6 +1,6 @@
 import { createRedisClient, closeRedisClient, RedisLoginRateLimiter } from '../../../src/adapters/redis';
 import type { GrantedLoginAttempt, LoginReservation } from '../../../src/ports/login-rate-limiter.port';
-import { describeWithRedis, startRedis, type RedisProcess } from '../realtime/support/redis-server';
+import { describeWithRedis, startRedis, type RedisProcess } from '../../helpers/redis-server';
 
 const OPTIONS = { maxFailuresPerClient: 4, maxFailuresPerEmail: 3, windowMs: 60_000 };
 
@@ -46,20 +46,24 @@ describeWithRedis('RedisLoginRateLimiter', () => {
       if (!reservation.granted) expect(reservation.retryAfterMs).toBeLessThanOrEqual(1_000);
   });
 
-  it('a success refunds the address, clears the pair, and keeps the known pair out of the address count on every instance', async () => {
-    const known = { client: '10.0.0.1', email: 'known@example.com' };
-    await first.succeeded(granted(await first.reserve(known)));
-    for (let attempt = 0; attempt < 4; attempt++)
-      granted(await second.reserve({ client: '10.0.0.1', email: `random${attempt}@example.com` }));
-    const newcomer = await first.reserve({ client: '10.0.0.1', email: 'newcomer@example.com' });
-    expect(newcomer).toMatchObject({ granted: false });
-    const again = granted(await second.reserve(known));
-    expect(again.chargedClient).toBe(false);
-    await first.succeeded(again);
-    // The pair's own allowance still applies.
-    for (let attempt = 0; attempt < 3; attempt++) granted(await first.reserve(known));
-    expect(await second.reserve(known)).toMatchObject({ granted: false });
-  });
+  it(
+    'a success refunds the address, clears the pair, and keeps the known ' +
+      'pair out of the address count on every instance',
+    async () => {
+      const known = { client: '10.0.0.1', email: 'known@example.com' };
+      await first.succeeded(granted(await first.reserve(known)));
+      for (let attempt = 0; attempt < 4; attempt++)
+        granted(await second.reserve({ client: '10.0.0.1', email: `random${attempt}@example.com` }));
+      const newcomer = await first.reserve({ client: '10.0.0.1', email: 'newcomer@example.com' });
+      expect(newcomer).toMatchObject({ granted: false });
+      const again = granted(await second.reserve(known));
+      expect(again.chargedClient).toBe(false);
+      await first.succeeded(again);
+      // The pair's own allowance still applies.
+      for (let attempt = 0; attempt < 3; attempt++) granted(await first.reserve(known));
+      expect(await second.reserve(known)).toMatchObject({ granted: false });
+    },
+  );
 
   it('release gives an attempt without a verdict back', async () => {
     const keys = { client: '10.0.0.2', email: 'a@example.com' };

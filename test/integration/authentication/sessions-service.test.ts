@@ -1,7 +1,7 @@
-import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
-import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
-import { call } from '../reliability/support/http';
-import { RecordingSocket } from '../realtime/support/socket-clients';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
+import { PASSWORD, uniqueEmail } from '../../helpers/accounts';
+import { call } from '../../helpers/http';
+import { RecordingSocket } from '../../helpers/socket-clients';
 
 const sidOf = (token: string): string => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')).sid;
 

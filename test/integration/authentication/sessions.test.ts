@@ -1,7 +1,7 @@
-import { BOTH_STORES, type RunningApp } from '../reliability/support/app-server';
-import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
-import { call } from '../reliability/support/http';
-import { pause, RecordingSocket, waitFor } from '../realtime/support/socket-clients';
+import { BOTH_STORES, type RunningApp } from '../../helpers/app-server';
+import { PASSWORD, uniqueEmail } from '../../helpers/accounts';
+import { call } from '../../helpers/http';
+import { pause, RecordingSocket, waitFor } from '../../helpers/socket-clients';
 import { Tokens } from '../../../src/composition/tokens';
 import { startRecordedApp } from './support/session-app';
 
@@ -73,17 +73,20 @@ describe.each(BOTH_STORES)('sessions on the %s store', (_store, env) => {
     secrets.push(again.body.accessToken, again.body.refreshToken);
   });
 
-  it('presenting a rotated refresh token again ends the whole session: every token of that login is refused', async () => {
-    const victim = await account();
-    const rotated = await refresh(victim.refreshToken);
-    secrets.push(rotated.body.accessToken, rotated.body.refreshToken);
-    const reused = await refresh(victim.refreshToken);
-    expect(reused.status).toBe(401);
-    expect(reused.body).toMatchObject({ name: 'NotAuthenticated', data: { reason: 'revoked' } });
-    for (const token of [victim.accessToken, rotated.body.accessToken])
-      expect((await messages(token)).body).toMatchObject({ code: 401, data: { reason: 'revoked' } });
-    expect((await refresh(rotated.body.refreshToken)).status).toBe(401);
-  });
+  it(
+    'presenting a rotated refresh token again ends the whole ' + 'session: every token of that login is refused',
+    async () => {
+      const victim = await account();
+      const rotated = await refresh(victim.refreshToken);
+      secrets.push(rotated.body.accessToken, rotated.body.refreshToken);
+      const reused = await refresh(victim.refreshToken);
+      expect(reused.status).toBe(401);
+      expect(reused.body).toMatchObject({ name: 'NotAuthenticated', data: { reason: 'revoked' } });
+      for (const token of [victim.accessToken, rotated.body.accessToken])
+        expect((await messages(token)).body).toMatchObject({ code: 401, data: { reason: 'revoked' } });
+      expect((await refresh(rotated.body.refreshToken)).status).toBe(401);
+    },
+  );
 
   it('refuses malformed, unknown and forged refresh tokens with one 401, ending nothing', async () => {
     const owner = await account();
@@ -138,28 +141,31 @@ describe.each(BOTH_STORES)('sessions on the %s store', (_store, env) => {
     );
   });
 
-  it('a revoked session is refused over a socket: the connection becomes anonymous and stops hearing events', async () => {
-    const { accessToken } = await account();
-    const listener = new RecordingSocket(app.url);
-    try {
-      await listener.connected();
-      const [error] = await listener.call('create', 'authentication', { strategy: 'jwt', accessToken }, {});
-      expect(error).toBeNull();
-      const writer = await account();
-      await call(app.url, 'POST', '/messages', { token: writer.accessToken, body: { text: 'heard' } });
-      await waitFor(() => listener.named('messages created').length === 1, 'the event before the logout');
-      // The session ends elsewhere (a logout over REST): the socket is told nothing but loses its login.
-      expect((await call(app.url, 'DELETE', '/authentication', { token: accessToken })).status).toBe(200);
-      const [refused] = (await listener.call('find', 'messages', {})) as [Record<string, unknown>];
-      expect(refused).toMatchObject({ code: 401, name: 'NotAuthenticated' });
-      await call(app.url, 'POST', '/messages', { token: writer.accessToken, body: { text: 'not heard' } });
-      await pause(200);
-      expect(listener.named('messages created').map((message) => message.text)).toEqual(['heard']);
-      expect(listener.socket.connected).toBe(true);
-    } finally {
-      listener.close();
-    }
-  });
+  it(
+    'a revoked session is refused over a socket: the connection ' + 'becomes anonymous and stops hearing events',
+    async () => {
+      const { accessToken } = await account();
+      const listener = new RecordingSocket(app.url);
+      try {
+        await listener.connected();
+        const [error] = await listener.call('create', 'authentication', { strategy: 'jwt', accessToken }, {});
+        expect(error).toBeNull();
+        const writer = await account();
+        await call(app.url, 'POST', '/messages', { token: writer.accessToken, body: { text: 'heard' } });
+        await waitFor(() => listener.named('messages created').length === 1, 'the event before the logout');
+        // The session ends elsewhere (a logout over REST): the socket is told nothing but loses its login.
+        expect((await call(app.url, 'DELETE', '/authentication', { token: accessToken })).status).toBe(200);
+        const [refused] = (await listener.call('find', 'messages', {})) as [Record<string, unknown>];
+        expect(refused).toMatchObject({ code: 401, name: 'NotAuthenticated' });
+        await call(app.url, 'POST', '/messages', { token: writer.accessToken, body: { text: 'not heard' } });
+        await pause(200);
+        expect(listener.named('messages created').map((message) => message.text)).toEqual(['heard']);
+        expect(listener.socket.connected).toBe(true);
+      } finally {
+        listener.close();
+      }
+    },
+  );
 
   it("a password change through the API ends every other session of the user and keeps the caller's", async () => {
     const { email, user, accessToken } = await account();

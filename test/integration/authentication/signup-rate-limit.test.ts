@@ -1,8 +1,8 @@
-import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
-import { call, isErrorBody } from '../reliability/support/http';
-import { redisUnavailableReason, startRedis, type RedisProcess } from '../realtime/support/redis-server';
-import { RecordingSocket } from '../realtime/support/socket-clients';
+import { PASSWORD, uniqueEmail } from '../../helpers/accounts';
+import { startApp, type RunningApp } from '../../helpers/app-server';
+import { call, isErrorBody } from '../../helpers/http';
+import { redisUnavailableReason, startRedis, type RedisProcess } from '../../helpers/redis-server';
+import { RecordingSocket } from '../../helpers/socket-clients';
 import { untilRedisHolds } from './limiter-on-redis';
 
 const skipReason = redisUnavailableReason();

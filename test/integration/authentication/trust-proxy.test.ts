@@ -1,7 +1,7 @@
-import { uniqueEmail } from '../reliability/support/accounts';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
-import { call } from '../reliability/support/http';
-import { RecordingSocket } from '../realtime/support/socket-clients';
+import { uniqueEmail } from '../../helpers/accounts';
+import { startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
+import { RecordingSocket } from '../../helpers/socket-clients';
 
 /** Three failures per address (over any accounts) before its delays start. */
 const LIMITS = { rateLimit: { maxFailuresPerClient: 3, maxFailuresPerEmail: 100, windowMs: 60_000 } };

@@ -47,40 +47,44 @@ describe('close() releases, in order, what the composition opened, and opens not
       await remote.close();
     });
 
-    it('closes the sockets, tears the app down, then closes the database, the remote connections and the limiters', async () => {
-      const remoteUrl = `http://127.0.0.1:${(remoteServer.address() as AddressInfo).port}`;
-      const { composed, messages } = await compose({
-        STORE: 'mongo',
-        DATA_DIR: ':memory:',
-        MESSAGES_REMOTE_URL: remoteUrl,
-      });
-      expect(messages).toContain('database connected');
-      // Already resolved by the composition: getting them again opens nothing new.
-      const database = await composed.container.getAsync(Tokens.infrastructure.database);
-      const messagesRemote = composed.container.get(Tokens.services.remoteBindings).get('messages')!;
-      const rateLimiters = composed.container.get(Tokens.auth.rateLimiters);
-      const socketPath = database.client.options.hosts[0].socketPath!;
-      expect(existsSync(socketPath)).toBe(true);
-      const closes = {
-        realtime: jest.spyOn(composed.realtime, 'close'),
-        app: jest.spyOn(composed.app, 'teardown'),
-        database: jest.spyOn(database, 'close'),
-        remote: jest.spyOn(messagesRemote, 'close'),
-        rateLimiters: jest.spyOn(rateLimiters, 'close'),
-      };
+    it(
+      'closes the sockets, tears the app down, then closes the ' + 'database, the remote connections and the limiters',
+      async () => {
+        const remoteUrl = `http://127.0.0.1:${(remoteServer.address() as AddressInfo).port}`;
+        const { composed, messages } = await compose({
+          STORE: 'mongo',
+          DATA_DIR: ':memory:',
+          MESSAGES_REMOTE_URL: remoteUrl,
+        });
+        expect(messages).toContain('database connected');
+        // Already resolved by the composition: getting them again opens nothing new.
+        const database = await composed.container.getAsync(Tokens.infrastructure.database);
+        const messagesRemote = composed.container.get(Tokens.services.remoteBindings).get('messages')!;
+        const rateLimiters = composed.container.get(Tokens.auth.rateLimiters);
+        const socketPath = database.client.options.hosts[0].socketPath!;
+        expect(existsSync(socketPath)).toBe(true);
+        const closes = {
+          realtime: jest.spyOn(composed.realtime, 'close'),
+          app: jest.spyOn(composed.app, 'teardown'),
+          database: jest.spyOn(database, 'close'),
+          remote: jest.spyOn(messagesRemote, 'close'),
+          rateLimiters: jest.spyOn(rateLimiters, 'close'),
+        };
 
-      await composed.close();
+        await composed.close();
 
-      for (const spy of Object.values(closes)) expect(spy).toHaveBeenCalledTimes(1);
-      const order = Object.entries(closes)
-        .sort(([, a], [, b]) => a.mock.invocationCallOrder[0] - b.mock.invocationCallOrder[0])
-        .map(([name]) => name);
-      expect(order).toEqual(['realtime', 'app', 'database', 'remote', 'rateLimiters']);
-      // The driver is disconnected and the embedded server stopped (its socket removed).
-      expect(await database.ping()).toBe(false);
-      expect(existsSync(socketPath)).toBe(false);
-      // The remote binding's pool is closed: a call no longer reaches the other server.
-      await expect(messagesRemote.store.find!({})).rejects.toMatchObject({ code: 503 });
-    }, 60_000);
+        for (const spy of Object.values(closes)) expect(spy).toHaveBeenCalledTimes(1);
+        const order = Object.entries(closes)
+          .sort(([, a], [, b]) => a.mock.invocationCallOrder[0] - b.mock.invocationCallOrder[0])
+          .map(([name]) => name);
+        expect(order).toEqual(['realtime', 'app', 'database', 'remote', 'rateLimiters']);
+        // The driver is disconnected and the embedded server stopped (its socket removed).
+        expect(await database.ping()).toBe(false);
+        expect(existsSync(socketPath)).toBe(false);
+        // The remote binding's pool is closed: a call no longer reaches the other server.
+        await expect(messagesRemote.store.find!({})).rejects.toMatchObject({ code: 503 });
+      },
+      60_000,
+    );
   });
 });

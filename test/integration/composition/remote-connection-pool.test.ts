@@ -2,9 +2,9 @@ import { createJwtSettings, signServiceCredential } from '../../../src';
 import type { HookContext } from '../../../src/application/hooks/hook-context';
 import { SERVICES } from '../../../src/application/services/service-list';
 import { credentialScopes } from '../../../src/composition/credential-scopes';
-import { RawSocketCaller } from '../realtime/support/raw-socket-caller';
-import { waitFor } from '../realtime/support/socket-clients';
-import { account, SECRET_A, SECRET_B, serversOnOneDatabase, stop, type Running } from './support/bound-servers';
+import { RawSocketCaller } from '../../helpers/raw-socket-caller';
+import { waitFor } from '../../helpers/socket-clients';
+import { account, SECRET_A, SECRET_B, serversOnOneDatabase, stop, type Running } from '../../helpers/bound-servers';
 
 const CALLS = 2_000;
 const POOL = 64; // the default of REMOTE_POOL_SIZE
@@ -73,7 +73,10 @@ describe('a remote binding reaches its server through a bounded keep-alive pool'
   const running: Running[] = [];
   const sockets: RawSocketCaller[] = [];
 
-  /** B with `messages` bound to A through A's credential for B, and sockets; one socket of B may send every call at once. */
+  /**
+   * B with `messages` bound to A through A's credential for B, and sockets; one socket of B may
+   * send every call at once.
+   */
   async function startB(env: Record<string, string>): Promise<Running> {
     const { credential } = signServiceCredential(
       createJwtSettings({ secret: SECRET_A }),
@@ -127,7 +130,8 @@ describe('a remote binding reaches its server through a bounded keep-alive pool'
     }
     console.log(
       `${CALLS} calls through B in ${Date.now() - started} ms: ${JSON.stringify(Object.fromEntries(outcomes))}; ` +
-        `A accepted ${watch.seen.connections} connections (at most ${watch.seen.mostOpen} open at once), answered ${watch.seen.requests} requests, ran at most ${watch.seen.mostFinds} finds at once`,
+        `A accepted ${watch.seen.connections} connections (at most ${watch.seen.mostOpen} open at once), ` +
+        `answered ${watch.seen.requests} requests, ran at most ${watch.seen.mostFinds} finds at once`,
     );
 
     expect(watch.seen.requests).toBe(CALLS);
@@ -136,30 +140,35 @@ describe('a remote binding reaches its server through a bounded keep-alive pool'
     expect(acks.filter(([error]) => error !== null)).toEqual([]);
   }, 90_000);
 
-  it('a call that waits longer than REMOTE_QUEUE_TIMEOUT_MS for a connection gets a 503 naming the service only', async () => {
-    const serverB = await startB({ REMOTE_QUEUE_TIMEOUT_MS: '1000', REMOTE_QUEUE_LIMIT: String(CALLS) });
-    const socket = await userSocketOn(serverB);
-    watch.reset();
-    watch.hold();
-    const started = Date.now();
-    socket.flood(CALLS, 'find', 'messages', {});
-    // Every call beyond the pool waits its turn, then gives up; the ones holding a connection are still at A.
-    await waitFor(() => socket.acks.size === CALLS - POOL, `${CALLS - POOL} calls to give up`, 30_000);
-    const waited = Date.now() - started;
-    const refused = [...socket.acks.values()].map(([error]) => error);
-    expect(watch.seen.mostFinds).toBe(POOL);
-    watch.release();
-    await waitFor(() => socket.acks.size === CALLS, 'the held calls to be answered', 30_000);
-    console.log(
-      `held A: ${refused.length} calls got 503 after ${waited} ms, ${POOL} were answered once A went on; A accepted ${watch.seen.connections} connections`,
-    );
+  it(
+    'a call that waits longer than REMOTE_QUEUE_TIMEOUT_MS for a ' + 'connection gets a 503 naming the service only',
+    async () => {
+      const serverB = await startB({ REMOTE_QUEUE_TIMEOUT_MS: '1000', REMOTE_QUEUE_LIMIT: String(CALLS) });
+      const socket = await userSocketOn(serverB);
+      watch.reset();
+      watch.hold();
+      const started = Date.now();
+      socket.flood(CALLS, 'find', 'messages', {});
+      // Every call beyond the pool waits its turn, then gives up; the ones holding a connection are still at A.
+      await waitFor(() => socket.acks.size === CALLS - POOL, `${CALLS - POOL} calls to give up`, 30_000);
+      const waited = Date.now() - started;
+      const refused = [...socket.acks.values()].map(([error]) => error);
+      expect(watch.seen.mostFinds).toBe(POOL);
+      watch.release();
+      await waitFor(() => socket.acks.size === CALLS, 'the held calls to be answered', 30_000);
+      console.log(
+        `held A: ${refused.length} calls got 503 after ${waited} ms, ${POOL} were answered ` +
+          `once A went on; A accepted ${watch.seen.connections} connections`,
+      );
 
-    expect(refused.every((error) => JSON.stringify(error) === JSON.stringify(UNAVAILABLE))).toBe(true);
-    expect(waited).toBeGreaterThanOrEqual(1000);
-    const answeredLater = [...socket.acks.values()].filter(([error]) => error === null);
-    expect(answeredLater).toHaveLength(POOL);
-    expect(watch.seen.connections).toBeLessThanOrEqual(POOL);
-  }, 90_000);
+      expect(refused.every((error) => JSON.stringify(error) === JSON.stringify(UNAVAILABLE))).toBe(true);
+      expect(waited).toBeGreaterThanOrEqual(1000);
+      const answeredLater = [...socket.acks.values()].filter(([error]) => error === null);
+      expect(answeredLater).toHaveLength(POOL);
+      expect(watch.seen.connections).toBeLessThanOrEqual(POOL);
+    },
+    90_000,
+  );
 
   it('a call that finds REMOTE_QUEUE_LIMIT calls waiting for a connection gets a 503 at once', async () => {
     const queueLimit = 100;

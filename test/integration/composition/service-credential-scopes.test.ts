@@ -14,7 +14,7 @@ import {
   serversOnOneDatabase,
   stop,
   type Running,
-} from './support/bound-servers';
+} from '../../helpers/bound-servers';
 
 const settingsA = createJwtSettings({ secret: SECRET_A });
 /** The credential A issued to B for B's `messages` binding, as an attacker who got hold of it uses it. */
@@ -69,30 +69,38 @@ describe('a service credential grants what its binding needs, nothing more (issu
     headers: onBehalfOf === undefined ? {} : { 'x-on-behalf-of': onBehalfOf },
   });
 
-  it('cannot list accounts: users is outside a messages credential, and without X-On-Behalf-Of nothing is called', async () => {
-    const outside = await call(serverA!.url, 'GET', '/users', withCredential(messagesCredential.credential));
-    expect(outside.status).toBe(403);
-    expect(outside.body).toMatchObject({ name: 'Forbidden', data: { reason: 'outside-scope' } });
-    expect(outside.text).not.toContain('@example.com');
-    const noUser = await call(serverA!.url, 'GET', '/users', withCredential(usersCredential.credential));
-    expect(noUser.status).toBe(403);
-    expect(noUser.body).toMatchObject({ data: { reason: 'on-behalf-of-required' } });
-    // Acting for a user reads what that user may read: every account's id and name, their own e-mail only.
-    const asMallory = await call(serverA!.url, 'GET', '/users', withCredential(usersCredential.credential, mallory.id));
-    expect(asMallory.status).toBe(200);
-    expect(asMallory.body.data.filter((user: { email?: string }) => user.email !== undefined)).toEqual([
-      expect.objectContaining({ email: 'mallory@example.com' }),
-    ]);
-    expect(asMallory.text).not.toContain('victim@example.com');
-    expect(asMallory.text).not.toContain('password');
-    const victimAccount = await call(
-      serverA!.url,
-      'GET',
-      `/users/${victim.id}`,
-      withCredential(usersCredential.credential, mallory.id),
-    );
-    expect(victimAccount.text).not.toContain('victim@example.com');
-  });
+  it(
+    'cannot list accounts: users is outside a messages credential, ' + 'and without X-On-Behalf-Of nothing is called',
+    async () => {
+      const outside = await call(serverA!.url, 'GET', '/users', withCredential(messagesCredential.credential));
+      expect(outside.status).toBe(403);
+      expect(outside.body).toMatchObject({ name: 'Forbidden', data: { reason: 'outside-scope' } });
+      expect(outside.text).not.toContain('@example.com');
+      const noUser = await call(serverA!.url, 'GET', '/users', withCredential(usersCredential.credential));
+      expect(noUser.status).toBe(403);
+      expect(noUser.body).toMatchObject({ data: { reason: 'on-behalf-of-required' } });
+      // Acting for a user reads what that user may read: every account's id and name, their own e-mail only.
+      const asMallory = await call(
+        serverA!.url,
+        'GET',
+        '/users',
+        withCredential(usersCredential.credential, mallory.id),
+      );
+      expect(asMallory.status).toBe(200);
+      expect(asMallory.body.data.filter((user: { email?: string }) => user.email !== undefined)).toEqual([
+        expect.objectContaining({ email: 'mallory@example.com' }),
+      ]);
+      expect(asMallory.text).not.toContain('victim@example.com');
+      expect(asMallory.text).not.toContain('password');
+      const victimAccount = await call(
+        serverA!.url,
+        'GET',
+        `/users/${victim.id}`,
+        withCredential(usersCredential.credential, mallory.id),
+      );
+      expect(victimAccount.text).not.toContain('victim@example.com');
+    },
+  );
 
   it('cannot change a password, an e-mail or a role, not even for the user it names', async () => {
     const attempts = [
@@ -185,17 +193,21 @@ describe('a service credential grants what its binding needs, nothing more (issu
     expect(stored).toEqual([]);
   });
 
-  it('refuses a credential issued without scopes, with a log line that says how to re-issue it (once per credential)', async () => {
-    const { credential, credentialId } = unscopedCredential();
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const answer = await call(serverA!.url, 'GET', '/messages', withCredential(credential, victim.id));
-      expect(answer.status).toBe(401);
-    }
-    const lines = logLines.filter((line) => line.level === 40 && line.msg.includes(credentialId));
-    expect(lines).toHaveLength(1);
-    expect(lines[0].msg).toContain('npm run service-credential -- server-old --services');
-    expect(lines[0].msg).toContain(`npm run service-credential -- --revoke ${credentialId}`);
-  });
+  it(
+    'refuses a credential issued without scopes, with a log line that ' +
+      'says how to re-issue it (once per credential)',
+    async () => {
+      const { credential, credentialId } = unscopedCredential();
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const answer = await call(serverA!.url, 'GET', '/messages', withCredential(credential, victim.id));
+        expect(answer.status).toBe(401);
+      }
+      const lines = logLines.filter((line) => line.level === 40 && line.msg.includes(credentialId));
+      expect(lines).toHaveLength(1);
+      expect(lines[0].msg).toContain('npm run service-credential -- server-old --services');
+      expect(lines[0].msg).toContain(`npm run service-credential -- --revoke ${credentialId}`);
+    },
+  );
 
   it('is never a login, not even with X-On-Behalf-Of', async () => {
     const login = await call(serverA!.url, 'POST', '/authentication', {
@@ -266,39 +278,42 @@ describe('a binding whose credential does not cover it (issue 25, finding 1)', (
 });
 
 describe('users bound to the server that stores them (same AUTH_SECRET, logins there)', () => {
-  it("B verifies A's tokens and loads their user through the binding as that user; no account change goes through", async () => {
-    const serverA = await start({ AUTH_SECRET: SECRET_A });
-    const both = signServiceCredential(settingsA, 'server-b', credentialScopes(SERVICES, 'users,messages'));
-    const serverB = await start({
-      AUTH_SECRET: SECRET_A,
-      USERS_REMOTE_URL: serverA.url,
-      USERS_REMOTE_TOKEN: both.credential,
-      MESSAGES_REMOTE_URL: serverA.url,
-      MESSAGES_REMOTE_TOKEN: both.credential,
-    });
-    try {
-      const ann = await account(serverA.url, 'ann.remote@example.com');
-      await account(serverA.url, 'ben.remote@example.com');
-      const own = await call(serverB.url, 'GET', '/users', { token: ann.token });
-      expect(own.body.data.filter((user: { email?: string }) => user.email !== undefined)).toEqual([
-        { _id: ann.id, email: 'ann.remote@example.com' },
-      ]);
-      expect(own.text).not.toContain('ben.remote@example.com');
-      expect(own.text).not.toContain('password');
-      expect(
-        (await call(serverB.url, 'POST', '/messages', { token: ann.token, body: { text: 'through B' } })).body,
-      ).toMatchObject({ userId: ann.id });
-      expect(
-        (
-          await call(serverB.url, 'PATCH', `/users/${ann.id}`, {
-            token: ann.token,
-            body: { password: 'a new password 1' },
-          })
-        ).status,
-      ).toBe(403);
-    } finally {
-      await stop(serverB);
-      await stop(serverA);
-    }
-  });
+  it(
+    "B verifies A's tokens and loads their user through the binding as " + 'that user; no account change goes through',
+    async () => {
+      const serverA = await start({ AUTH_SECRET: SECRET_A });
+      const both = signServiceCredential(settingsA, 'server-b', credentialScopes(SERVICES, 'users,messages'));
+      const serverB = await start({
+        AUTH_SECRET: SECRET_A,
+        USERS_REMOTE_URL: serverA.url,
+        USERS_REMOTE_TOKEN: both.credential,
+        MESSAGES_REMOTE_URL: serverA.url,
+        MESSAGES_REMOTE_TOKEN: both.credential,
+      });
+      try {
+        const ann = await account(serverA.url, 'ann.remote@example.com');
+        await account(serverA.url, 'ben.remote@example.com');
+        const own = await call(serverB.url, 'GET', '/users', { token: ann.token });
+        expect(own.body.data.filter((user: { email?: string }) => user.email !== undefined)).toEqual([
+          { _id: ann.id, email: 'ann.remote@example.com' },
+        ]);
+        expect(own.text).not.toContain('ben.remote@example.com');
+        expect(own.text).not.toContain('password');
+        expect(
+          (await call(serverB.url, 'POST', '/messages', { token: ann.token, body: { text: 'through B' } })).body,
+        ).toMatchObject({ userId: ann.id });
+        expect(
+          (
+            await call(serverB.url, 'PATCH', `/users/${ann.id}`, {
+              token: ann.token,
+              body: { password: 'a new password 1' },
+            })
+          ).status,
+        ).toBe(403);
+      } finally {
+        await stop(serverB);
+        await stop(serverA);
+      }
+    },
+  );
 });

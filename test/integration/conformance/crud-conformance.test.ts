@@ -8,7 +8,10 @@ import { runCase, type CaseResult, type RunContext } from './run-case';
 import { conformanceDir, loadSubsetCases, missingReason } from './unified-loader';
 import { describeIf } from '../../helpers/skip-with-reason';
 
-/** Cases passing when last measured (the project aimed for 215); the 4 others are Node driver deviations, see driver-deviations.ts. */
+/**
+ * Cases passing when last measured (the project aimed for 215); the 4 others are Node driver
+ * deviations, see driver-deviations.ts.
+ */
 const FLOOR = 225;
 const CASE_TIMEOUT_MS = 10_000;
 /** CONFORMANCE_STRICT=1 fails each non-conforming case's own jest test too, for working through them. */

@@ -34,7 +34,10 @@ interface DriverError {
 function errorSummary(error: unknown): string {
   if (!(error instanceof Error)) return preview(error);
   const { code, codeName } = error as DriverError;
-  return `${error.name}${code !== undefined ? ` ${String(code)}` : ''}${codeName ? ` (${String(codeName)})` : ''}: ${error.message}`;
+  return (
+    `${error.name}${code !== undefined ? ` ${String(code)}` : ''}` +
+    `${codeName ? ` (${String(codeName)})` : ''}: ${error.message}`
+  );
 }
 
 export function expectError(expected: ExpectedError, error: unknown, entities: EntityMap): string | undefined {
@@ -114,7 +117,10 @@ export function expectEvents(expectations: ExpectedEventsForClient[], entities: 
     const actual = entities.client(client).events;
     const countOk = ignoreExtraEvents ? actual.length >= expected.length : actual.length === expected.length;
     if (!countOk) {
-      return `events: expected ${expected.length}${ignoreExtraEvents ? '+' : ''} on ${client}, got ${actual.length} [${actual.map(eventLine).join(', ')}]`;
+      return (
+        `events: expected ${expected.length}${ignoreExtraEvents ? '+' : ''} on ${client}, ` +
+        `got ${actual.length} [${actual.map(eventLine).join(', ')}]`
+      );
     }
     for (let i = 0; i < expected.length; i += 1) {
       const mismatch = matchEvent(expected[i], actual[i], entities, `events[${i}]`);

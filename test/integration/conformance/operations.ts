@@ -108,7 +108,8 @@ const COLLECTION_OPS: Record<string, CollectionOp> = {
     const [{ filter }, opts] = take(args, 'filter');
     return c.findOneAndDelete(filterOf(filter), opts as FindOneAndDeleteOptions);
   },
-  // The unified request shapes ({ insertOne: { document } }, { updateOne: { filter, update } }...) are the driver's own.
+  // The unified request shapes ({ insertOne: { document } }, { updateOne: { filter, update } }...)
+  // are the driver's own.
   bulkWrite: (c, args) => {
     const [{ requests }, opts] = take(args, 'requests');
     return c.bulkWrite(requests as AnyBulkWriteOperation<Document>[], opts as BulkWriteOptions);

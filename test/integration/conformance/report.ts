@@ -17,7 +17,8 @@ export function formatReport(results: CaseResult[], total: number): string {
       const key = `${f.file} > ${f.description}`;
       const deviation = DRIVER_DEVIATIONS.get(key);
       lines.push(
-        `    - ${key}: ${f.reason ?? ''}${deviation ? `\n      (known driver deviation, not the server: ${deviation})` : ''}`,
+        `    - ${key}: ${f.reason ?? ''}` +
+          `${deviation ? `\n      (known driver deviation, not the server: ${deviation})` : ''}`,
       );
     }
   }

@@ -43,37 +43,45 @@ describe('embedded mongo change streams: resuming', () => {
     await stream.close();
   });
 
-  it('resuming after a drop re-reports invalidate; startAfter the invalidate continues past it; resumeAfter it fails with code 260 (mongod)', async () => {
-    const coll = f.db.collection('reborn');
-    await coll.insertOne({ a: 1 });
-    const stream = coll.watch([], QUICK);
-    await stream.tryNext();
-    await coll.drop();
-    const drop = (await stream.next()) as Document;
-    const invalidate = (await stream.next()) as Document;
-    await coll.insertOne({ after: true });
-    const again = coll.watch([], { ...QUICK, resumeAfter: drop._id as ResumeToken });
-    expect(((await again.next()) as Document).operationType).toBe('invalidate');
-    const after = coll.watch([], { ...QUICK, startAfter: invalidate._id as ResumeToken });
-    expect(((await after.next()) as Document).fullDocument).toMatchObject({ after: true });
-    await after.close();
-    const refused = coll.watch([], { ...QUICK, resumeAfter: invalidate._id as ResumeToken });
-    await expect(refused.tryNext()).rejects.toMatchObject({ code: 260, codeName: 'InvalidResumeToken' });
-    await refused.close();
-  });
+  it(
+    'resuming after a drop re-reports invalidate; startAfter the invalidate ' +
+      'continues past it; resumeAfter it fails with code 260 (mongod)',
+    async () => {
+      const coll = f.db.collection('reborn');
+      await coll.insertOne({ a: 1 });
+      const stream = coll.watch([], QUICK);
+      await stream.tryNext();
+      await coll.drop();
+      const drop = (await stream.next()) as Document;
+      const invalidate = (await stream.next()) as Document;
+      await coll.insertOne({ after: true });
+      const again = coll.watch([], { ...QUICK, resumeAfter: drop._id as ResumeToken });
+      expect(((await again.next()) as Document).operationType).toBe('invalidate');
+      const after = coll.watch([], { ...QUICK, startAfter: invalidate._id as ResumeToken });
+      expect(((await after.next()) as Document).fullDocument).toMatchObject({ after: true });
+      await after.close();
+      const refused = coll.watch([], { ...QUICK, resumeAfter: invalidate._id as ResumeToken });
+      await expect(refused.tryNext()).rejects.toMatchObject({ code: 260, codeName: 'InvalidResumeToken' });
+      await refused.close();
+    },
+  );
 
-  it('a token older than the bounded history fails with code 286 ChangeStreamHistoryLost, as mongod once the oplog rolled over', async () => {
-    const coll = f.db.collection('lost');
-    const stream = coll.watch([], QUICK);
-    await stream.tryNext();
-    await coll.insertOne({ n: 0 });
-    const first = (await stream.next()) as Document;
-    await stream.close();
-    await coll.insertMany(Array.from({ length: 60 }, (_, n) => ({ n: n + 1 }))); // the window holds 50
-    const resumed = coll.watch([], { ...QUICK, resumeAfter: first._id as ResumeToken });
-    await expect(resumed.tryNext()).rejects.toMatchObject({ code: 286, codeName: 'ChangeStreamHistoryLost' });
-    await resumed.close();
-  });
+  it(
+    'a token older than the bounded history fails with code 286 ' +
+      'ChangeStreamHistoryLost, as mongod once the oplog rolled over',
+    async () => {
+      const coll = f.db.collection('lost');
+      const stream = coll.watch([], QUICK);
+      await stream.tryNext();
+      await coll.insertOne({ n: 0 });
+      const first = (await stream.next()) as Document;
+      await stream.close();
+      await coll.insertMany(Array.from({ length: 60 }, (_, n) => ({ n: n + 1 }))); // the window holds 50
+      const resumed = coll.watch([], { ...QUICK, resumeAfter: first._id as ResumeToken });
+      await expect(resumed.tryNext()).rejects.toMatchObject({ code: 286, codeName: 'ChangeStreamHistoryLost' });
+      await resumed.close();
+    },
+  );
 });
 
 describe('embedded mongo change streams across a restart with a dataDir', () => {
@@ -83,32 +91,35 @@ describe('embedded mongo change streams across a restart with a dataDir', () => 
   });
   afterEach(async () => fs.rm(dataDir, { recursive: true, force: true }));
 
-  it('a resume token taken before a restart resumes after it (the window is persisted beside the journal)', async () => {
-    let server = await startEmbeddedMongo({ host: '127.0.0.1', port: 0, dataDir, logger: recordingLogger() });
-    let client = await new MongoClient(server.url, { serverSelectionTimeoutMS: 3000 }).connect();
-    let coll = client.db('persist').collection('c');
-    const stream = coll.watch([], QUICK);
-    await stream.tryNext();
-    await coll.insertMany([{ n: 1 }, { n: 2 }]);
-    const first = (await stream.next()) as Document;
-    await stream.close();
-    await client.close();
-    await server.stop();
-
-    server = await startEmbeddedMongo({ host: '127.0.0.1', port: 0, dataDir, logger: recordingLogger() });
-    client = await new MongoClient(server.url, { serverSelectionTimeoutMS: 3000 }).connect();
-    try {
-      coll = client.db('persist').collection('c');
-      const resumed = coll.watch([], { ...QUICK, resumeAfter: first._id as ResumeToken });
-      expect(((await resumed.next()) as Document).fullDocument.n).toBe(2);
-      await coll.insertOne({ n: 3 });
-      expect(((await resumed.next()) as Document).fullDocument.n).toBe(3);
-      await resumed.close();
-    } finally {
+  it(
+    'a resume token taken before a restart resumes after it (the ' + 'window is persisted beside the journal)',
+    async () => {
+      let server = await startEmbeddedMongo({ host: '127.0.0.1', port: 0, dataDir, logger: recordingLogger() });
+      let client = await new MongoClient(server.url, { serverSelectionTimeoutMS: 3000 }).connect();
+      let coll = client.db('persist').collection('c');
+      const stream = coll.watch([], QUICK);
+      await stream.tryNext();
+      await coll.insertMany([{ n: 1 }, { n: 2 }]);
+      const first = (await stream.next()) as Document;
+      await stream.close();
       await client.close();
       await server.stop();
-    }
-  });
+
+      server = await startEmbeddedMongo({ host: '127.0.0.1', port: 0, dataDir, logger: recordingLogger() });
+      client = await new MongoClient(server.url, { serverSelectionTimeoutMS: 3000 }).connect();
+      try {
+        coll = client.db('persist').collection('c');
+        const resumed = coll.watch([], { ...QUICK, resumeAfter: first._id as ResumeToken });
+        expect(((await resumed.next()) as Document).fullDocument.n).toBe(2);
+        await coll.insertOne({ n: 3 });
+        expect(((await resumed.next()) as Document).fullDocument.n).toBe(3);
+        await resumed.close();
+      } finally {
+        await client.close();
+        await server.stop();
+      }
+    },
+  );
 
   it('without a dataDir a restart starts a fresh history: an old token fails with code 286', async () => {
     const first = await startFixture();

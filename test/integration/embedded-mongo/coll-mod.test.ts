@@ -12,31 +12,35 @@ describe('embedded mongo: collMod, setParameter and getParameter', () => {
   });
   afterAll(() => stopFixture(fixture));
 
-  test('collMod hides an index: mongod answers hidden_old/hidden_new, lists it hidden, the planner ignores it and a hint to it fails', async () => {
-    const users = fixture.db.collection('users');
-    await users.createIndex({ email: 1 }, { unique: true });
-    await users.insertMany([{ email: 'a' }, { email: 'b' }]);
-    expect(JSON.stringify(winningStage(await users.find({ email: 'a' }).explain()))).toContain('email_1');
+  test(
+    'collMod hides an index: mongod answers hidden_old/hidden_new, lists it ' +
+      'hidden, the planner ignores it and a hint to it fails',
+    async () => {
+      const users = fixture.db.collection('users');
+      await users.createIndex({ email: 1 }, { unique: true });
+      await users.insertMany([{ email: 'a' }, { email: 'b' }]);
+      expect(JSON.stringify(winningStage(await users.find({ email: 'a' }).explain()))).toContain('email_1');
 
-    const reply = await fixture.db.command({ collMod: 'users', index: { name: 'email_1', hidden: true } });
-    expect(reply).toMatchObject({ hidden_old: false, hidden_new: true, ok: 1 });
-    expect((await users.listIndexes().toArray()).find((index) => index.name === 'email_1')).toMatchObject({
-      hidden: true,
-      unique: true,
-    });
-    expect(JSON.stringify(winningStage(await users.find({ email: 'a' }).explain()))).not.toContain('email_1');
-    await expect(users.find({ email: 'a' }).hint('email_1').toArray()).rejects.toMatchObject({ code: 2 });
-    // A hidden index is still maintained and still enforces uniqueness.
-    await expect(users.insertOne({ email: 'a' })).rejects.toMatchObject({ code: 11000 });
-    await users.insertOne({ email: 'c' });
+      const reply = await fixture.db.command({ collMod: 'users', index: { name: 'email_1', hidden: true } });
+      expect(reply).toMatchObject({ hidden_old: false, hidden_new: true, ok: 1 });
+      expect((await users.listIndexes().toArray()).find((index) => index.name === 'email_1')).toMatchObject({
+        hidden: true,
+        unique: true,
+      });
+      expect(JSON.stringify(winningStage(await users.find({ email: 'a' }).explain()))).not.toContain('email_1');
+      await expect(users.find({ email: 'a' }).hint('email_1').toArray()).rejects.toMatchObject({ code: 2 });
+      // A hidden index is still maintained and still enforces uniqueness.
+      await expect(users.insertOne({ email: 'a' })).rejects.toMatchObject({ code: 11000 });
+      await users.insertOne({ email: 'c' });
 
-    const unhide = await fixture.db.command({ collMod: 'users', index: { keyPattern: { email: 1 }, hidden: false } });
-    expect(unhide).toMatchObject({ hidden_old: true, hidden_new: false });
-    expect((await users.listIndexes().toArray()).find((index) => index.name === 'email_1')).not.toHaveProperty(
-      'hidden',
-    );
-    expect(await users.find({ email: 'c' }).hint('email_1').toArray()).toHaveLength(1);
-  });
+      const unhide = await fixture.db.command({ collMod: 'users', index: { keyPattern: { email: 1 }, hidden: false } });
+      expect(unhide).toMatchObject({ hidden_old: true, hidden_new: false });
+      expect((await users.listIndexes().toArray()).find((index) => index.name === 'email_1')).not.toHaveProperty(
+        'hidden',
+      );
+      expect(await users.find({ email: 'c' }).hint('email_1').toArray()).toHaveLength(1);
+    },
+  );
 
   test('createIndex with hidden: true creates an index the planner does not use', async () => {
     const hiddenAtStart = fixture.db.collection('hiddenAtStart');
@@ -58,19 +62,22 @@ describe('embedded mongo: collMod, setParameter and getParameter', () => {
     });
   });
 
-  test('collMod errors as mongod: missing collection (26), missing index (27), unknown field (40415), hiding _id (2)', async () => {
-    await expect(fixture.db.command({ collMod: 'nothing', validator: {} })).rejects.toMatchObject({
-      code: 26,
-      codeName: 'NamespaceNotFound',
-    });
-    await expect(fixture.db.command({ collMod: 'users', index: { name: 'nope', hidden: true } })).rejects.toMatchObject(
-      { code: 27, codeName: 'IndexNotFound' },
-    );
-    await expect(fixture.db.command({ collMod: 'users', frobnicate: true })).rejects.toMatchObject({ code: 40415 });
-    await expect(fixture.db.command({ collMod: 'users', index: { name: '_id_', hidden: true } })).rejects.toMatchObject(
-      { code: 2 },
-    );
-  });
+  test(
+    'collMod errors as mongod: missing collection (26), missing index ' + '(27), unknown field (40415), hiding _id (2)',
+    async () => {
+      await expect(fixture.db.command({ collMod: 'nothing', validator: {} })).rejects.toMatchObject({
+        code: 26,
+        codeName: 'NamespaceNotFound',
+      });
+      await expect(
+        fixture.db.command({ collMod: 'users', index: { name: 'nope', hidden: true } }),
+      ).rejects.toMatchObject({ code: 27, codeName: 'IndexNotFound' });
+      await expect(fixture.db.command({ collMod: 'users', frobnicate: true })).rejects.toMatchObject({ code: 40415 });
+      await expect(
+        fixture.db.command({ collMod: 'users', index: { name: '_id_', hidden: true } }),
+      ).rejects.toMatchObject({ code: 2 });
+    },
+  );
 
   test('collMod sets validator, validationLevel and validationAction, and listCollections shows them', async () => {
     const notes = await fixture.db.createCollection('notes');

@@ -22,12 +22,15 @@ describe('embedded mongo: a collection default collation (createCollection with 
     ).toEqual(['apple', 'apple', 'banana', 'cherry']);
   });
 
-  test('mongod applies it to distinct, count and aggregate, and an explicit simple collation overrides it', async () => {
-    const names = fixture.db.collection('names');
-    expect(await names.distinct('name', { name: { $in: ['apple', 'banana'] } })).toHaveLength(2);
-    expect(await names.aggregate([{ $match: { name: 'BANANA' } }, { $count: 'n' }]).toArray()).toEqual([{ n: 1 }]);
-    expect(await names.countDocuments({ name: 'Apple' }, { collation: { locale: 'simple' } })).toBe(0);
-  });
+  test(
+    'mongod applies it to distinct, count and aggregate, and an ' + 'explicit simple collation overrides it',
+    async () => {
+      const names = fixture.db.collection('names');
+      expect(await names.distinct('name', { name: { $in: ['apple', 'banana'] } })).toHaveLength(2);
+      expect(await names.aggregate([{ $match: { name: 'BANANA' } }, { $count: 'n' }]).toArray()).toEqual([{ n: 1 }]);
+      expect(await names.countDocuments({ name: 'Apple' }, { collation: { locale: 'simple' } })).toBe(0);
+    },
+  );
 
   test('mongod applies it to updates and deletes that give no collation', async () => {
     const names = fixture.db.collection('names');
@@ -37,14 +40,18 @@ describe('embedded mongo: a collection default collation (createCollection with 
     expect((await fixture.db.collection('scratch').deleteMany({ k: 'x' })).deletedCount).toBe(2);
   });
 
-  test('mongod gives an index created without a collation the collection default (listIndexes shows it); a unique index then folds case', async () => {
-    const users = await fixture.db.createCollection('collatedUsers', { collation: { locale: 'en', strength: 2 } });
-    await users.createIndex({ email: 1 }, { unique: true });
-    await users.createIndex({ code: 1 }, { collation: { locale: 'simple' } });
-    const indexes = await users.listIndexes().toArray();
-    expect(indexes.find((index) => index.name === 'email_1')?.collation).toMatchObject({ locale: 'en', strength: 2 });
-    expect(indexes.find((index) => index.name === 'code_1')).not.toHaveProperty('collation');
-    await users.insertOne({ email: 'Ann@example.com' });
-    await expect(users.insertOne({ email: 'ann@EXAMPLE.com' })).rejects.toMatchObject({ code: 11000 });
-  });
+  test(
+    'mongod gives an index created without a collation the collection default ' +
+      '(listIndexes shows it); a unique index then folds case',
+    async () => {
+      const users = await fixture.db.createCollection('collatedUsers', { collation: { locale: 'en', strength: 2 } });
+      await users.createIndex({ email: 1 }, { unique: true });
+      await users.createIndex({ code: 1 }, { collation: { locale: 'simple' } });
+      const indexes = await users.listIndexes().toArray();
+      expect(indexes.find((index) => index.name === 'email_1')?.collation).toMatchObject({ locale: 'en', strength: 2 });
+      expect(indexes.find((index) => index.name === 'code_1')).not.toHaveProperty('collation');
+      await users.insertOne({ email: 'Ann@example.com' });
+      await expect(users.insertOne({ email: 'ann@EXAMPLE.com' })).rejects.toMatchObject({ code: 11000 });
+    },
+  );
 });

@@ -61,9 +61,13 @@ describe('embedded mongo: collection options survive a restart with a data folde
   });
   afterEach(() => rm(dataDir, { recursive: true, force: true }));
 
-  test('mongod keeps validator, validation settings, collation, capped bounds, hidden and TTL index changes (journal replay)', async () => {
-    await roundTrip(dataDir, {});
-  });
+  test(
+    'mongod keeps validator, validation settings, collation, capped ' +
+      'bounds, hidden and TTL index changes (journal replay)',
+    async () => {
+      await roundTrip(dataDir, {});
+    },
+  );
 
   test('the same after a snapshot of the journal', async () => {
     await roundTrip(dataDir, { snapshotJournalBytes: 1 });

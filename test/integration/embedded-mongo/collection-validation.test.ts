@@ -27,55 +27,59 @@ describe('embedded mongo: collection validators', () => {
   });
   afterAll(() => stopFixture(fixture));
 
-  test('mongod refuses an insert that fails $jsonSchema with code 121 and errInfo { failingDocumentId, details.schemaRulesNotSatisfied }', async () => {
-    const contacts = await db.createCollection('contacts', { validator: contactsSchema });
-    await contacts.insertOne({ name: 'Ann', phone: '555-1234', age: 30, tags: ['a'], status: 'active' });
-    const error = await serverError(contacts.insertOne({ _id: 7 as never, name: 5, age: 200 }));
-    expect(error.code).toBe(121);
-    expect(error.message).toBe('Document failed validation');
-    const errInfo = error.errInfo as {
-      failingDocumentId: unknown;
-      details: { operatorName: string; title: string; schemaRulesNotSatisfied: Array<Record<string, unknown>> };
-    };
-    expect(errInfo.failingDocumentId).toBe(7);
-    expect(errInfo.details.operatorName).toBe('$jsonSchema');
-    expect(errInfo.details.title).toBe('contact');
-    expect(errInfo.details.schemaRulesNotSatisfied).toEqual(
-      expect.arrayContaining([
-        { operatorName: 'required', specifiedAs: { required: ['name', 'phone'] }, missingProperties: ['phone'] },
-        {
-          operatorName: 'properties',
-          propertiesNotSatisfied: [
-            {
-              propertyName: 'name',
-              description: 'must be a string',
-              details: [
-                {
-                  operatorName: 'bsonType',
-                  specifiedAs: { bsonType: 'string' },
-                  reason: 'type did not match',
-                  consideredValue: 5,
-                  consideredType: 'int',
-                },
-              ],
-            },
-            {
-              propertyName: 'age',
-              details: [
-                {
-                  operatorName: 'maximum',
-                  specifiedAs: { maximum: 150, exclusiveMaximum: true },
-                  reason: 'comparison failed',
-                  consideredValue: 200,
-                },
-              ],
-            },
-          ],
-        },
-      ]),
-    );
-    expect(await contacts.countDocuments()).toBe(1);
-  });
+  test(
+    'mongod refuses an insert that fails $jsonSchema with code 121 and errInfo { ' +
+      'failingDocumentId, details.schemaRulesNotSatisfied }',
+    async () => {
+      const contacts = await db.createCollection('contacts', { validator: contactsSchema });
+      await contacts.insertOne({ name: 'Ann', phone: '555-1234', age: 30, tags: ['a'], status: 'active' });
+      const error = await serverError(contacts.insertOne({ _id: 7 as never, name: 5, age: 200 }));
+      expect(error.code).toBe(121);
+      expect(error.message).toBe('Document failed validation');
+      const errInfo = error.errInfo as {
+        failingDocumentId: unknown;
+        details: { operatorName: string; title: string; schemaRulesNotSatisfied: Array<Record<string, unknown>> };
+      };
+      expect(errInfo.failingDocumentId).toBe(7);
+      expect(errInfo.details.operatorName).toBe('$jsonSchema');
+      expect(errInfo.details.title).toBe('contact');
+      expect(errInfo.details.schemaRulesNotSatisfied).toEqual(
+        expect.arrayContaining([
+          { operatorName: 'required', specifiedAs: { required: ['name', 'phone'] }, missingProperties: ['phone'] },
+          {
+            operatorName: 'properties',
+            propertiesNotSatisfied: [
+              {
+                propertyName: 'name',
+                description: 'must be a string',
+                details: [
+                  {
+                    operatorName: 'bsonType',
+                    specifiedAs: { bsonType: 'string' },
+                    reason: 'type did not match',
+                    consideredValue: 5,
+                    consideredType: 'int',
+                  },
+                ],
+              },
+              {
+                propertyName: 'age',
+                details: [
+                  {
+                    operatorName: 'maximum',
+                    specifiedAs: { maximum: 150, exclusiveMaximum: true },
+                    reason: 'comparison failed',
+                    consideredValue: 200,
+                  },
+                ],
+              },
+            ],
+          },
+        ]),
+      );
+      expect(await contacts.countDocuments()).toBe(1);
+    },
+  );
 
   test.each([
     ['minLength', { name: 'A', phone: '1' }, 'minLength'],
@@ -104,90 +108,105 @@ describe('embedded mongo: collection validators', () => {
     expect(reported).toContain(operatorName);
   });
 
-  test('mongod accepts values a restriction keyword does not apply to (minimum on a string) and keys not listed in properties', async () => {
-    const loose = await db.createCollection('loose', {
-      validator: { $jsonSchema: { properties: { n: { minimum: 5 } } } },
-    });
-    await expect(loose.insertOne({ n: 'text', other: true })).resolves.toBeDefined();
-  });
+  test(
+    'mongod accepts values a restriction keyword does not apply to (minimum ' +
+      'on a string) and keys not listed in properties',
+    async () => {
+      const loose = await db.createCollection('loose', {
+        validator: { $jsonSchema: { properties: { n: { minimum: 5 } } } },
+      });
+      await expect(loose.insertOne({ n: 'text', other: true })).resolves.toBeDefined();
+    },
+  );
 
-  test('mongod applies anyOf / allOf / oneOf / not, additionalProperties, patternProperties and dependencies', async () => {
-    const shapes = await db.createCollection('shapes', {
-      validator: {
-        $jsonSchema: {
-          bsonType: 'object',
-          additionalProperties: false,
-          properties: { _id: {}, kind: { enum: ['circle', 'square'] }, r: {}, side: {}, color: {} },
-          patternProperties: { '^x_': { bsonType: 'int' } },
-          anyOf: [{ required: ['r'] }, { required: ['side'] }],
-          oneOf: [{ properties: { kind: { enum: ['circle'] } } }, { properties: { kind: { enum: ['square'] } } }],
-          not: { required: ['color', 'side'] },
-          dependencies: { r: ['kind'] },
+  test(
+    'mongod applies anyOf / allOf / oneOf / not, ' + 'additionalProperties, patternProperties and dependencies',
+    async () => {
+      const shapes = await db.createCollection('shapes', {
+        validator: {
+          $jsonSchema: {
+            bsonType: 'object',
+            additionalProperties: false,
+            properties: { _id: {}, kind: { enum: ['circle', 'square'] }, r: {}, side: {}, color: {} },
+            patternProperties: { '^x_': { bsonType: 'int' } },
+            anyOf: [{ required: ['r'] }, { required: ['side'] }],
+            oneOf: [{ properties: { kind: { enum: ['circle'] } } }, { properties: { kind: { enum: ['square'] } } }],
+            not: { required: ['color', 'side'] },
+            dependencies: { r: ['kind'] },
+          },
         },
-      },
-    });
-    await shapes.insertOne({ kind: 'circle', r: 2, x_a: 1 });
-    const cases: Array<[Record<string, unknown>, string]> = [
-      [{ kind: 'circle', r: 2, extra: 1 }, 'additionalProperties'],
-      [{ kind: 'circle', r: 2, x_a: 'no' }, 'patternProperties'],
-      [{ kind: 'circle' }, 'anyOf'],
-      [{ kind: 'square', side: 1, color: 'red' }, 'not'],
-      [{ r: 2 }, 'dependencies'],
-    ];
-    for (const [doc, operatorName] of cases) {
-      const error = await serverError(shapes.insertOne(doc));
-      const rules = (error.errInfo as { details: { schemaRulesNotSatisfied: Array<{ operatorName: string }> } }).details
-        .schemaRulesNotSatisfied;
-      expect(rules.map((rule) => rule.operatorName)).toContain(operatorName);
-    }
-    // oneOf: neither or both branches matching fails; here no kind at all matches both ('properties' of an absent field holds).
-    const both = await serverError(shapes.insertOne({ side: 1 }));
-    expect(JSON.stringify(both.errInfo)).toContain('more than one subschema matched');
-  });
+      });
+      await shapes.insertOne({ kind: 'circle', r: 2, x_a: 1 });
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [{ kind: 'circle', r: 2, extra: 1 }, 'additionalProperties'],
+        [{ kind: 'circle', r: 2, x_a: 'no' }, 'patternProperties'],
+        [{ kind: 'circle' }, 'anyOf'],
+        [{ kind: 'square', side: 1, color: 'red' }, 'not'],
+        [{ r: 2 }, 'dependencies'],
+      ];
+      for (const [doc, operatorName] of cases) {
+        const error = await serverError(shapes.insertOne(doc));
+        const rules = (error.errInfo as { details: { schemaRulesNotSatisfied: Array<{ operatorName: string }> } })
+          .details.schemaRulesNotSatisfied;
+        expect(rules.map((rule) => rule.operatorName)).toContain(operatorName);
+      }
+      // oneOf: neither or both branches matching fails; here no kind at all matches both
+      // ('properties' of an absent field holds).
+      const both = await serverError(shapes.insertOne({ side: 1 }));
+      expect(JSON.stringify(both.errInfo)).toContain('more than one subschema matched');
+    },
+  );
 
-  test('mongod explains a query-operator validator clause by clause ($and of failing clauses, reason and consideredValue)', async () => {
-    const orders = await db.createCollection('orders', {
-      validator: { qty: { $gt: 0 }, status: { $in: ['new', 'paid'] } },
-    });
-    const error = await serverError(orders.insertOne({ _id: 1 as never, qty: -1, status: 'x' }));
-    expect(error.errInfo).toEqual({
-      failingDocumentId: 1,
-      details: {
-        operatorName: '$and',
-        clausesNotSatisfied: [
-          {
-            index: 0,
-            details: {
-              operatorName: '$gt',
-              specifiedAs: { qty: { $gt: 0 } },
-              reason: 'comparison failed',
-              consideredValue: -1,
+  test(
+    'mongod explains a query-operator validator clause by clause ($and of ' +
+      'failing clauses, reason and consideredValue)',
+    async () => {
+      const orders = await db.createCollection('orders', {
+        validator: { qty: { $gt: 0 }, status: { $in: ['new', 'paid'] } },
+      });
+      const error = await serverError(orders.insertOne({ _id: 1 as never, qty: -1, status: 'x' }));
+      expect(error.errInfo).toEqual({
+        failingDocumentId: 1,
+        details: {
+          operatorName: '$and',
+          clausesNotSatisfied: [
+            {
+              index: 0,
+              details: {
+                operatorName: '$gt',
+                specifiedAs: { qty: { $gt: 0 } },
+                reason: 'comparison failed',
+                consideredValue: -1,
+              },
             },
-          },
-          {
-            index: 1,
-            details: {
-              operatorName: '$in',
-              specifiedAs: { status: { $in: ['new', 'paid'] } },
-              reason: 'no matching value found in array',
-              consideredValue: 'x',
+            {
+              index: 1,
+              details: {
+                operatorName: '$in',
+                specifiedAs: { status: { $in: ['new', 'paid'] } },
+                reason: 'no matching value found in array',
+                consideredValue: 'x',
+              },
             },
-          },
-        ],
-      },
-    });
-    const missing = await serverError(orders.insertOne({ _id: 2 as never, status: 'new' }));
-    // The implicit $and stays the top-level operator when only one of its clauses fails.
-    expect(missing.errInfo).toEqual({
-      failingDocumentId: 2,
-      details: {
-        operatorName: '$and',
-        clausesNotSatisfied: [
-          { index: 0, details: { operatorName: '$gt', specifiedAs: { qty: { $gt: 0 } }, reason: 'field was missing' } },
-        ],
-      },
-    });
-  });
+          ],
+        },
+      });
+      const missing = await serverError(orders.insertOne({ _id: 2 as never, status: 'new' }));
+      // The implicit $and stays the top-level operator when only one of its clauses fails.
+      expect(missing.errInfo).toEqual({
+        failingDocumentId: 2,
+        details: {
+          operatorName: '$and',
+          clausesNotSatisfied: [
+            {
+              index: 0,
+              details: { operatorName: '$gt', specifiedAs: { qty: { $gt: 0 } }, reason: 'field was missing' },
+            },
+          ],
+        },
+      });
+    },
+  );
 
   test('mongod validates updates, replacements, findAndModify and upserts, and writes nothing on failure', async () => {
     const items = await db.createCollection('items', {
@@ -218,21 +237,25 @@ describe('embedded mongo: collection validators', () => {
     expect(await items.findOne({ _id: 10 as never })).toEqual({ _id: 10, qty: -3 });
   });
 
-  test('validationLevel moderate: mongod validates inserts and updates of valid documents, not updates of documents that already fail', async () => {
-    const legacy = db.collection('legacy');
-    await legacy.insertMany([
-      { _id: 1 as never, n: 5 },
-      { _id: 2 as never, n: -5 },
-    ]);
-    await db.command({ collMod: 'legacy', validator: { n: { $gte: 0 } }, validationLevel: 'moderate' });
-    await legacy.updateOne({ _id: 2 as never }, { $set: { n: -6 } });
-    expect((await serverError(legacy.updateOne({ _id: 1 as never }, { $set: { n: -1 } }))).code).toBe(121);
-    expect((await serverError(legacy.insertOne({ n: -1 }))).code).toBe(121);
-    await db.command({ collMod: 'legacy', validationLevel: 'strict' });
-    expect((await serverError(legacy.updateOne({ _id: 2 as never }, { $set: { n: -7 } }))).code).toBe(121);
-    await db.command({ collMod: 'legacy', validationLevel: 'off' });
-    await legacy.insertOne({ n: -100 });
-  });
+  test(
+    'validationLevel moderate: mongod validates inserts and updates of valid ' +
+      'documents, not updates of documents that already fail',
+    async () => {
+      const legacy = db.collection('legacy');
+      await legacy.insertMany([
+        { _id: 1 as never, n: 5 },
+        { _id: 2 as never, n: -5 },
+      ]);
+      await db.command({ collMod: 'legacy', validator: { n: { $gte: 0 } }, validationLevel: 'moderate' });
+      await legacy.updateOne({ _id: 2 as never }, { $set: { n: -6 } });
+      expect((await serverError(legacy.updateOne({ _id: 1 as never }, { $set: { n: -1 } }))).code).toBe(121);
+      expect((await serverError(legacy.insertOne({ n: -1 }))).code).toBe(121);
+      await db.command({ collMod: 'legacy', validationLevel: 'strict' });
+      expect((await serverError(legacy.updateOne({ _id: 2 as never }, { $set: { n: -7 } }))).code).toBe(121);
+      await db.command({ collMod: 'legacy', validationLevel: 'off' });
+      await legacy.insertOne({ n: -100 });
+    },
+  );
 
   test('validationAction warn: mongod stores the document and logs "Document would fail validation"', async () => {
     const warned = await db.createCollection('warned', {
@@ -245,29 +268,33 @@ describe('embedded mongo: collection validators', () => {
     expect(logger.lines.some((line) => line.startsWith('Document would fail validation'))).toBe(true);
   });
 
-  test('mongod refuses unknown and unsupported $jsonSchema keywords at create and collMod with code 9 (FailedToParse)', async () => {
-    await expect(db.createCollection('bad1', { validator: { $jsonSchema: { foo: 1 } } })).rejects.toMatchObject({
-      code: 9,
-      message: 'Unknown $jsonSchema keyword: foo',
-    });
-    await expect(
-      db.createCollection('bad2', { validator: { $jsonSchema: { format: 'email' } } }),
-    ).rejects.toMatchObject({
-      code: 9,
-      message: "$jsonSchema keyword 'format' is not currently supported",
-    });
-    await expect(
-      db.createCollection('bad3', { validator: { $jsonSchema: { type: 'integer' } } }),
-    ).rejects.toMatchObject({ code: 9 });
-    await expect(
-      db.command({ collMod: 'items', validator: { $jsonSchema: { properties: { a: { $ref: '#' } } } } }),
-    ).rejects.toMatchObject({ code: 9 });
-    await expect(db.createCollection('bad4', { validationLevel: 'sometimes' })).rejects.toMatchObject({
-      code: 2,
-      codeName: 'BadValue',
-    });
-    expect(await db.listCollections({ name: /^bad/ }).toArray()).toEqual([]);
-  });
+  test(
+    'mongod refuses unknown and unsupported $jsonSchema keywords at ' +
+      'create and collMod with code 9 (FailedToParse)',
+    async () => {
+      await expect(db.createCollection('bad1', { validator: { $jsonSchema: { foo: 1 } } })).rejects.toMatchObject({
+        code: 9,
+        message: 'Unknown $jsonSchema keyword: foo',
+      });
+      await expect(
+        db.createCollection('bad2', { validator: { $jsonSchema: { format: 'email' } } }),
+      ).rejects.toMatchObject({
+        code: 9,
+        message: "$jsonSchema keyword 'format' is not currently supported",
+      });
+      await expect(
+        db.createCollection('bad3', { validator: { $jsonSchema: { type: 'integer' } } }),
+      ).rejects.toMatchObject({ code: 9 });
+      await expect(
+        db.command({ collMod: 'items', validator: { $jsonSchema: { properties: { a: { $ref: '#' } } } } }),
+      ).rejects.toMatchObject({ code: 9 });
+      await expect(db.createCollection('bad4', { validationLevel: 'sometimes' })).rejects.toMatchObject({
+        code: 2,
+        codeName: 'BadValue',
+      });
+      expect(await db.listCollections({ name: /^bad/ }).toArray()).toEqual([]);
+    },
+  );
 
   test('mongod evaluates a validator under the collection default collation', async () => {
     const tagged = await db.createCollection('collated', {

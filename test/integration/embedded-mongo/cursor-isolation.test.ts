@@ -35,16 +35,19 @@ describe('embedded mongo: what a lazy cursor sees across its batches', () => {
     }
   });
 
-  test('outside a transaction the next batches show the newer versions, and an index walk does not repeat or skip', async () => {
-    const cursor = items.find({ n: { $gte: 0 } }, { batchSize: 5, sort: { n: 1 } });
-    const seen: Document[] = [];
-    for (let i = 0; i < 5; i++) seen.push((await cursor.next())!);
-    await items.updateOne({ _id: 12 as never }, { $set: { label: 'changed' } });
-    await items.deleteOne({ _id: 15 as never });
-    await items.updateOne({ _id: 2 as never }, { $set: { label: 'too late' } });
-    for await (const doc of cursor) seen.push(doc);
-    expect(seen.map((doc) => doc._id)).toEqual(Array.from({ length: 20 }, (_, i) => i).filter((id) => id !== 15));
-    expect(seen.find((doc) => doc._id === 12)?.label).toBe('changed');
-    expect(seen.find((doc) => doc._id === 2)?.label).toBeUndefined();
-  });
+  test(
+    'outside a transaction the next batches show the newer versions, ' + 'and an index walk does not repeat or skip',
+    async () => {
+      const cursor = items.find({ n: { $gte: 0 } }, { batchSize: 5, sort: { n: 1 } });
+      const seen: Document[] = [];
+      for (let i = 0; i < 5; i++) seen.push((await cursor.next())!);
+      await items.updateOne({ _id: 12 as never }, { $set: { label: 'changed' } });
+      await items.deleteOne({ _id: 15 as never });
+      await items.updateOne({ _id: 2 as never }, { $set: { label: 'too late' } });
+      for await (const doc of cursor) seen.push(doc);
+      expect(seen.map((doc) => doc._id)).toEqual(Array.from({ length: 20 }, (_, i) => i).filter((id) => id !== 15));
+      expect(seen.find((doc) => doc._id === 12)?.label).toBe('changed');
+      expect(seen.find((doc) => doc._id === 2)?.label).toBeUndefined();
+    },
+  );
 });

@@ -82,8 +82,10 @@ describe('embedded mongo: the dataDir lock', () => {
       const owner = JSON.parse(await readFile(lockFile, 'utf8')) as { pid: number };
       expect(owner.pid).toBe(process.pid);
       await expect(startEmbeddedMongo({ dataDir, logger: recordingLogger() })).rejects.toThrow(
-        `dataDir ${dataDir} is in use by another server (pid ${process.pid}, lock file ${lockFile}). A data folder serves one server: ` +
-          'several instances of one application share a MongoDB instead (the same MONGODB_URL); see the README section "Deploying"',
+        `dataDir ${dataDir} is in use by another server (pid ${process.pid}, lock ` +
+          `file ${lockFile}). A data folder serves one server: ` +
+          'several instances of one application share a MongoDB instead (the same ' +
+          'MONGODB_URL); see the README section "Deploying"',
       );
     } finally {
       await first.stop();

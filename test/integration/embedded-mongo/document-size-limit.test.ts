@@ -19,15 +19,18 @@ describe('embedded mongo: the 16 MiB document limit', () => {
     expect(await fixture.db.collection('big').countDocuments()).toBe(0);
   });
 
-  test('mongod fails an update whose result is over 16 MiB with code 17419, leaving the document unchanged', async () => {
-    const docs = fixture.db.collection('growing');
-    const half = 'y'.repeat(9 * 1024 * 1024);
-    await docs.insertOne({ _id: 1 as never, a: half });
-    await expect(docs.updateOne({ _id: 1 as never }, { $set: { b: half } })).rejects.toMatchObject({ code: 17419 });
-    await expect(docs.findOneAndUpdate({ _id: 1 as never }, { $set: { b: half } })).rejects.toMatchObject({
-      code: 17419,
-    });
-    const stored = await docs.findOne({ _id: 1 as never });
-    expect(Object.keys(stored ?? {})).toEqual(['_id', 'a']);
-  });
+  test(
+    'mongod fails an update whose result is over 16 MiB with code ' + '17419, leaving the document unchanged',
+    async () => {
+      const docs = fixture.db.collection('growing');
+      const half = 'y'.repeat(9 * 1024 * 1024);
+      await docs.insertOne({ _id: 1 as never, a: half });
+      await expect(docs.updateOne({ _id: 1 as never }, { $set: { b: half } })).rejects.toMatchObject({ code: 17419 });
+      await expect(docs.findOneAndUpdate({ _id: 1 as never }, { $set: { b: half } })).rejects.toMatchObject({
+        code: 17419,
+      });
+      const stored = await docs.findOne({ _id: 1 as never });
+      expect(Object.keys(stored ?? {})).toEqual(['_id', 'a']);
+    },
+  );
 });

@@ -31,19 +31,22 @@ describe('embedded mongo: exact numbers', () => {
       expect(typed((await numbers.findOne({ _id: 'b' as never }))?.v)).toEqual(['Decimal128', '3.30']);
     });
 
-    test('$inc widens int32 overflow to int64 and int64 overflow to double; a long increment beyond 2^53 is exact', async () => {
-      await numbers.insertMany([
-        { _id: 'int' as never, v: new Int32(2147483647) },
-        { _id: 'long' as never, v: Long.fromString('9223372036854775807') },
-        { _id: 'big' as never, v: Long.fromString('9007199254740992') },
-      ]);
-      await numbers.updateOne({ _id: 'int' as never }, { $inc: { v: new Int32(1) } });
-      await numbers.updateOne({ _id: 'long' as never }, { $inc: { v: new Int32(1) } });
-      await numbers.updateOne({ _id: 'big' as never }, { $inc: { v: new Int32(1) } });
-      expect(typed((await numbers.findOne({ _id: 'int' as never }))?.v)).toEqual(['Long', '2147483648']);
-      expect(typed((await numbers.findOne({ _id: 'long' as never }))?.v)).toEqual(['Double', '9223372036854776000']);
-      expect(typed((await numbers.findOne({ _id: 'big' as never }))?.v)).toEqual(['Long', '9007199254740993']);
-    });
+    test(
+      '$inc widens int32 overflow to int64 and int64 overflow to ' + 'double; a long increment beyond 2^53 is exact',
+      async () => {
+        await numbers.insertMany([
+          { _id: 'int' as never, v: new Int32(2147483647) },
+          { _id: 'long' as never, v: Long.fromString('9223372036854775807') },
+          { _id: 'big' as never, v: Long.fromString('9007199254740992') },
+        ]);
+        await numbers.updateOne({ _id: 'int' as never }, { $inc: { v: new Int32(1) } });
+        await numbers.updateOne({ _id: 'long' as never }, { $inc: { v: new Int32(1) } });
+        await numbers.updateOne({ _id: 'big' as never }, { $inc: { v: new Int32(1) } });
+        expect(typed((await numbers.findOne({ _id: 'int' as never }))?.v)).toEqual(['Long', '2147483648']);
+        expect(typed((await numbers.findOne({ _id: 'long' as never }))?.v)).toEqual(['Double', '9223372036854776000']);
+        expect(typed((await numbers.findOne({ _id: 'big' as never }))?.v)).toEqual(['Long', '9007199254740993']);
+      },
+    );
   });
 
   describe('update operators inside arrays', () => {
@@ -125,29 +128,33 @@ describe('embedded mongo: exact numbers', () => {
       ]);
     });
 
-    test('$sum of longs is an exact long; of int32 that overflow a long; $avg of ints a double, of decimals a decimal', async () => {
-      const [group] = await numbers
-        .aggregate([
-          {
-            $group: {
-              _id: '$g',
-              longs: { $sum: '$v' },
-              ints: { $sum: '$i' },
-              count: { $sum: 1 },
-              decimals: { $sum: '$d' },
-              intAverage: { $avg: '$_id' },
-              decimalAverage: { $avg: '$d' },
+    test(
+      '$sum of longs is an exact long; of int32 that overflow a long; ' +
+        '$avg of ints a double, of decimals a decimal',
+      async () => {
+        const [group] = await numbers
+          .aggregate([
+            {
+              $group: {
+                _id: '$g',
+                longs: { $sum: '$v' },
+                ints: { $sum: '$i' },
+                count: { $sum: 1 },
+                decimals: { $sum: '$d' },
+                intAverage: { $avg: '$_id' },
+                decimalAverage: { $avg: '$d' },
+              },
             },
-          },
-        ])
-        .toArray();
-      expect(typed(group.longs)).toEqual(['Long', '9007199254740994']);
-      expect(typed(group.ints)).toEqual(['Long', '2147483648']);
-      expect(typed(group.count)).toEqual(['Int32', '2']);
-      expect(typed(group.decimals)).toEqual(['Decimal128', '0.3']);
-      expect(typed(group.intAverage)).toEqual(['Double', '1.5']);
-      expect(typed(group.decimalAverage)).toEqual(['Decimal128', '0.15']);
-    });
+          ])
+          .toArray();
+        expect(typed(group.longs)).toEqual(['Long', '9007199254740994']);
+        expect(typed(group.ints)).toEqual(['Long', '2147483648']);
+        expect(typed(group.count)).toEqual(['Int32', '2']);
+        expect(typed(group.decimals)).toEqual(['Decimal128', '0.3']);
+        expect(typed(group.intAverage)).toEqual(['Double', '1.5']);
+        expect(typed(group.decimalAverage)).toEqual(['Decimal128', '0.15']);
+      },
+    );
 
     test("$first, $last, $min, $max, $push and $addToSet keep the picked values' types", async () => {
       const [group] = await numbers
@@ -191,30 +198,34 @@ describe('embedded mongo: exact numbers', () => {
       ]);
     });
 
-    test('fields copied by $project, $addFields, $unwind and $lookup keep their types; computed ones take the computed type', async () => {
-      await numbers.updateOne(
-        { _id: 1 as never },
-        { $set: { list: [Long.fromNumber(3), Decimal128.fromString('4.50')] } },
-      );
-      const [doc] = await numbers
-        .aggregate([
-          { $match: { _id: 1 } },
-          { $lookup: { from: 'exact_numbers', localField: 'g', foreignField: 'g', as: 'peers' } },
-          { $unwind: '$list' },
-          { $addFields: { asInt: { $toInt: '$i' }, peerCount: { $size: '$peers' } } },
-          { $sort: { list: -1 } },
-          { $project: { _id: 0, v: 1, d: 1, list: 1, asInt: 1, firstPeer: { $first: '$peers.v' } } },
-          { $limit: 1 },
-        ])
-        .toArray();
-      expect(Object.fromEntries(Object.entries(doc).map(([key, value]) => [key, typed(value)]))).toEqual({
-        v: ['Long', '9007199254740993'],
-        d: ['Decimal128', '0.1'],
-        list: ['Decimal128', '4.50'],
-        asInt: ['Int32', '2147483647'],
-        firstPeer: ['Long', '9007199254740993'],
-      });
-    });
+    test(
+      'fields copied by $project, $addFields, $unwind and $lookup keep ' +
+        'their types; computed ones take the computed type',
+      async () => {
+        await numbers.updateOne(
+          { _id: 1 as never },
+          { $set: { list: [Long.fromNumber(3), Decimal128.fromString('4.50')] } },
+        );
+        const [doc] = await numbers
+          .aggregate([
+            { $match: { _id: 1 } },
+            { $lookup: { from: 'exact_numbers', localField: 'g', foreignField: 'g', as: 'peers' } },
+            { $unwind: '$list' },
+            { $addFields: { asInt: { $toInt: '$i' }, peerCount: { $size: '$peers' } } },
+            { $sort: { list: -1 } },
+            { $project: { _id: 0, v: 1, d: 1, list: 1, asInt: 1, firstPeer: { $first: '$peers.v' } } },
+            { $limit: 1 },
+          ])
+          .toArray();
+        expect(Object.fromEntries(Object.entries(doc).map(([key, value]) => [key, typed(value)]))).toEqual({
+          v: ['Long', '9007199254740993'],
+          d: ['Decimal128', '0.1'],
+          list: ['Decimal128', '4.50'],
+          asInt: ['Int32', '2147483647'],
+          firstPeer: ['Long', '9007199254740993'],
+        });
+      },
+    );
 
     test('$max / $min over a list compare across widths and return the winner as stored', async () => {
       const docs = await numbers

@@ -84,59 +84,72 @@ describe('embedded mongo: geospatial queries', () => {
       await places.createIndex({ loc: '2dsphere' });
     });
 
-    test('$near orders points, lines and polygons by distance to their nearest point, within $minDistance / $maxDistance', async () => {
-      expect(ids(await places.find({ loc: { $near: { $geometry: ORIGIN } } }).toArray())).toEqual([
-        'origin',
-        'north1',
-        'line',
-        'east2',
-        'square',
-        'far',
-      ]);
-      const bounded = { $geometry: ORIGIN, $minDistance: 0.5 * DEGREE * RADIUS, $maxDistance: 2.1 * DEGREE * RADIUS };
-      expect(ids(await places.find({ loc: { $near: bounded } }).toArray())).toEqual(['north1', 'line', 'east2']);
-      expect(ids(await places.find({ loc: { $nearSphere: bounded } }).toArray())).toEqual(['north1', 'line', 'east2']);
-      expect(
-        ids(
-          await places
-            .find({ kind: 'point', loc: { $near: { $geometry: ORIGIN } } })
-            .limit(2)
-            .toArray(),
-        ),
-      ).toEqual(['origin', 'north1']);
-    });
+    test(
+      '$near orders points, lines and polygons by distance to their ' +
+        'nearest point, within $minDistance / $maxDistance',
+      async () => {
+        expect(ids(await places.find({ loc: { $near: { $geometry: ORIGIN } } }).toArray())).toEqual([
+          'origin',
+          'north1',
+          'line',
+          'east2',
+          'square',
+          'far',
+        ]);
+        const bounded = { $geometry: ORIGIN, $minDistance: 0.5 * DEGREE * RADIUS, $maxDistance: 2.1 * DEGREE * RADIUS };
+        expect(ids(await places.find({ loc: { $near: bounded } }).toArray())).toEqual(['north1', 'line', 'east2']);
+        expect(ids(await places.find({ loc: { $nearSphere: bounded } }).toArray())).toEqual([
+          'north1',
+          'line',
+          'east2',
+        ]);
+        expect(
+          ids(
+            await places
+              .find({ kind: 'point', loc: { $near: { $geometry: ORIGIN } } })
+              .limit(2)
+              .toArray(),
+          ),
+        ).toEqual(['origin', 'north1']);
+      },
+    );
 
-    test("$geoNear adds distances in metres on mongod's sphere, with query, key, distanceMultiplier and includeLocs", async () => {
-      const all = await places.aggregate([{ $geoNear: { near: ORIGIN, distanceField: 'dist', key: 'loc' } }]).toArray();
-      expect(ids(all)).toEqual(['origin', 'north1', 'line', 'east2', 'square', 'far']);
-      const expected = [0, 1 * DEGREE, 1.5 * DEGREE, 2 * DEGREE, 2.5 * DEGREE, angleBetween([0, 0], [10, 10])].map(
-        (angle) => angle * RADIUS,
-      );
-      all.forEach((doc, i) => expect(doc.dist).toBeCloseTo(expected[i], 3));
-      // One degree of arc on a 6378.1 km sphere.
-      expect(all[1].dist).toBeCloseTo(111318.845, 3);
+    test(
+      "$geoNear adds distances in metres on mongod's sphere, with " + 'query, key, distanceMultiplier and includeLocs',
+      async () => {
+        const all = await places
+          .aggregate([{ $geoNear: { near: ORIGIN, distanceField: 'dist', key: 'loc' } }])
+          .toArray();
+        expect(ids(all)).toEqual(['origin', 'north1', 'line', 'east2', 'square', 'far']);
+        const expected = [0, 1 * DEGREE, 1.5 * DEGREE, 2 * DEGREE, 2.5 * DEGREE, angleBetween([0, 0], [10, 10])].map(
+          (angle) => angle * RADIUS,
+        );
+        all.forEach((doc, i) => expect(doc.dist).toBeCloseTo(expected[i], 3));
+        // One degree of arc on a 6378.1 km sphere.
+        expect(all[1].dist).toBeCloseTo(111318.845, 3);
 
-      const km = await places
-        .aggregate([
-          {
-            $geoNear: {
-              near: { type: 'Point', coordinates: [2, 0.5] },
-              distanceField: 'info.km',
-              query: { kind: 'point' },
-              maxDistance: 1000 * 1000,
-              distanceMultiplier: 0.001,
-              includeLocs: 'info.where',
-              spherical: true,
+        const km = await places
+          .aggregate([
+            {
+              $geoNear: {
+                near: { type: 'Point', coordinates: [2, 0.5] },
+                distanceField: 'info.km',
+                query: { kind: 'point' },
+                maxDistance: 1000 * 1000,
+                distanceMultiplier: 0.001,
+                includeLocs: 'info.where',
+                spherical: true,
+              },
             },
-          },
-          { $project: { info: 1 } },
-        ])
-        .toArray();
-      expect(ids(km)).toEqual(['east2', 'north1', 'origin']);
-      expect(km[0].info.km).toBeCloseTo((0.5 * DEGREE * RADIUS) / 1000, 6);
-      expect(km[0].info.where).toEqual({ type: 'Point', coordinates: [2, 0] });
-      expect(km[1].info.km).toBeCloseTo((angleBetween([2, 0.5], [0, 1]) * RADIUS) / 1000, 6);
-    });
+            { $project: { info: 1 } },
+          ])
+          .toArray();
+        expect(ids(km)).toEqual(['east2', 'north1', 'origin']);
+        expect(km[0].info.km).toBeCloseTo((0.5 * DEGREE * RADIUS) / 1000, 6);
+        expect(km[0].info.where).toEqual({ type: 'Point', coordinates: [2, 0] });
+        expect(km[1].info.km).toBeCloseTo((angleBetween([2, 0.5], [0, 1]) * RADIUS) / 1000, 6);
+      },
+    );
 
     test('$near is refused where it cannot order the results (inside $or, in a count)', async () => {
       const near = { loc: { $near: { $geometry: ORIGIN } } };

@@ -8,34 +8,38 @@ describe('embedded mongo: handshake and server commands', () => {
   });
   afterAll(() => stopFixture(f));
 
-  test('the driver sees a 7.0 replica-set primary that supports sessions (a standalone only with standalone: true)', async () => {
-    const hello = await f.db.admin().command({ hello: 1 });
-    expect(hello).toMatchObject({
-      ok: 1,
-      isWritablePrimary: true,
-      maxWireVersion: 21,
-      minWireVersion: 0,
-      logicalSessionTimeoutMinutes: 30,
-      maxBsonObjectSize: 16 * 1024 * 1024,
-      maxMessageSizeBytes: 48_000_000,
-    });
-    expect(hello.setName).toBe('rs0');
-    expect(hello.topologyVersion).toBeUndefined();
-    const observer = new MongoClient(f.server.url, { serverSelectionTimeoutMS: 3000 });
-    const types: string[] = [];
-    observer.on('serverDescriptionChanged', (event) => types.push(event.newDescription.type));
-    try {
-      await observer.connect();
-      expect(types).toContain('RSPrimary');
-    } finally {
-      await observer.close();
-    }
-  });
+  test(
+    'the driver sees a 7.0 replica-set primary that supports sessions ' + '(a standalone only with standalone: true)',
+    async () => {
+      const hello = await f.db.admin().command({ hello: 1 });
+      expect(hello).toMatchObject({
+        ok: 1,
+        isWritablePrimary: true,
+        maxWireVersion: 21,
+        minWireVersion: 0,
+        logicalSessionTimeoutMinutes: 30,
+        maxBsonObjectSize: 16 * 1024 * 1024,
+        maxMessageSizeBytes: 48_000_000,
+      });
+      expect(hello.setName).toBe('rs0');
+      expect(hello.topologyVersion).toBeUndefined();
+      const observer = new MongoClient(f.server.url, { serverSelectionTimeoutMS: 3000 });
+      const types: string[] = [];
+      observer.on('serverDescriptionChanged', (event) => types.push(event.newDescription.type));
+      try {
+        await observer.connect();
+        expect(types).toContain('RSPrimary');
+      } finally {
+        await observer.close();
+      }
+    },
+  );
 
   test('isMaster, ismaster, ping and buildInfo answer', async () => {
     expect((await f.db.admin().command({ isMaster: 1 })).ismaster).toBe(true);
     expect((await f.db.admin().command({ ismaster: 1 })).ismaster).toBe(true);
-    expect(await f.db.command({ ping: 1 })).toMatchObject({ ok: 1 }); // plus $clusterTime and operationTime, as a replica set replies
+    // plus $clusterTime and operationTime, as a replica set replies
+    expect(await f.db.command({ ping: 1 })).toMatchObject({ ok: 1 });
     const info = await f.db.admin().command({ buildInfo: 1 });
     expect(info.version).toMatch(/^7\.0\./);
     expect(info.versionArray.slice(0, 2)).toEqual([7, 0]);

@@ -116,7 +116,9 @@ async function startDirectChild(dataDir: string): Promise<RunningServer> {
 
 /** `sh` starts the server in the background and becomes `sleep`, which never reaps it. */
 async function startUnderNonReapingParent(dataDir: string): Promise<RunningServer> {
-  const command = `"${process.execPath}" -r @swc-node/register "${CLI}" --bind_ip 127.0.0.1 --port 0 --dbpath "${dataDir}" & exec sleep 600`;
+  const command =
+    `"${process.execPath}" -r @swc-node/register "${CLI}" --bind_ip ` +
+    `127.0.0.1 --port 0 --dbpath "${dataDir}" & exec sleep 600`;
   const parent: ChildProcess = spawn('sh', ['-c', command], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   parent.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

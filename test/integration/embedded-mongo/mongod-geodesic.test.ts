@@ -41,7 +41,8 @@ describe('embedded mongo: 2dsphere $geoIntersects / $geoWithin with geodesic edg
     ['without', false],
     ['with', true],
   ])(
-    'mongod reads a polygon crossing the antimeridian as the 20° band around it, not the 340° one (%s a 2dsphere index)',
+    'mongod reads a polygon crossing the antimeridian as the 20° band ' +
+      'around it, not the 340° one (%s a 2dsphere index)',
     async (_, indexed) => {
       if (indexed) await shapes.createIndex({ loc: '2dsphere' });
       const inside = ['across-line', 'dateline', 'east-of-dateline', 'west-of-dateline'];
@@ -50,19 +51,26 @@ describe('embedded mongo: 2dsphere $geoIntersects / $geoWithin with geodesic edg
     },
   );
 
-  test('mongod follows the great circle of a line: from 175°E to 175°W it crosses the antimeridian, not Greenwich', async () => {
-    const aroundGreenwich = polygon([-1, -1], [1, -1], [1, 1], [-1, 1]);
-    expect(await ids({ loc: { $geoIntersects: { $geometry: aroundGreenwich } } })).toEqual(['greenwich']);
-  });
+  test(
+    'mongod follows the great circle of a line: from 175°E to 175°W ' + 'it crosses the antimeridian, not Greenwich',
+    async () => {
+      const aroundGreenwich = polygon([-1, -1], [1, -1], [1, 1], [-1, 1]);
+      expect(await ids({ loc: { $geoIntersects: { $geometry: aroundGreenwich } } })).toEqual(['greenwich']);
+    },
+  );
 
-  test('mongod finds a line where its geodesic bows away from the flat segment (60°N at 60°W to 60°E passes 73.9°N at 0°)', async () => {
-    const nearTheTop = band(-10, 10, 72, 76);
-    expect(await ids({ loc: { $geoIntersects: { $geometry: nearTheTop } } })).toEqual(['arctic-line']);
-    // Both ends of the line lie in the band 55°N-62°N, but its middle leaves it: not within.
-    const lowBand = band(-70, 70, 55, 62);
-    expect(await ids({ loc: { $geoWithin: { $geometry: lowBand } } })).toEqual(['short-line']);
-    expect(await ids({ loc: { $geoIntersects: { $geometry: lowBand } } })).toEqual(['arctic-line', 'short-line']);
-  });
+  test(
+    'mongod finds a line where its geodesic bows away from the flat ' +
+      'segment (60°N at 60°W to 60°E passes 73.9°N at 0°)',
+    async () => {
+      const nearTheTop = band(-10, 10, 72, 76);
+      expect(await ids({ loc: { $geoIntersects: { $geometry: nearTheTop } } })).toEqual(['arctic-line']);
+      // Both ends of the line lie in the band 55°N-62°N, but its middle leaves it: not within.
+      const lowBand = band(-70, 70, 55, 62);
+      expect(await ids({ loc: { $geoWithin: { $geometry: lowBand } } })).toEqual(['short-line']);
+      expect(await ids({ loc: { $geoIntersects: { $geometry: lowBand } } })).toEqual(['arctic-line', 'short-line']);
+    },
+  );
 
   test('mongod $geoIntersects between lines crossing each other and $geoWithin a multipolygon', async () => {
     // The arctic line crosses the Greenwich meridian at 73.9°N, beyond a meridian segment ending at 70°N.

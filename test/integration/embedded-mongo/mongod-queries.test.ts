@@ -77,25 +77,29 @@ describe('embedded mongo: query operators as in mongod 7', () => {
     expect(await ids({ n: { $bitsAllClear: [0] } })).toEqual([1]);
   });
 
-  test('mongod refuses an unknown query operator with code 2 (BadValue) before reading anything, even on a missing or empty collection', async () => {
-    const filter = { a: { $nope: 1 } };
-    for (const name of ['query_missing', 'query_empty']) {
-      if (name === 'query_empty') await f.db.createCollection(name);
-      const target = f.db.collection(name);
-      const attempts = [
-        () => target.find(filter).toArray(),
-        () => target.countDocuments(filter),
-        () => target.deleteMany(filter),
-        () => target.updateMany(filter, { $set: { b: 1 } }),
-        () => target.aggregate([{ $match: filter }]).toArray(),
-        () => target.aggregate([{ $addFields: { x: 1 } }, { $match: filter }]).toArray(),
-      ];
-      for (const attempt of attempts) {
-        const error = await serverError(attempt());
-        expect([error.code, error.codeName, error.message]).toEqual([2, 'BadValue', 'unknown operator: $nope']);
+  test(
+    'mongod refuses an unknown query operator with code 2 (BadValue) before ' +
+      'reading anything, even on a missing or empty collection',
+    async () => {
+      const filter = { a: { $nope: 1 } };
+      for (const name of ['query_missing', 'query_empty']) {
+        if (name === 'query_empty') await f.db.createCollection(name);
+        const target = f.db.collection(name);
+        const attempts = [
+          () => target.find(filter).toArray(),
+          () => target.countDocuments(filter),
+          () => target.deleteMany(filter),
+          () => target.updateMany(filter, { $set: { b: 1 } }),
+          () => target.aggregate([{ $match: filter }]).toArray(),
+          () => target.aggregate([{ $addFields: { x: 1 } }, { $match: filter }]).toArray(),
+        ];
+        for (const attempt of attempts) {
+          const error = await serverError(attempt());
+          expect([error.code, error.codeName, error.message]).toEqual([2, 'BadValue', 'unknown operator: $nope']);
+        }
       }
-    }
-  });
+    },
+  );
 
   test('mongod treats $within as the deprecated alias of $geoWithin', async () => {
     await docs.insertMany([

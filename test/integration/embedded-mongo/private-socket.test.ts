@@ -6,7 +6,8 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '../../../src/embedded-mo
 import { recordingLogger } from './embedded-mongo-fixture';
 
 function socketPathOf(server: EmbeddedMongo): string {
-  return decodeURIComponent(/^mongodb:\/\/([^/]+)\/(\?directConnection=true)?$/.exec(server.url)![1]); // direct when the path has capitals
+  // direct when the path has capitals
+  return decodeURIComponent(/^mongodb:\/\/([^/]+)\/(\?directConnection=true)?$/.exec(server.url)![1]);
 }
 
 async function roundTrip(server: EmbeddedMongo, value: string): Promise<unknown> {
@@ -20,7 +21,10 @@ async function roundTrip(server: EmbeddedMongo, value: string): Promise<unknown>
   }
 }
 
-/** `privateSocket`: how the application hosts the server (see reliability/embedded-database-access for the process-level checks). */
+/**
+ * `privateSocket`: how the application hosts the server (see reliability/embedded-database-access
+ * for the process-level checks).
+ */
 describe('embedded mongo: private socket', () => {
   const dirs: string[] = [];
   const tempDir = (prefix: string) => {

@@ -9,37 +9,46 @@ describe('embedded mongo as a one-member replica set', () => {
   });
   afterAll(async () => stopFixture(f));
 
-  it('hello reports the primary of replica set rs0, named by the address the client used (mongod hello on a replica-set primary)', async () => {
-    const hello = await f.db.admin().command({ hello: 1 });
-    const me = new URL(f.server.url).host;
-    expect(hello).toMatchObject({
-      setName: 'rs0',
-      isWritablePrimary: true,
-      secondary: false,
-      hosts: [me],
-      primary: me,
-      me,
-      setVersion: 1,
-    });
-    expect(hello.electionId).toBeDefined();
-    expect(hello.lastWrite.opTime.ts).toBeDefined();
-    expect(hello.topologyVersion).toBeUndefined(); // keeps the monitor on polling hello
-    expect(hello.$clusterTime.clusterTime).toBeDefined();
-    expect(hello.operationTime).toBeDefined();
-  });
+  it(
+    'hello reports the primary of replica set rs0, named by the address the ' +
+      'client used (mongod hello on a replica-set primary)',
+    async () => {
+      const hello = await f.db.admin().command({ hello: 1 });
+      const me = new URL(f.server.url).host;
+      expect(hello).toMatchObject({
+        setName: 'rs0',
+        isWritablePrimary: true,
+        secondary: false,
+        hosts: [me],
+        primary: me,
+        me,
+        setVersion: 1,
+      });
+      expect(hello.electionId).toBeDefined();
+      expect(hello.lastWrite.opTime.ts).toBeDefined();
+      expect(hello.topologyVersion).toBeUndefined(); // keeps the monitor on polling hello
+      expect(hello.$clusterTime.clusterTime).toBeDefined();
+      expect(hello.operationTime).toBeDefined();
+    },
+  );
 
-  it('the driver sees a ReplicaSetWithPrimary topology with and without ?replicaSet=rs0 (SDAM discovery from hosts)', async () => {
-    for (const url of [f.server.url, `${f.server.url}?replicaSet=rs0`]) {
-      const client = new MongoClient(url, { serverSelectionTimeoutMS: 3000 });
-      try {
-        await client.db('rs').collection('c').insertOne({ a: 1 });
-        const description = (client as unknown as { topology: { description: { type: string } } }).topology.description;
-        expect(description.type).toBe('ReplicaSetWithPrimary');
-      } finally {
-        await client.close();
+  it(
+    'the driver sees a ReplicaSetWithPrimary topology with and without ' +
+      '?replicaSet=rs0 (SDAM discovery from hosts)',
+    async () => {
+      for (const url of [f.server.url, `${f.server.url}?replicaSet=rs0`]) {
+        const client = new MongoClient(url, { serverSelectionTimeoutMS: 3000 });
+        try {
+          await client.db('rs').collection('c').insertOne({ a: 1 });
+          const description = (client as unknown as { topology: { description: { type: string } } }).topology
+            .description;
+          expect(description.type).toBe('ReplicaSetWithPrimary');
+        } finally {
+          await client.close();
+        }
       }
-    }
-  });
+    },
+  );
 
   it('a wrong ?replicaSet= name finds no server (the driver checks setName)', async () => {
     const client = new MongoClient(`${f.server.url}?replicaSet=other`, { serverSelectionTimeoutMS: 500 });
@@ -122,33 +131,44 @@ describe('embedded mongo with standalone: true', () => {
     expect(hello.$clusterTime).toBeUndefined();
   });
 
-  it('mongod standalone refuses transactions: code 20 IllegalOperation "Transaction numbers are only allowed on a replica set member or mongos"', async () => {
-    const session = f.client.startSession();
-    try {
-      session.startTransaction();
-      // A read shows the server's error as it is (on a write the driver swaps in its own retryWrites advice).
-      const error = await f.db
-        .collection('t')
-        .findOne({}, { session })
-        .catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(MongoServerError);
-      expect(error).toMatchObject({
-        code: 20,
-        codeName: 'IllegalOperation',
-        message: 'Transaction numbers are only allowed on a replica set member or mongos',
-      });
-    } finally {
-      await session.abortTransaction().catch(() => undefined);
-      await session.endSession();
-    }
-  });
+  it(
+    'mongod standalone refuses transactions: code 20 IllegalOperation "Transaction ' +
+      'numbers are only allowed on a replica set member or mongos"',
+    async () => {
+      const session = f.client.startSession();
+      try {
+        session.startTransaction();
+        // A read shows the server's error as it is (on a write the driver swaps in its own retryWrites advice).
+        const error = await f.db
+          .collection('t')
+          .findOne({}, { session })
+          .catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(MongoServerError);
+        expect(error).toMatchObject({
+          code: 20,
+          codeName: 'IllegalOperation',
+          message: 'Transaction numbers are only allowed on a replica set member or mongos',
+        });
+      } finally {
+        await session.abortTransaction().catch(() => undefined);
+        await session.endSession();
+      }
+    },
+  );
 
-  it('mongod standalone refuses $changeStream: code 40573 "The $changeStream stage is only supported on replica sets"', async () => {
-    const stream = f.db.collection('t').watch();
-    const error = await stream.tryNext().catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: 40573, message: 'The $changeStream stage is only supported on replica sets' });
-    await stream.close();
-  });
+  it(
+    'mongod standalone refuses $changeStream: code 40573 "The ' +
+      '$changeStream stage is only supported on replica sets"',
+    async () => {
+      const stream = f.db.collection('t').watch();
+      const error = await stream.tryNext().catch((caught: unknown) => caught);
+      expect(error).toMatchObject({
+        code: 40573,
+        message: 'The $changeStream stage is only supported on replica sets',
+      });
+      await stream.close();
+    },
+  );
 
   it('mongod standalone answers replSetGetStatus with code 76 NoReplicationEnabled', async () => {
     await expect(f.db.admin().command({ replSetGetStatus: 1 })).rejects.toMatchObject({

@@ -87,24 +87,28 @@ describe('embedded mongo: transactions', () => {
     expect(await fixture.db.listCollections({ name: 'created' }).toArray()).toEqual([]);
   });
 
-  test('two transactions on one document conflict (112, TransientTransactionError) and withTransaction retries both to success', async () => {
-    let attempts = 0;
-    const increment = (delayMs: number) =>
-      session().withTransaction(async (txn) => {
-        attempts++;
-        const current = await accounts.findOne({ _id: 'b' as never }, { session: txn });
-        await sleep(delayMs);
-        await accounts.updateOne(
-          { _id: 'b' as never },
-          { $set: { balance: (current?.balance as number) + 1 } },
-          { session: txn },
-        );
-        await sleep(delayMs);
-      });
-    await Promise.all([increment(30), increment(45)]);
-    expect((await accounts.findOne({ _id: 'b' as never }))?.balance).toBe(2);
-    expect(attempts).toBeGreaterThan(2);
-  });
+  test(
+    'two transactions on one document conflict (112, ' +
+      'TransientTransactionError) and withTransaction retries both to success',
+    async () => {
+      let attempts = 0;
+      const increment = (delayMs: number) =>
+        session().withTransaction(async (txn) => {
+          attempts++;
+          const current = await accounts.findOne({ _id: 'b' as never }, { session: txn });
+          await sleep(delayMs);
+          await accounts.updateOne(
+            { _id: 'b' as never },
+            { $set: { balance: (current?.balance as number) + 1 } },
+            { session: txn },
+          );
+          await sleep(delayMs);
+        });
+      await Promise.all([increment(30), increment(45)]);
+      expect((await accounts.findOne({ _id: 'b' as never }))?.balance).toBe(2);
+      expect(attempts).toBeGreaterThan(2);
+    },
+  );
 
   test('a second writer of an uncommitted document gets WriteConflict with the retry label', async () => {
     const first = session();

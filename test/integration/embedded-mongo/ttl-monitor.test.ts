@@ -18,37 +18,44 @@ describe('embedded mongo: the TTL monitor deletes what TTL indexes have expired,
   });
   afterAll(() => stopFixture(fixture));
 
-  test('dates (or arrays with one) older than expireAfterSeconds go, within the partial filter, seen by change streams as deletes', async () => {
-    const sessions = fixture.db.collection<{ _id: string; expiresAt?: unknown }>('ttlSessions');
-    await sessions.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
-    await sessions.insertMany([
-      { _id: 'past', expiresAt: past },
-      { _id: 'future', expiresAt: future },
-      { _id: 'not a date', expiresAt: 'yesterday' },
-      { _id: 'no field' },
-      { _id: 'array with a past date', expiresAt: [future, past] },
-    ]);
-    const temporary = fixture.db.collection<{ _id: string; kind: string; at: Date }>('ttlPartial');
-    await temporary.createIndex({ at: 1 }, { expireAfterSeconds: 30, partialFilterExpression: { kind: 'temporary' } });
-    await temporary.insertMany([
-      { _id: 'old temporary', kind: 'temporary', at: past },
-      { _id: 'old kept', kind: 'kept', at: past },
-      { _id: 'young temporary', kind: 'temporary', at: new Date() },
-    ]);
-    const changes = sessions.watch();
-    const deleted: unknown[] = [];
-    changes.on('change', (change) =>
-      deleted.push(change.operationType === 'delete' ? change.documentKey._id : change.operationType),
-    );
-    // Every 60 s by default, as mongod; a second here.
-    await fixture.db.admin().command({ setParameter: 1, ttlMonitorSleepSecs: 1 });
+  test(
+    'dates (or arrays with one) older than expireAfterSeconds go, within the ' +
+      'partial filter, seen by change streams as deletes',
+    async () => {
+      const sessions = fixture.db.collection<{ _id: string; expiresAt?: unknown }>('ttlSessions');
+      await sessions.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+      await sessions.insertMany([
+        { _id: 'past', expiresAt: past },
+        { _id: 'future', expiresAt: future },
+        { _id: 'not a date', expiresAt: 'yesterday' },
+        { _id: 'no field' },
+        { _id: 'array with a past date', expiresAt: [future, past] },
+      ]);
+      const temporary = fixture.db.collection<{ _id: string; kind: string; at: Date }>('ttlPartial');
+      await temporary.createIndex(
+        { at: 1 },
+        { expireAfterSeconds: 30, partialFilterExpression: { kind: 'temporary' } },
+      );
+      await temporary.insertMany([
+        { _id: 'old temporary', kind: 'temporary', at: past },
+        { _id: 'old kept', kind: 'kept', at: past },
+        { _id: 'young temporary', kind: 'temporary', at: new Date() },
+      ]);
+      const changes = sessions.watch();
+      const deleted: unknown[] = [];
+      changes.on('change', (change) =>
+        deleted.push(change.operationType === 'delete' ? change.documentKey._id : change.operationType),
+      );
+      // Every 60 s by default, as mongod; a second here.
+      await fixture.db.admin().command({ setParameter: 1, ttlMonitorSleepSecs: 1 });
 
-    expect(await idsOnceCount(sessions, 3)).toEqual(['future', 'no field', 'not a date']);
-    expect(await idsOnceCount(temporary, 2)).toEqual(['old kept', 'young temporary']);
-    for (let attempt = 0; attempt < 50 && deleted.length < 2; attempt++) await sleep(100);
-    await changes.close();
-    expect(deleted.sort()).toEqual(['array with a past date', 'past']);
-  });
+      expect(await idsOnceCount(sessions, 3)).toEqual(['future', 'no field', 'not a date']);
+      expect(await idsOnceCount(temporary, 2)).toEqual(['old kept', 'young temporary']);
+      for (let attempt = 0; attempt < 50 && deleted.length < 2; attempt++) await sleep(100);
+      await changes.close();
+      expect(deleted.sort()).toEqual(['array with a past date', 'past']);
+    },
+  );
 
   test('ttlMonitorEnabled: false stops it, true starts it again', async () => {
     const admin = fixture.db.admin();

@@ -105,38 +105,42 @@ describe('embedded mongo: BSON numeric type fidelity', () => {
     expect(await numbers.findOne({ v: 8 })).toMatchObject({ _id: 'long' });
   });
 
-  test("$mul keeps the wider type, widens an int32 overflow to int64, and sets a missing field to a zero of the multiplier's type", async () => {
-    const typeOf = async (id: string) => {
-      const value = (await numbers.findOne({ _id: id as never }))?.v;
-      return [value?.constructor.name ?? typeof value, Number(value)];
-    };
-    await numbers.updateOne({ _id: 'int' as never }, { $mul: { v: new Int32(3) } });
-    expect(await typeOf('int')).toEqual(['Int32', 15]);
-    await numbers.updateOne({ _id: 'long' as never }, { $mul: { v: new Int32(2) } });
-    expect(await typeOf('long')).toEqual(['Long', 14]);
-    await numbers.updateOne({ _id: 'double' as never }, { $mul: { v: new Int32(4) } });
-    expect(await typeOf('double')).toEqual(['Double', 4]);
-    await numbers.updateOne({ _id: 'int' as never }, { $mul: { v: new Double(0.5) } });
-    expect(await typeOf('int')).toEqual(['Double', 7.5]);
-    await numbers.insertOne({ _id: 'big' as never, v: new Int32(2_000_000_000) });
-    await numbers.updateOne({ _id: 'big' as never }, { $mul: { v: new Int32(2) } });
-    expect(await typeOf('big')).toEqual(['Long', 4_000_000_000]);
-    await numbers.updateOne({ _id: 'text' as never }, { $mul: { missing: Long.fromNumber(9) } });
-    expect((await numbers.findOne({ _id: 'text' as never }))?.missing).toEqual(Long.fromNumber(0));
-    const failure = async (update: Promise<unknown>) =>
-      update.then(
-        () => 'no error',
-        (error: Error & { code?: unknown }) => [Number(error.code), error.message],
-      );
-    expect(await failure(numbers.updateOne({ _id: 'text' as never }, { $mul: { v: new Int32(2) } }))).toEqual([
-      14,
-      expect.stringContaining('non-numeric type'),
-    ]);
-    expect(await failure(numbers.updateOne({ _id: 'int' as never }, { $inc: { v: 'x' as never } }))).toEqual([
-      14,
-      expect.stringContaining('non-numeric argument'),
-    ]);
-  });
+  test(
+    '$mul keeps the wider type, widens an int32 overflow to int64, and sets a ' +
+      "missing field to a zero of the multiplier's type",
+    async () => {
+      const typeOf = async (id: string) => {
+        const value = (await numbers.findOne({ _id: id as never }))?.v;
+        return [value?.constructor.name ?? typeof value, Number(value)];
+      };
+      await numbers.updateOne({ _id: 'int' as never }, { $mul: { v: new Int32(3) } });
+      expect(await typeOf('int')).toEqual(['Int32', 15]);
+      await numbers.updateOne({ _id: 'long' as never }, { $mul: { v: new Int32(2) } });
+      expect(await typeOf('long')).toEqual(['Long', 14]);
+      await numbers.updateOne({ _id: 'double' as never }, { $mul: { v: new Int32(4) } });
+      expect(await typeOf('double')).toEqual(['Double', 4]);
+      await numbers.updateOne({ _id: 'int' as never }, { $mul: { v: new Double(0.5) } });
+      expect(await typeOf('int')).toEqual(['Double', 7.5]);
+      await numbers.insertOne({ _id: 'big' as never, v: new Int32(2_000_000_000) });
+      await numbers.updateOne({ _id: 'big' as never }, { $mul: { v: new Int32(2) } });
+      expect(await typeOf('big')).toEqual(['Long', 4_000_000_000]);
+      await numbers.updateOne({ _id: 'text' as never }, { $mul: { missing: Long.fromNumber(9) } });
+      expect((await numbers.findOne({ _id: 'text' as never }))?.missing).toEqual(Long.fromNumber(0));
+      const failure = async (update: Promise<unknown>) =>
+        update.then(
+          () => 'no error',
+          (error: Error & { code?: unknown }) => [Number(error.code), error.message],
+        );
+      expect(await failure(numbers.updateOne({ _id: 'text' as never }, { $mul: { v: new Int32(2) } }))).toEqual([
+        14,
+        expect.stringContaining('non-numeric type'),
+      ]);
+      expect(await failure(numbers.updateOne({ _id: 'int' as never }, { $inc: { v: 'x' as never } }))).toEqual([
+        14,
+        expect.stringContaining('non-numeric argument'),
+      ]);
+    },
+  );
 
   test("$min and $max compare across numeric types and keep the winning value's type", async () => {
     await numbers.updateOne({ _id: 'long' as never }, { $min: { v: new Double(6.5) } });

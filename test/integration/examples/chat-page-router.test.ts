@@ -3,7 +3,8 @@ import { composeApplication, type ComposedApplication } from '../../../src/compo
 import { loadConfig } from '../../../src/composition/load-config';
 
 const PAGE_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; " +
+  "img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** The demo chat page as the composition mounts it on the HTTP adapter's Express app. */
 describe('the chat page on the composed HTTP adapter', () => {

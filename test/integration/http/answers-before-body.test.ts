@@ -88,39 +88,51 @@ describe('HTTP adapter: answers sent while the client is still sending', () => {
     }
   }, 60_000);
 
-  it(`a client sending more than ${DISCARD_LIMITS.bytes / 1024 / 1024} MB is cut off after reading its answer`, async () => {
-    const bodyBytes = 4 * DISCARD_LIMITS.bytes;
-    const exchange = await sendRawBody(running.url, { path: '/messages', bodyBytes, chunked: false });
-    const answer = parseAnswer(exchange.received);
-    expect({ status: answer?.status, complete: answer?.body !== undefined }).toEqual({ status: 413, complete: true });
-    expect(exchange.sentBytes).toBeLessThan(bodyBytes);
-  }, 60_000);
+  it(
+    'a client sending more ' + `than ${DISCARD_LIMITS.bytes / 1024 / 1024} MB is cut off after ` + 'reading its answer',
+    async () => {
+      const bodyBytes = 4 * DISCARD_LIMITS.bytes;
+      const exchange = await sendRawBody(running.url, { path: '/messages', bodyBytes, chunked: false });
+      const answer = parseAnswer(exchange.received);
+      expect({ status: answer?.status, complete: answer?.body !== undefined }).toEqual({ status: 413, complete: true });
+      expect(exchange.sentBytes).toBeLessThan(bodyBytes);
+    },
+    60_000,
+  );
 
-  it(`a client trickling its body is cut off after ${DISCARD_LIMITS.milliseconds / 1000} s, having read its answer`, async () => {
-    const { hostname, port } = new URL(running.url);
-    const started = Date.now();
-    const received = await new Promise<Buffer>((resolve) => {
-      const socket = net.connect(Number(port), hostname, () => {
-        socket.write(
-          `POST /messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${4 * 1024 * 1024}\r\n\r\n`,
-        );
+  it(
+    'a client trickling its body is cut off ' +
+      `after ${DISCARD_LIMITS.milliseconds / 1000} s, having read its ` +
+      'answer',
+    async () => {
+      const { hostname, port } = new URL(running.url);
+      const started = Date.now();
+      const received = await new Promise<Buffer>((resolve) => {
+        const socket = net.connect(Number(port), hostname, () => {
+          socket.write(
+            `POST /messages HTTP/1.1\r\nHost: x\r\n` +
+              `Content-Type: application/json\r\n` +
+              `Content-Length: ${4 * 1024 * 1024}\r\n\r\n`,
+          );
+        });
+        const chunks: Buffer[] = [];
+        const trickle = setInterval(() => socket.writable && socket.write('x'.repeat(1024)), 50);
+        const bound = setTimeout(() => socket.destroy(), 30_000);
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          clearInterval(trickle);
+          clearTimeout(bound);
+          resolve(Buffer.concat(chunks));
+        });
       });
-      const chunks: Buffer[] = [];
-      const trickle = setInterval(() => socket.writable && socket.write('x'.repeat(1024)), 50);
-      const bound = setTimeout(() => socket.destroy(), 30_000);
-      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-      socket.on('error', () => undefined);
-      socket.on('close', () => {
-        clearInterval(trickle);
-        clearTimeout(bound);
-        resolve(Buffer.concat(chunks));
-      });
-    });
-    const elapsed = Date.now() - started;
-    expect(parseAnswer(received)).toMatchObject({ status: 413, body: expect.stringContaining('PayloadTooLarge') });
-    expect(elapsed).toBeGreaterThanOrEqual(DISCARD_LIMITS.milliseconds - 500);
-    expect(elapsed).toBeLessThan(DISCARD_LIMITS.milliseconds + 10_000);
-  }, 60_000);
+      const elapsed = Date.now() - started;
+      expect(parseAnswer(received)).toMatchObject({ status: 413, body: expect.stringContaining('PayloadTooLarge') });
+      expect(elapsed).toBeGreaterThanOrEqual(DISCARD_LIMITS.milliseconds - 500);
+      expect(elapsed).toBeLessThan(DISCARD_LIMITS.milliseconds + 10_000);
+    },
+    60_000,
+  );
 
   it('the server answers the next request at once', async () => {
     const response = await fetch(`${running.url}/messages`);

@@ -1,8 +1,8 @@
-import { signUpAndLogIn, type Account } from '../reliability/support/accounts';
-import { killChildren } from '../reliability/support/child-process';
-import { healthDuring } from '../reliability/support/health-probe';
-import { call, isErrorBody } from '../reliability/support/http';
-import { startMainProcess, type MainProcess } from '../reliability/support/main-process';
+import { signUpAndLogIn, type Account } from '../../helpers/accounts';
+import { killChildren } from '../../helpers/child-process';
+import { healthDuring } from '../../helpers/health-probe';
+import { call, isErrorBody } from '../../helpers/http';
+import { startMainProcess, type MainProcess } from '../../helpers/main-process';
 
 /** The default body limit (1 MiB): every hostile body below stays under it. */
 const BODY_LIMIT = 1024 * 1024;
@@ -118,7 +118,8 @@ describe('bounded validation over HTTP', () => {
     );
     const worstHealth = Math.max(0, ...latencies);
     console.log(
-      `${label}: ${(payload.length / 1024).toFixed(0)} KB body -> ${response.status} in ${ms.toFixed(0)} ms, answer ${response.text.length} bytes; /health x${latencies.length}, worst ${worstHealth.toFixed(1)} ms`,
+      `${label}: ${(payload.length / 1024).toFixed(0)} KB body -> ${response.status} in ${ms.toFixed(0)} ms, ` +
+        `answer ${response.text.length} bytes; /health x${latencies.length}, worst ${worstHealth.toFixed(1)} ms`,
     );
     expect(response.status).toBe(400);
     expect(isErrorBody(response.body, 400)).toBe(true);

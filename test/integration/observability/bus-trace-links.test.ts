@@ -1,6 +1,6 @@
 import { startOtlpReceiver, type OtlpReceiver } from '../../helpers/otlp-receiver';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
-import { describeWithRedis, startRedis, type RedisProcess } from '../realtime/support/redis-server';
+import { startApp, type RunningApp } from '../../helpers/app-server';
+import { describeWithRedis, startRedis, type RedisProcess } from '../../helpers/redis-server';
 
 const PRODUCER = 4;
 const CONSUMER = 5;

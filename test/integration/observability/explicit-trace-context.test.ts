@@ -1,6 +1,6 @@
 import { context as otelContext, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../helpers/otlp-receiver';
-import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
 
 const SERVER = 2;
 
@@ -77,50 +77,59 @@ describe.each(BOTH_STORES)(
       expect(one(spans, 'users.create').parentSpanId).toBe(one(spans, 'POST /users').spanId);
     });
 
-    it('makes the internal calls a call makes (the login’s lookup and session, the token’s user, a relation’s records) its children', async () => {
-      const credentials = { email: 'nested@example.com', password: 'correct horse battery' };
-      expect((await send(app.url, 'POST', '/users', credentials)).status).toBe(201);
-      const login = await send(app.url, 'POST', '/authentication', { strategy: 'local', ...credentials });
-      expect(login.status).toBe(201);
-      const { accessToken } = (await login.json()) as { accessToken: string };
-      expect((await send(app.url, 'POST', '/messages', { text: 'with its author' }, accessToken)).status).toBe(201);
-      const listed = await send(app.url, 'GET', '/messages', undefined, accessToken);
-      expect(listed.status).toBe(200);
-      expect(((await listed.json()) as { data: Array<{ user: unknown }> }).data[0].user).toMatchObject({
-        _id: expect.anything(),
-      });
+    it(
+      'makes the internal calls a call makes (the login’s lookup and session, ' +
+        'the token’s user, a relation’s records) its children',
+      async () => {
+        const credentials = { email: 'nested@example.com', password: 'correct horse battery' };
+        expect((await send(app.url, 'POST', '/users', credentials)).status).toBe(201);
+        const login = await send(app.url, 'POST', '/authentication', { strategy: 'local', ...credentials });
+        expect(login.status).toBe(201);
+        const { accessToken } = (await login.json()) as { accessToken: string };
+        expect((await send(app.url, 'POST', '/messages', { text: 'with its author' }, accessToken)).status).toBe(201);
+        const listed = await send(app.url, 'GET', '/messages', undefined, accessToken);
+        expect(listed.status).toBe(200);
+        expect(((await listed.json()) as { data: Array<{ user: unknown }> }).data[0].user).toMatchObject({
+          _id: expect.anything(),
+        });
 
-      // The login: the local strategy's lookup of the user and the new session are children of the authentication call.
-      const loginTrace = await traceOf(
-        'POST /authentication',
-        (found) =>
-          found.some((span) => span.name === 'find users') && found.some((span) => span.name === 'sessions.patch'),
-      );
-      const authenticationCall = one(loginTrace, 'authentication.create');
-      const lookup = one(loginTrace, 'users.find');
-      expect(lookup.parentSpanId).toBe(authenticationCall.spanId);
-      expect(lookup.attributes['hexa.call.provider']).toBe('internal');
-      expect(one(loginTrace, 'find users').parentSpanId).toBe(lookup.spanId);
-      expect(one(loginTrace, 'sessions.create').parentSpanId).toBe(authenticationCall.spanId);
-      expect(one(loginTrace, 'sessions.patch').parentSpanId).toBe(authenticationCall.spanId);
+        // The login: the local strategy's lookup of the user and the new session are children of
+        // the authentication call.
+        const loginTrace = await traceOf(
+          'POST /authentication',
+          (found) =>
+            found.some((span) => span.name === 'find users') && found.some((span) => span.name === 'sessions.patch'),
+        );
+        const authenticationCall = one(loginTrace, 'authentication.create');
+        const lookup = one(loginTrace, 'users.find');
+        expect(lookup.parentSpanId).toBe(authenticationCall.spanId);
+        expect(lookup.attributes['hexa.call.provider']).toBe('internal');
+        expect(one(loginTrace, 'find users').parentSpanId).toBe(lookup.spanId);
+        expect(one(loginTrace, 'sessions.create').parentSpanId).toBe(authenticationCall.spanId);
+        expect(one(loginTrace, 'sessions.patch').parentSpanId).toBe(authenticationCall.spanId);
 
-      // The read: the token's user (the authenticate hook) and the relation's users (an after hook) under the call's span.
-      const readTrace = await traceOf(
-        'GET /messages',
-        (found) => found.some((span) => span.name === 'find users') && found.some((span) => span.name === 'get users'),
-      );
-      const server = one(readTrace, 'GET /messages');
-      const call = one(readTrace, 'messages.find');
-      expect(call.parentSpanId).toBe(server.spanId);
-      expect(one(readTrace, 'find messages').parentSpanId).toBe(call.spanId);
-      const tokenUser = one(readTrace, 'users.get');
-      expect(tokenUser.parentSpanId).toBe(call.spanId);
-      expect(one(readTrace, 'get users').parentSpanId).toBe(tokenUser.spanId);
-      const related = one(readTrace, 'users.find');
-      expect(related.parentSpanId).toBe(call.spanId);
-      expect(one(readTrace, 'find users').parentSpanId).toBe(related.spanId);
-      // One root: the request's server span.
-      expect(readTrace.filter((span) => span.parentSpanId === '').map((span) => span.name)).toEqual(['GET /messages']);
-    });
+        // The read: the token's user (the authenticate hook) and the relation's users (an after
+        // hook) under the call's span.
+        const readTrace = await traceOf(
+          'GET /messages',
+          (found) =>
+            found.some((span) => span.name === 'find users') && found.some((span) => span.name === 'get users'),
+        );
+        const server = one(readTrace, 'GET /messages');
+        const call = one(readTrace, 'messages.find');
+        expect(call.parentSpanId).toBe(server.spanId);
+        expect(one(readTrace, 'find messages').parentSpanId).toBe(call.spanId);
+        const tokenUser = one(readTrace, 'users.get');
+        expect(tokenUser.parentSpanId).toBe(call.spanId);
+        expect(one(readTrace, 'get users').parentSpanId).toBe(tokenUser.spanId);
+        const related = one(readTrace, 'users.find');
+        expect(related.parentSpanId).toBe(call.spanId);
+        expect(one(readTrace, 'find users').parentSpanId).toBe(related.spanId);
+        // One root: the request's server span.
+        expect(readTrace.filter((span) => span.parentSpanId === '').map((span) => span.name)).toEqual([
+          'GET /messages',
+        ]);
+      },
+    );
   },
 );

@@ -1,5 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
-import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
 
 /** One sample of Prometheus text: `name{label="value",...} number`. */
 interface Sample {
@@ -11,7 +11,10 @@ interface Sample {
 const SAMPLE =
   /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*)\})? (-?(?:\d+(?:\.\d+)?(?:e[+-]?\d+)?|\+Inf|-Inf|NaN))$/i;
 
-/** Parses the exposition strictly (values as Go's ParseFloat reads them: `NaN` in any case): every line is a comment (# HELP / # TYPE) or a sample, else the test fails. */
+/**
+ * Parses the exposition strictly (values as Go's ParseFloat reads them: `NaN` in any case): every
+ * line is a comment (# HELP / # TYPE) or a sample, else the test fails.
+ */
 function parsePrometheus(text: string): Sample[] {
   const samples: Sample[] = [];
   for (const line of text.split('\n')) {

@@ -1,5 +1,5 @@
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../helpers/otlp-receiver';
-import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
 
 const REMOTE_SPAN_ID = 'b7ad6b7169203331';
 
@@ -32,22 +32,26 @@ describe.each(BOTH_STORES)('sampling one request in a hundred (parentbased_trace
 
   const inTrace = (spans: ReceivedSpan[], traceId: string) => spans.filter((span) => span.traceId === traceId);
 
-  it('traces a request whose caller sampled it whole, under the caller’s span, and exports nothing of one its caller left out', async () => {
-    const leftOut = '5b8efff798038103d269b633813fc60c';
-    const sampled = '0af7651916cd43dd8448eb211c80319c';
-    expect((await signUp(app.url, 'left-out@example.com', `00-${leftOut}-${REMOTE_SPAN_ID}-00`)).status).toBe(201);
-    expect((await signUp(app.url, 'sampled@example.com', `00-${sampled}-${REMOTE_SPAN_ID}-01`)).status).toBe(201);
+  it(
+    'traces a request whose caller sampled it whole, under the caller’s ' +
+      'span, and exports nothing of one its caller left out',
+    async () => {
+      const leftOut = '5b8efff798038103d269b633813fc60c';
+      const sampled = '0af7651916cd43dd8448eb211c80319c';
+      expect((await signUp(app.url, 'left-out@example.com', `00-${leftOut}-${REMOTE_SPAN_ID}-00`)).status).toBe(201);
+      expect((await signUp(app.url, 'sampled@example.com', `00-${sampled}-${REMOTE_SPAN_ID}-01`)).status).toBe(201);
 
-    const spans = inTrace(
-      await receiver.waitFor((received) => inTrace(received, sampled).some((span) => span.name === 'create users')),
-      sampled,
-    );
-    const server = spans.find((span) => span.name === 'POST /users')!;
-    const call = spans.find((span) => span.name === 'users.create')!;
-    expect(server.parentSpanId).toBe(REMOTE_SPAN_ID);
-    expect(call.parentSpanId).toBe(server.spanId);
-    expect(spans.find((span) => span.name === 'create users')!.parentSpanId).toBe(call.spanId);
-    // Exported in the order they ended: what the left-out request could have made would be here by now.
-    expect(inTrace(receiver.spans, leftOut)).toEqual([]);
-  });
+      const spans = inTrace(
+        await receiver.waitFor((received) => inTrace(received, sampled).some((span) => span.name === 'create users')),
+        sampled,
+      );
+      const server = spans.find((span) => span.name === 'POST /users')!;
+      const call = spans.find((span) => span.name === 'users.create')!;
+      expect(server.parentSpanId).toBe(REMOTE_SPAN_ID);
+      expect(call.parentSpanId).toBe(server.spanId);
+      expect(spans.find((span) => span.name === 'create users')!.parentSpanId).toBe(call.spanId);
+      // Exported in the order they ended: what the left-out request could have made would be here by now.
+      expect(inTrace(receiver.spans, leftOut)).toEqual([]);
+    },
+  );
 });

@@ -1,6 +1,6 @@
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../helpers/otlp-receiver';
-import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
-import { signedInSocket, type SignedInSocket } from '../realtime/support/signed-in-socket';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
+import { signedInSocket, type SignedInSocket } from '../../helpers/signed-in-socket';
 
 const SERVER = 2;
 

@@ -25,17 +25,20 @@ async function loadedTelemetry(env: Record<string, string>): Promise<{ loaded: s
 }
 
 describe('with no OTEL_* variable and METRICS=false', () => {
-  it('loads no OpenTelemetry or Prometheus package and calls run unobserved; with an endpoint the SDK loads', async () => {
-    expect(await loadedTelemetry({ METRICS: 'false' })).toEqual({ loaded: [], observed: false });
-    const traced = await loadedTelemetry({ METRICS: 'false', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
-    expect(traced.observed).toBe(true);
-    expect(traced.loaded).toEqual(
-      expect.arrayContaining([
-        '@opentelemetry/api',
-        '@opentelemetry/sdk-trace-base',
-        '@opentelemetry/exporter-trace-otlp-proto',
-      ]),
-    );
-    expect(traced.loaded).not.toContain('prom-client');
-  });
+  it(
+    'loads no OpenTelemetry or Prometheus package and calls run ' + 'unobserved; with an endpoint the SDK loads',
+    async () => {
+      expect(await loadedTelemetry({ METRICS: 'false' })).toEqual({ loaded: [], observed: false });
+      const traced = await loadedTelemetry({ METRICS: 'false', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
+      expect(traced.observed).toBe(true);
+      expect(traced.loaded).toEqual(
+        expect.arrayContaining([
+          '@opentelemetry/api',
+          '@opentelemetry/sdk-trace-base',
+          '@opentelemetry/exporter-trace-otlp-proto',
+        ]),
+      );
+      expect(traced.loaded).not.toContain('prom-client');
+    },
+  );
 });

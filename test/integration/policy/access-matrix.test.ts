@@ -15,14 +15,17 @@ import {
   serversOnOneDatabase,
   stop,
   type Running,
-} from '../composition/support/bound-servers';
-import { RecordingSocket, waitFor } from '../realtime/support/socket-clients';
-import { restRequestOf, socketArgumentsOf, type WireCall } from '../transport/support/wire-calls';
+} from '../../helpers/bound-servers';
+import { RecordingSocket, waitFor } from '../../helpers/socket-clients';
+import { restRequestOf, socketArgumentsOf, type WireCall } from '../../helpers/wire-calls';
 
 type Actor = 'anonymous' | 'owner' | 'other' | 'admin';
 const ACTORS: readonly Actor[] = ['anonymous', 'owner', 'other', 'admin'];
 
-/** `{message}` and `{owner}` in a call stand for a fresh message of the owner (liked by the other user) and their account. */
+/**
+ * `{message}` and `{owner}` in a call stand for a fresh message of the owner (liked by the other
+ * user) and their account.
+ */
 type Call = WireCall;
 
 /** Every method, field rules, `$select`, totals, and a query on a field only some may read. */
@@ -52,276 +55,289 @@ type Outcome = { ok: true; answer: unknown } | { ok: false; name: unknown; code:
  * that stores the records, on both stores, and over REST through a server whose `messages` is bound
  * to it. Every way must give the same outcomes, and the table says what they are.
  */
-describe('the access matrix: the same answers for every actor over REST, sockets, a remote binding and both stores', () => {
-  const { start } = serversOnOneDatabase();
-  const tables = new Map<string, Record<string, Outcome>>();
-  const eventFields = new Map<string, Record<Actor, string[] | null>>();
+describe(
+  'the access matrix: the same answers for every actor over REST, ' + 'sockets, a remote binding and both stores',
+  () => {
+    const { start } = serversOnOneDatabase();
+    const tables = new Map<string, Record<string, Outcome>>();
+    const eventFields = new Map<string, Record<Actor, string[] | null>>();
 
-  async function runMatrix(label: string, storing: Running, via: Running, transport: 'rest' | 'socket'): Promise<void> {
-    const accounts = await actorsOn(storing, via);
-    const answerSchemas = await answerSchemasOf(via);
-    const sockets = transport === 'socket' ? await socketsFor(via.url, accounts) : undefined;
-    const table: Record<string, Outcome> = {};
-    try {
-      for (const actor of ACTORS) {
-        for (const [name, template] of Object.entries(CALLS)) {
-          const created = await call(storing.url, 'POST', '/messages', {
-            token: accounts.owner.storingToken,
-            body: { text: 'mine' },
-          });
-          expect(created.status).toBe(201);
-          // Liked by the other user, so that who liked it is there to be shown or not.
-          expect(
-            (
-              await call(storing.url, 'PATCH', `/messages/${created.body._id}`, {
-                token: accounts.other.storingToken,
-                body: { $inc: { likes: 1 } },
-              })
-            ).status,
-          ).toBe(200);
-          const names = {
-            '{message}': created.body._id,
-            '{owner}': accounts.owner.id,
-            '{owner email}': accounts.owner.email,
-          };
-          const request = fill(template, names) as Call;
-          const outcome = sockets
-            ? await overSocket(sockets[actor], request)
-            : await overRest(via.url, accounts[actor].token, request);
-          // Every answer is what the served OpenAPI document says it is (record schemas admit no other field).
-          if (outcome.ok)
-            expect({ cell: `${actor}: ${name}`, errors: answerSchemas(request)(outcome.answer) }).toEqual({
-              cell: `${actor}: ${name}`,
-              errors: null,
+    async function runMatrix(
+      label: string,
+      storing: Running,
+      via: Running,
+      transport: 'rest' | 'socket',
+    ): Promise<void> {
+      const accounts = await actorsOn(storing, via);
+      const answerSchemas = await answerSchemasOf(via);
+      const sockets = transport === 'socket' ? await socketsFor(via.url, accounts) : undefined;
+      const table: Record<string, Outcome> = {};
+      try {
+        for (const actor of ACTORS) {
+          for (const [name, template] of Object.entries(CALLS)) {
+            const created = await call(storing.url, 'POST', '/messages', {
+              token: accounts.owner.storingToken,
+              body: { text: 'mine' },
             });
-          table[`${actor}: ${name}`] = named(outcome, {
-            ...names,
-            '{other}': accounts.other.id,
-            '{admin}': accounts.admin.id,
-            '{other email}': accounts.other.email,
-            '{admin email}': accounts.admin.email,
-          });
+            expect(created.status).toBe(201);
+            // Liked by the other user, so that who liked it is there to be shown or not.
+            expect(
+              (
+                await call(storing.url, 'PATCH', `/messages/${created.body._id}`, {
+                  token: accounts.other.storingToken,
+                  body: { $inc: { likes: 1 } },
+                })
+              ).status,
+            ).toBe(200);
+            const names = {
+              '{message}': created.body._id,
+              '{owner}': accounts.owner.id,
+              '{owner email}': accounts.owner.email,
+            };
+            const request = fill(template, names) as Call;
+            const outcome = sockets
+              ? await overSocket(sockets[actor], request)
+              : await overRest(via.url, accounts[actor].token, request);
+            // Every answer is what the served OpenAPI document says it is (record schemas admit no other field).
+            if (outcome.ok)
+              expect({ cell: `${actor}: ${name}`, errors: answerSchemas(request)(outcome.answer) }).toEqual({
+                cell: `${actor}: ${name}`,
+                errors: null,
+              });
+            table[`${actor}: ${name}`] = named(outcome, {
+              ...names,
+              '{other}': accounts.other.id,
+              '{admin}': accounts.admin.id,
+              '{other email}': accounts.other.email,
+              '{admin email}': accounts.admin.email,
+            });
+          }
         }
+        if (sockets) eventFields.set(label, await eventViews(storing, accounts, sockets));
+      } finally {
+        for (const socket of Object.values(sockets ?? {})) socket.close();
       }
-      if (sockets) eventFields.set(label, await eventViews(storing, accounts, sockets));
-    } finally {
-      for (const socket of Object.values(sockets ?? {})) socket.close();
+      tables.set(label, table);
     }
-    tables.set(label, table);
-  }
 
-  it('on the memory store, over REST and over a socket', async () => {
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      STORE: 'memory',
-      DATA_DIR: ':memory:',
-      PASSWORD_HASH_COST: '10',
-      AUTH_SECRET: SECRET_A,
-    });
-    const composed = await composeApplication(config, { authentication: { rateLimit: false, signUpRateLimit: false } });
-    const http = await listenHttp(composed.http, { host: '127.0.0.1', port: 0 });
-    composed.realtime.attach(http.server);
-    const server: Running = { composed, http, url: http.url };
-    try {
-      await runMatrix('memory, REST', server, server, 'rest');
-      await runMatrix('memory, socket', server, server, 'socket');
-    } finally {
-      await composed.realtime.close();
-      await stop(server);
-    }
-  }, 120_000);
-
-  it('on MongoDB, over REST, over a socket, and through a server whose messages are bound to it', async () => {
-    const serverA = await start({ AUTH_SECRET: SECRET_A });
-    serverA.composed.realtime.attach(serverA.http.server);
-    const { credential } = signServiceCredential(
-      createJwtSettings({ secret: SECRET_A }),
-      'server-b',
-      credentialScopes(SERVICES, 'messages'),
-    );
-    const serverB = await start({
-      AUTH_SECRET: SECRET_B,
-      MESSAGES_REMOTE_URL: serverA.url,
-      MESSAGES_REMOTE_TOKEN: credential,
-    });
-    try {
-      await runMatrix('mongo, REST', serverA, serverA, 'rest');
-      await runMatrix('mongo, socket', serverA, serverA, 'socket');
-      await runMatrix('mongo, REST through B', serverA, serverB, 'rest');
-    } finally {
-      await serverA.composed.realtime.close();
-      await stop(serverB);
-      await stop(serverA);
-    }
-  }, 180_000);
-
-  it('gives identical outcomes everywhere, and they are the policies of the skeleton', () => {
-    const first = [...tables.values()][0];
-    expect(tables.size).toBe(5);
-    for (const [label, table] of tables) expect({ label, table }).toEqual({ label, table: first });
-    const ok = (answer: unknown) => ({ ok: true, answer });
-    const refused = (name: string, code: number) => ({ ok: false, name, code });
-    expect(first).toMatchObject({
-      // Anonymous: nothing but a 401 (sign-up aside, which is not a call on a record).
-      'anonymous: get': refused('NotAuthenticated', 401),
-      'anonymous: find a page': refused('NotAuthenticated', 401),
-      'anonymous: create': refused('NotAuthenticated', 401),
-      "anonymous: get the owner's account": refused('NotAuthenticated', 401),
-      // Everyone signed in reads and likes; who liked is for the author and admins.
-      // Every message answer names its author as the users policy shows them: `_id` and `name`.
-      'other: get': ok({
-        _id: '{message}',
-        text: 'mine',
-        userId: '{owner}',
-        read: false,
-        likes: 1,
-        createdAt: '<time>',
-        liked: true,
-        user: { _id: '{owner}', name: 'Owner' },
-      }),
-      'owner: get': ok({
-        _id: '{message}',
-        text: 'mine',
-        userId: '{owner}',
-        read: false,
-        likes: 1,
-        likedBy: ['{other}'],
-        createdAt: '<time>',
-        liked: false,
-        user: { _id: '{owner}', name: 'Owner' },
-      }),
-      'admin: get': ok({
-        _id: '{message}',
-        text: 'mine',
-        userId: '{owner}',
-        read: false,
-        likes: 1,
-        likedBy: ['{other}'],
-        createdAt: '<time>',
-        liked: false,
-        user: { _id: '{owner}', name: 'Owner' },
-      }),
-      'other: get without relations': ok({
-        _id: '{message}',
-        text: 'mine',
-        userId: '{owner}',
-        read: false,
-        likes: 1,
-        createdAt: '<time>',
-        liked: true,
-      }),
-      'other: find with $select': ok({
-        total: 1,
-        limit: 10,
-        skip: 0,
-        data: [{ _id: '{message}', text: 'mine', likes: 1 }],
-      }),
-      // A second like by the same user changes nothing and answers the message as it is.
-      'other: like': ok({
-        _id: '{message}',
-        text: 'mine',
-        userId: '{owner}',
-        read: false,
-        likes: 1,
-        createdAt: '<time>',
-        liked: true,
-        user: { _id: '{owner}', name: 'Owner' },
-      }),
-      'admin: like': ok(expect.objectContaining({ likes: 2, likedBy: ['{other}', '{admin}'], liked: true })),
-      // Only the author edits; the author or an admin removes.
-      'other: patch the text': refused('Forbidden', 403),
-      'other: update': refused('Forbidden', 403),
-      'other: remove': refused('Forbidden', 403),
-      'other: markRead': refused('NotFound', 404),
-      'admin: patch the text': refused('Forbidden', 403),
-      'admin: remove': ok(expect.objectContaining({ _id: '{message}' })),
-      'owner: patch the text': ok(expect.objectContaining({ text: 'edited', likedBy: ['{other}'] })),
-      'owner: markRead': ok(expect.objectContaining({ read: true })),
-      // Accounts: names for everyone, the e-mail for its user and admins; a query cannot probe it.
-      "other: get the owner's account": ok({ _id: '{owner}', name: 'Owner' }),
-      "owner: get the owner's account": ok({ _id: '{owner}', name: 'Owner', email: '{owner email}' }),
-      "admin: get the owner's account": ok({ _id: '{owner}', name: 'Owner', email: '{owner email}' }),
-      "other: find by the owner's e-mail": ok({ total: 0, limit: 10, skip: 0, data: [] }),
-      "owner: find by the owner's e-mail": ok(expect.objectContaining({ total: 1 })),
-      "other: patch the owner's name": refused('Forbidden', 403),
-    });
-    // Exactly these fields: nothing more for anyone (toMatchObject above lets nested extras pass).
-    expect(first['other: get']).toEqual(
-      ok({
-        _id: '{message}',
-        text: 'mine',
-        userId: '{owner}',
-        read: false,
-        likes: 1,
-        createdAt: '<time>',
-        liked: true,
-        user: { _id: '{owner}', name: 'Owner' },
-      }),
-    );
-    expect(first['other: get without relations']).toEqual(
-      ok({
-        _id: '{message}',
-        text: 'mine',
-        userId: '{owner}',
-        read: false,
-        likes: 1,
-        createdAt: '<time>',
-        liked: true,
-      }),
-    );
-    // A count is a page without records; what it counts is the same for every signed-in reader
-    // (the tables above are equal cell by cell), and totals of what some may not read are covered by
-    // the e-mail query: 0 for another user, 1 for the owner.
-    expect(first['other: count ($limit 0)']).toEqual(ok({ total: expect.any(Number), limit: 0, skip: 0, data: [] }));
-  });
-
-  it('sends each socket its own view of an event', () => {
-    expect(eventFields.size).toBe(2);
-    for (const views of eventFields.values()) {
-      expect(views.anonymous).toBeNull();
-      expect(views.owner).toContain('likedBy');
-      expect(views.admin).toContain('likedBy');
-      expect(views.other).not.toContain('likedBy');
-      expect(views.other).toContain('liked');
-      for (const actor of ['owner', 'other', 'admin'] as const) expect(views[actor]).toContain('user');
-    }
-  });
-
-  /** The four actors on the storing server (the admin's role set in its store, as grant-role does), with tokens of the server they call. */
-  async function actorsOn(storing: Running, via: Running) {
-    const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-    const make = async (who: Exclude<Actor, 'anonymous'>) => {
-      const email = `${who}-${stamp}@example.com`;
-      const created = await call(storing.url, 'POST', '/users', {
-        body: { email, password: PASSWORD, name: who === 'owner' ? 'Owner' : who },
+    it('on the memory store, over REST and over a socket', async () => {
+      const config = loadConfig({
+        NODE_ENV: 'test',
+        STORE: 'memory',
+        DATA_DIR: ':memory:',
+        PASSWORD_HASH_COST: '10',
+        AUTH_SECRET: SECRET_A,
       });
-      expect(created.status).toBe(201);
-      if (who === 'admin')
-        await storing.composed.app.lookup('users')!.original._patch(created.body._id, { roles: ['admin'] });
-      const logIn = async (server: Running) => {
-        const login = await call(server.url, 'POST', '/authentication', {
-          body: { strategy: 'local', email, password: PASSWORD },
+      const composed = await composeApplication(config, {
+        authentication: { rateLimit: false, signUpRateLimit: false },
+      });
+      const http = await listenHttp(composed.http, { host: '127.0.0.1', port: 0 });
+      composed.realtime.attach(http.server);
+      const server: Running = { composed, http, url: http.url };
+      try {
+        await runMatrix('memory, REST', server, server, 'rest');
+        await runMatrix('memory, socket', server, server, 'socket');
+      } finally {
+        await composed.realtime.close();
+        await stop(server);
+      }
+    }, 120_000);
+
+    it('on MongoDB, over REST, over a socket, and through a server whose messages are bound to it', async () => {
+      const serverA = await start({ AUTH_SECRET: SECRET_A });
+      serverA.composed.realtime.attach(serverA.http.server);
+      const { credential } = signServiceCredential(
+        createJwtSettings({ secret: SECRET_A }),
+        'server-b',
+        credentialScopes(SERVICES, 'messages'),
+      );
+      const serverB = await start({
+        AUTH_SECRET: SECRET_B,
+        MESSAGES_REMOTE_URL: serverA.url,
+        MESSAGES_REMOTE_TOKEN: credential,
+      });
+      try {
+        await runMatrix('mongo, REST', serverA, serverA, 'rest');
+        await runMatrix('mongo, socket', serverA, serverA, 'socket');
+        await runMatrix('mongo, REST through B', serverA, serverB, 'rest');
+      } finally {
+        await serverA.composed.realtime.close();
+        await stop(serverB);
+        await stop(serverA);
+      }
+    }, 180_000);
+
+    it('gives identical outcomes everywhere, and they are the policies of the skeleton', () => {
+      const first = [...tables.values()][0];
+      expect(tables.size).toBe(5);
+      for (const [label, table] of tables) expect({ label, table }).toEqual({ label, table: first });
+      const ok = (answer: unknown) => ({ ok: true, answer });
+      const refused = (name: string, code: number) => ({ ok: false, name, code });
+      expect(first).toMatchObject({
+        // Anonymous: nothing but a 401 (sign-up aside, which is not a call on a record).
+        'anonymous: get': refused('NotAuthenticated', 401),
+        'anonymous: find a page': refused('NotAuthenticated', 401),
+        'anonymous: create': refused('NotAuthenticated', 401),
+        "anonymous: get the owner's account": refused('NotAuthenticated', 401),
+        // Everyone signed in reads and likes; who liked is for the author and admins.
+        // Every message answer names its author as the users policy shows them: `_id` and `name`.
+        'other: get': ok({
+          _id: '{message}',
+          text: 'mine',
+          userId: '{owner}',
+          read: false,
+          likes: 1,
+          createdAt: '<time>',
+          liked: true,
+          user: { _id: '{owner}', name: 'Owner' },
+        }),
+        'owner: get': ok({
+          _id: '{message}',
+          text: 'mine',
+          userId: '{owner}',
+          read: false,
+          likes: 1,
+          likedBy: ['{other}'],
+          createdAt: '<time>',
+          liked: false,
+          user: { _id: '{owner}', name: 'Owner' },
+        }),
+        'admin: get': ok({
+          _id: '{message}',
+          text: 'mine',
+          userId: '{owner}',
+          read: false,
+          likes: 1,
+          likedBy: ['{other}'],
+          createdAt: '<time>',
+          liked: false,
+          user: { _id: '{owner}', name: 'Owner' },
+        }),
+        'other: get without relations': ok({
+          _id: '{message}',
+          text: 'mine',
+          userId: '{owner}',
+          read: false,
+          likes: 1,
+          createdAt: '<time>',
+          liked: true,
+        }),
+        'other: find with $select': ok({
+          total: 1,
+          limit: 10,
+          skip: 0,
+          data: [{ _id: '{message}', text: 'mine', likes: 1 }],
+        }),
+        // A second like by the same user changes nothing and answers the message as it is.
+        'other: like': ok({
+          _id: '{message}',
+          text: 'mine',
+          userId: '{owner}',
+          read: false,
+          likes: 1,
+          createdAt: '<time>',
+          liked: true,
+          user: { _id: '{owner}', name: 'Owner' },
+        }),
+        'admin: like': ok(expect.objectContaining({ likes: 2, likedBy: ['{other}', '{admin}'], liked: true })),
+        // Only the author edits; the author or an admin removes.
+        'other: patch the text': refused('Forbidden', 403),
+        'other: update': refused('Forbidden', 403),
+        'other: remove': refused('Forbidden', 403),
+        'other: markRead': refused('NotFound', 404),
+        'admin: patch the text': refused('Forbidden', 403),
+        'admin: remove': ok(expect.objectContaining({ _id: '{message}' })),
+        'owner: patch the text': ok(expect.objectContaining({ text: 'edited', likedBy: ['{other}'] })),
+        'owner: markRead': ok(expect.objectContaining({ read: true })),
+        // Accounts: names for everyone, the e-mail for its user and admins; a query cannot probe it.
+        "other: get the owner's account": ok({ _id: '{owner}', name: 'Owner' }),
+        "owner: get the owner's account": ok({ _id: '{owner}', name: 'Owner', email: '{owner email}' }),
+        "admin: get the owner's account": ok({ _id: '{owner}', name: 'Owner', email: '{owner email}' }),
+        "other: find by the owner's e-mail": ok({ total: 0, limit: 10, skip: 0, data: [] }),
+        "owner: find by the owner's e-mail": ok(expect.objectContaining({ total: 1 })),
+        "other: patch the owner's name": refused('Forbidden', 403),
+      });
+      // Exactly these fields: nothing more for anyone (toMatchObject above lets nested extras pass).
+      expect(first['other: get']).toEqual(
+        ok({
+          _id: '{message}',
+          text: 'mine',
+          userId: '{owner}',
+          read: false,
+          likes: 1,
+          createdAt: '<time>',
+          liked: true,
+          user: { _id: '{owner}', name: 'Owner' },
+        }),
+      );
+      expect(first['other: get without relations']).toEqual(
+        ok({
+          _id: '{message}',
+          text: 'mine',
+          userId: '{owner}',
+          read: false,
+          likes: 1,
+          createdAt: '<time>',
+          liked: true,
+        }),
+      );
+      // A count is a page without records; what it counts is the same for every signed-in reader
+      // (the tables above are equal cell by cell), and totals of what some may not read are covered by
+      // the e-mail query: 0 for another user, 1 for the owner.
+      expect(first['other: count ($limit 0)']).toEqual(ok({ total: expect.any(Number), limit: 0, skip: 0, data: [] }));
+    });
+
+    it('sends each socket its own view of an event', () => {
+      expect(eventFields.size).toBe(2);
+      for (const views of eventFields.values()) {
+        expect(views.anonymous).toBeNull();
+        expect(views.owner).toContain('likedBy');
+        expect(views.admin).toContain('likedBy');
+        expect(views.other).not.toContain('likedBy');
+        expect(views.other).toContain('liked');
+        for (const actor of ['owner', 'other', 'admin'] as const) expect(views[actor]).toContain('user');
+      }
+    });
+
+    /**
+     * The four actors on the storing server (the admin's role set in its store, as grant-role
+     * does), with tokens of the server they call.
+     */
+    async function actorsOn(storing: Running, via: Running) {
+      const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+      const make = async (who: Exclude<Actor, 'anonymous'>) => {
+        const email = `${who}-${stamp}@example.com`;
+        const created = await call(storing.url, 'POST', '/users', {
+          body: { email, password: PASSWORD, name: who === 'owner' ? 'Owner' : who },
         });
-        expect(login.status).toBe(201);
-        return login.body.accessToken as string;
+        expect(created.status).toBe(201);
+        if (who === 'admin')
+          await storing.composed.app.lookup('users')!.original._patch(created.body._id, { roles: ['admin'] });
+        const logIn = async (server: Running) => {
+          const login = await call(server.url, 'POST', '/authentication', {
+            body: { strategy: 'local', email, password: PASSWORD },
+          });
+          expect(login.status).toBe(201);
+          return login.body.accessToken as string;
+        };
+        return { id: String(created.body._id), email, token: await logIn(via), storingToken: await logIn(storing) };
       };
-      return { id: String(created.body._id), email, token: await logIn(via), storingToken: await logIn(storing) };
-    };
-    const owner = await make('owner');
-    const [other, admin] = [await make('other'), await make('admin')];
-    return {
-      owner,
-      other,
-      admin,
-      anonymous: {
-        id: '',
-        email: '',
-        token: undefined as string | undefined,
-        storingToken: undefined as string | undefined,
-      },
-    };
-  }
-});
+      const owner = await make('owner');
+      const [other, admin] = [await make('other'), await make('admin')];
+      return {
+        owner,
+        other,
+        admin,
+        anonymous: {
+          id: '',
+          email: '',
+          token: undefined as string | undefined,
+          storingToken: undefined as string | undefined,
+        },
+      };
+    }
+  },
+);
 
 /** The served document's response schema of each call: a validator answering its errors (null when valid). */
 async function answerSchemasOf(server: Running): Promise<(request: Call) => (answer: unknown) => unknown> {

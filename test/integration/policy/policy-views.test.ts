@@ -1,7 +1,7 @@
-import { PASSWORD, signUpAndLogIn, type Account } from '../reliability/support/accounts';
-import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
-import { call } from '../reliability/support/http';
-import { RecordingSocket, waitFor } from '../realtime/support/socket-clients';
+import { PASSWORD, signUpAndLogIn, type Account } from '../../helpers/accounts';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
+import { RecordingSocket, waitFor } from '../../helpers/socket-clients';
 
 /**
  * The skeleton's policies as answers and events show them: every signed-in user reads messages

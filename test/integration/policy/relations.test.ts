@@ -3,11 +3,11 @@ import type { Application } from '../../../src/application/app/application';
 import { createJwtSettings, signServiceCredential } from '../../../src';
 import { SERVICES } from '../../../src/application/services/service-list';
 import { credentialScopes } from '../../../src/composition/credential-scopes';
-import { PASSWORD, signUpAndLogIn, uniqueEmail, type Account } from '../reliability/support/accounts';
-import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
-import { call } from '../reliability/support/http';
-import { RecordingSocket, waitFor } from '../realtime/support/socket-clients';
-import { SECRET_A, SECRET_B, serversOnOneDatabase, stop, type Running } from '../composition/support/bound-servers';
+import { PASSWORD, signUpAndLogIn, uniqueEmail, type Account } from '../../helpers/accounts';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
+import { RecordingSocket, waitFor } from '../../helpers/socket-clients';
+import { SECRET_A, SECRET_B, serversOnOneDatabase, stop, type Running } from '../../helpers/bound-servers';
 
 const idOf = (record: Record<string, any>) => String(record._id);
 
@@ -73,29 +73,32 @@ describe.each(BOTH_STORES)('relations on %s', (_store, env) => {
     }
   });
 
-  it('leaves a relation out with `$include=`, names it with `$include[]=user`, and refuses an unknown one', async () => {
-    const { token } = authors[1];
-    const none = await call(app.url, 'GET', '/messages?$limit=3&$include=', { token });
-    expect(none.status).toBe(200);
-    for (const message of none.body.data) expect(message).not.toHaveProperty('user');
-    const named = await call(app.url, 'GET', '/messages?$limit=3&$include[]=user', { token });
-    for (const message of named.body.data)
-      expect(message.user).toEqual({ _id: message.userId, name: expect.any(String) });
-    const unknown = await call(app.url, 'GET', '/messages?$include[]=author', { token });
-    expect(unknown.status).toBe(400);
-    expect(unknown.body.message).toBe("'author' is not a relation of this service ($include takes: user)");
-    // The relation needs its field: a `$select` without `userId` answers without it.
-    const selected = await call(app.url, 'GET', '/messages?$limit=1&$select[]=text', { token });
-    expect(selected.body.data[0]).not.toHaveProperty('user');
-    // One record and a write answer it too; a write with `$include=` answers without it.
-    const one = await call(app.url, 'GET', `/messages/${idOf(named.body.data[0])}`, { token });
-    expect(one.body.user).toEqual({ _id: named.body.data[0].userId, name: expect.any(String) });
-    const created = await call(app.url, 'POST', '/messages', { token, body: { text: 'with me' } });
-    expect(created.body.user).toEqual({ _id: idOf(authors[1].user), name: 'Author 1' });
-    const quiet = await call(app.url, 'POST', '/messages?$include=', { token, body: { text: 'without me' } });
-    expect(quiet.status).toBe(201);
-    expect(quiet.body).not.toHaveProperty('user');
-  });
+  it(
+    'leaves a relation out with `$include=`, names it with ' + '`$include[]=user`, and refuses an unknown one',
+    async () => {
+      const { token } = authors[1];
+      const none = await call(app.url, 'GET', '/messages?$limit=3&$include=', { token });
+      expect(none.status).toBe(200);
+      for (const message of none.body.data) expect(message).not.toHaveProperty('user');
+      const named = await call(app.url, 'GET', '/messages?$limit=3&$include[]=user', { token });
+      for (const message of named.body.data)
+        expect(message.user).toEqual({ _id: message.userId, name: expect.any(String) });
+      const unknown = await call(app.url, 'GET', '/messages?$include[]=author', { token });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.message).toBe("'author' is not a relation of this service ($include takes: user)");
+      // The relation needs its field: a `$select` without `userId` answers without it.
+      const selected = await call(app.url, 'GET', '/messages?$limit=1&$select[]=text', { token });
+      expect(selected.body.data[0]).not.toHaveProperty('user');
+      // One record and a write answer it too; a write with `$include=` answers without it.
+      const one = await call(app.url, 'GET', `/messages/${idOf(named.body.data[0])}`, { token });
+      expect(one.body.user).toEqual({ _id: named.body.data[0].userId, name: expect.any(String) });
+      const created = await call(app.url, 'POST', '/messages', { token, body: { text: 'with me' } });
+      expect(created.body.user).toEqual({ _id: idOf(authors[1].user), name: 'Author 1' });
+      const quiet = await call(app.url, 'POST', '/messages?$include=', { token, body: { text: 'without me' } });
+      expect(quiet.status).toBe(201);
+      expect(quiet.body).not.toHaveProperty('user');
+    },
+  );
 
   it('carries the author in socket answers and in every event, also of a write that asked for none', async () => {
     const listener = new RecordingSocket(app.url);

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { describeIf } from '../../helpers/skip-with-reason';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
+import { startApp, type RunningApp } from '../../helpers/app-server';
 import {
   chromiumAvailable,
   chromiumMissingReason,
@@ -11,7 +11,10 @@ import {
 
 /** The resume window of the server in the test of an absence longer than it. */
 const SHORT_WINDOW_MS = 800;
-/** How long that absence lasts for the page: longer than the default window (2 min) and than a socket call's timeout (30 s). */
+/**
+ * How long that absence lasts for the page: longer than the default window (2 min) and than a
+ * socket call's timeout (30 s).
+ */
 const LONG_ABSENCE_MS = 150_000;
 
 /** Resolves once the page lists a message whose text is exactly `text`. */
@@ -21,14 +24,20 @@ const listed = (person: ChatPerson, text: string, timeout = 2_000): Promise<void
 /** What the page lists, top to bottom. */
 const shown = (person: ChatPerson): Promise<string[]> => person.page.locator('#messages li .text').allTextContents();
 
-/** Posts `text` from the page's form and waits until the page lists it (the page shows its own message from the answer). */
+/**
+ * Posts `text` from the page's form and waits until the page lists it (the page shows its own
+ * message from the answer).
+ */
 async function post(person: ChatPerson, text: string): Promise<void> {
   await person.page.fill('#text', text);
   await person.page.click('#post-form button');
   await listed(person, text);
 }
 
-/** The socket.io session ids the page was given, one per connection (CONNECT packets): a resumed connection gets its old one again. */
+/**
+ * The socket.io session ids the page was given, one per connection (CONNECT packets): a resumed
+ * connection gets its old one again.
+ */
 const sessionIds = (person: ChatPerson): string[] =>
   person.frames.filter((frame) => frame.startsWith('40{')).map((frame) => JSON.parse(frame.slice(2)).sid as string);
 
@@ -116,7 +125,10 @@ describeIf(chromiumAvailable, chromiumMissingReason)('live chat page after the n
     return during;
   }
 
-  /** Ada is still signed in: her next message reaches Bob; each page lists everything once, in order; hers was never reloaded. */
+  /**
+   * Ada is still signed in: her next message reaches Bob; each page lists everything once, in
+   * order; hers was never reloaded.
+   */
   async function expectBothPagesList(ada: ChatPerson, bob: ChatPerson, messages: string[]): Promise<void> {
     await post(ada, 'back again');
     await listed(bob, 'back again');
@@ -144,32 +156,37 @@ describeIf(chromiumAvailable, chromiumMissingReason)('live chat page after the n
     await expectBothPagesList(ada, bob, [...before, ...during]);
   }, 30_000);
 
-  it('reloads its list from the server, signed in again, when it was offline longer than the resume window: no hole, no duplicate', async () => {
-    const { ada, bob, before } = await chat(
-      { EVENTS_RESUME_WINDOW_MS: String(SHORT_WINDOW_MS) },
-      { controlledClock: true },
-    );
-    const sessionBefore = sessionIds(ada).at(-1);
-    const offlineAt = Date.now();
-    await goOffline(ada);
-    const during = await postWhileAway(ada, bob, 5);
-    // The page lives through a long absence (the login its client queued when the socket dropped
-    // times out meanwhile); the server's own short window is over when the network returns.
-    await ada.page.clock.fastForward(LONG_ABSENCE_MS);
-    await ada.page.waitForTimeout(Math.max(0, offlineAt + SHORT_WINDOW_MS + 400 - Date.now()));
-    const wire = recordWire(ada);
-    await ada.context.setOffline(false);
-    await listed(ada, during.at(-1)!, 10_000);
-    // A fresh session, never sent what it missed: the page asked the server for the list, once signed in again.
-    const sessions = sessionIds(ada);
-    expect(sessions).toHaveLength(2);
-    expect(sessions[1]).not.toBe(sessionBefore);
-    for (const text of during) expect(createdEvents(ada, text)).toBe(0);
-    const signedIn = wire.findIndex((frame) => /^< 43\d*\[null,\{"accessToken"/.test(frame));
-    const askedForList = wire.findIndex((frame) => /^> 42\d*\["find","messages"/.test(frame));
-    expect(signedIn).toBeGreaterThan(-1);
-    expect(askedForList).toBeGreaterThan(signedIn);
-    expect(await shown(ada)).toEqual([...before, ...during]);
-    await expectBothPagesList(ada, bob, [...before, ...during]);
-  }, 30_000);
+  it(
+    'reloads its list from the server, signed in again, when it was offline ' +
+      'longer than the resume window: no hole, no duplicate',
+    async () => {
+      const { ada, bob, before } = await chat(
+        { EVENTS_RESUME_WINDOW_MS: String(SHORT_WINDOW_MS) },
+        { controlledClock: true },
+      );
+      const sessionBefore = sessionIds(ada).at(-1);
+      const offlineAt = Date.now();
+      await goOffline(ada);
+      const during = await postWhileAway(ada, bob, 5);
+      // The page lives through a long absence (the login its client queued when the socket dropped
+      // times out meanwhile); the server's own short window is over when the network returns.
+      await ada.page.clock.fastForward(LONG_ABSENCE_MS);
+      await ada.page.waitForTimeout(Math.max(0, offlineAt + SHORT_WINDOW_MS + 400 - Date.now()));
+      const wire = recordWire(ada);
+      await ada.context.setOffline(false);
+      await listed(ada, during.at(-1)!, 10_000);
+      // A fresh session, never sent what it missed: the page asked the server for the list, once signed in again.
+      const sessions = sessionIds(ada);
+      expect(sessions).toHaveLength(2);
+      expect(sessions[1]).not.toBe(sessionBefore);
+      for (const text of during) expect(createdEvents(ada, text)).toBe(0);
+      const signedIn = wire.findIndex((frame) => /^< 43\d*\[null,\{"accessToken"/.test(frame));
+      const askedForList = wire.findIndex((frame) => /^> 42\d*\["find","messages"/.test(frame));
+      expect(signedIn).toBeGreaterThan(-1);
+      expect(askedForList).toBeGreaterThan(signedIn);
+      expect(await shown(ada)).toEqual([...before, ...during]);
+      await expectBothPagesList(ada, bob, [...before, ...during]);
+    },
+    30_000,
+  );
 });

@@ -1,13 +1,16 @@
 import { io, type Socket } from 'socket.io-client';
 import { authenticationClient, createApp, rest, type Application } from '../../../src/client';
-import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
-import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
-import { call } from '../reliability/support/http';
-import { pause, signedInOurClient, waitFor } from './support/socket-clients';
+import { PASSWORD, uniqueEmail } from '../../helpers/accounts';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
+import { pause, signedInOurClient, waitFor } from '../../helpers/socket-clients';
 
 const LIFETIME_S = 2;
 
-/** Our authentication client keeps a session going past its access tokens' expiry, with nothing for the application to do. */
+/**
+ * Our authentication client keeps a session going past its access tokens' expiry, with nothing for
+ * the application to do.
+ */
 describe.each(BOTH_STORES)('our client refreshes by itself (%s store, %d-second access tokens)', (_store, env) => {
   let server: RunningApp;
   const sockets: Socket[] = [];
@@ -27,29 +30,33 @@ describe.each(BOTH_STORES)('our client refreshes by itself (%s store, %d-second 
     return { app, auth, socket, login };
   }
 
-  it("over a socket: calls go on past the first token's expiry on the same connection, which keeps hearing events", async () => {
-    const { app, auth, socket, login } = await socketClient();
-    const writer = await socketClient();
-    const socketId = socket.id;
-    const disconnects: string[] = [];
-    socket.on('disconnect', (reason) => disconnects.push(reason));
-    const heard: string[] = [];
-    app.service('messages').on('created', (message: { text: string }) => heard.push(message.text));
-    const deadline = Date.now() + (LIFETIME_S + 1.5) * 1000;
-    while (Date.now() < deadline) {
-      expect((await app.service('messages').find({})).total).toBeGreaterThanOrEqual(0);
-      await pause(150);
-    }
-    const current = await auth.storage.getItem('accessToken');
-    expect(current).not.toBe(login.accessToken);
-    expect(await auth.storage.getItem('refreshToken')).not.toBe(login.refreshToken);
-    await writer.app.service('messages').create({ text: 'after the first expiry' });
-    await waitFor(() => heard.includes('after the first expiry'), 'the event after the refresh');
-    expect(socket.id).toBe(socketId);
-    expect(disconnects).toEqual([]);
-    await auth.logout();
-    await writer.auth.logout();
-  }, 15_000);
+  it(
+    "over a socket: calls go on past the first token's expiry on the " + 'same connection, which keeps hearing events',
+    async () => {
+      const { app, auth, socket, login } = await socketClient();
+      const writer = await socketClient();
+      const socketId = socket.id;
+      const disconnects: string[] = [];
+      socket.on('disconnect', (reason) => disconnects.push(reason));
+      const heard: string[] = [];
+      app.service('messages').on('created', (message: { text: string }) => heard.push(message.text));
+      const deadline = Date.now() + (LIFETIME_S + 1.5) * 1000;
+      while (Date.now() < deadline) {
+        expect((await app.service('messages').find({})).total).toBeGreaterThanOrEqual(0);
+        await pause(150);
+      }
+      const current = await auth.storage.getItem('accessToken');
+      expect(current).not.toBe(login.accessToken);
+      expect(await auth.storage.getItem('refreshToken')).not.toBe(login.refreshToken);
+      await writer.app.service('messages').create({ text: 'after the first expiry' });
+      await waitFor(() => heard.includes('after the first expiry'), 'the event after the refresh');
+      expect(socket.id).toBe(socketId);
+      expect(disconnects).toEqual([]);
+      await auth.logout();
+      await writer.auth.logout();
+    },
+    15_000,
+  );
 
   it('over a socket: an idle client is refreshed before its token expires, so it goes on hearing events', async () => {
     const listener = await socketClient();

@@ -2,13 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { io, type Socket } from 'socket.io-client';
-import { signUpAndLogIn, type Account } from '../reliability/support/accounts';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
-import { call } from '../reliability/support/http';
+import { signUpAndLogIn, type Account } from '../../helpers/accounts';
+import { startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
 import { startMongoTestServer, type MongoTestServer } from '../../helpers/mongo-test-server';
-import { describeWithRedis, startRedis, type RedisProcess } from './support/redis-server';
+import { describeWithRedis, startRedis, type RedisProcess } from '../../helpers/redis-server';
 import { startSwitchingProxy, type SwitchingProxy } from './support/switching-proxy';
-import { reconnected, stockClientOn, waitFor } from './support/socket-clients';
+import { reconnected, stockClientOn, waitFor } from '../../helpers/socket-clients';
 
 const WINDOW_MS = 8_000;
 const GAP_MS = 2_000;
@@ -112,7 +112,8 @@ describeWithRedis('events resume across instances (Redis)', () => {
       15_000,
     ).catch((error: Error) => {
       throw new Error(
-        `${error.message}: heard ${JSON.stringify(heard)}, the witness ${JSON.stringify(witness.texts.filter((text) => wanted.has(text)))}`,
+        `${error.message}: heard ${JSON.stringify(heard)}, the ` +
+          `witness ${JSON.stringify(witness.texts.filter((text) => wanted.has(text)))}`,
       );
     });
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -120,7 +121,10 @@ describeWithRedis('events resume across instances (Redis)', () => {
     expect(heard).toEqual(witness.texts.filter((text) => wanted.has(text)));
   }
 
-  /** Cuts the client's connection, points the proxy at `next`, runs `duringGap`, and resolves once the client is back. */
+  /**
+   * Cuts the client's connection, points the proxy at `next`, runs `duringGap`, and resolves once
+   * the client is back.
+   */
   async function moveTo(socket: Socket, next: () => string, duringGap: () => Promise<void>): Promise<void> {
     const back = reconnected(socket);
     proxy.cutAll();
@@ -129,32 +133,37 @@ describeWithRedis('events resume across instances (Redis)', () => {
     await back;
   }
 
-  it('gives a stock socket.io client that comes back to the other instance the 100 events posted meanwhile, in order, once, still signed in', async () => {
-    proxy.switchTo(first.url);
-    const { socket, texts } = listener();
-    try {
-      await signIn(socket);
-      const before = await post(3, 'before');
-      await waitFor(() => texts.length === 3, 'the first three');
-      let during: string[] = [];
-      await moveTo(
-        socket,
-        () => second.url,
-        async () => {
-          during = await post(100, 'during');
-        },
-      );
-      expect(socket.recovered).toBe(true);
-      const after = await post(2, 'after');
-      await expectHeardAsWitness(texts, [...before, ...during, ...after]);
-      // Still signed in on the second instance: its own user's private event reaches it.
-      const patched = new Promise<unknown>((resolve) => socket.once('users patched', resolve));
-      await second.composed.app.service('users').patch(reader.user._id, { name: 'Reader' });
-      await expect(patched).resolves.toMatchObject({ name: 'Reader' });
-    } finally {
-      socket.close();
-    }
-  }, 40_000);
+  it(
+    'gives a stock socket.io client that comes back to the other instance the 100 ' +
+      'events posted meanwhile, in order, once, still signed in',
+    async () => {
+      proxy.switchTo(first.url);
+      const { socket, texts } = listener();
+      try {
+        await signIn(socket);
+        const before = await post(3, 'before');
+        await waitFor(() => texts.length === 3, 'the first three');
+        let during: string[] = [];
+        await moveTo(
+          socket,
+          () => second.url,
+          async () => {
+            during = await post(100, 'during');
+          },
+        );
+        expect(socket.recovered).toBe(true);
+        const after = await post(2, 'after');
+        await expectHeardAsWitness(texts, [...before, ...during, ...after]);
+        // Still signed in on the second instance: its own user's private event reaches it.
+        const patched = new Promise<unknown>((resolve) => socket.once('users patched', resolve));
+        await second.composed.app.service('users').patch(reader.user._id, { name: 'Reader' });
+        await expect(patched).resolves.toMatchObject({ name: 'Reader' });
+      } finally {
+        socket.close();
+      }
+    },
+    40_000,
+  );
 
   it('resumes the stock Feathers socket client on the other instance without any code of its own', async () => {
     proxy.switchTo(second.url);
@@ -219,35 +228,40 @@ describeWithRedis('events resume across instances (Redis)', () => {
     }
   }, 40_000);
 
-  it('does not give a client again, on another instance, what its own instance delivered at once while Redis was down', async () => {
-    proxy.switchTo(first.url);
-    const { socket, texts } = listener();
-    try {
-      await signIn(socket);
-      await redis.kill();
-      const atOnce = await post(3, 'at once', first);
-      await waitFor(() => texts.length === 3, 'the three, at once, while Redis is down');
-      await redis.restart();
-      // Written to the stream once Redis is back: the other instance delivers them then.
-      await waitFor(
-        () => atOnce.every((text) => witness.texts.includes(text)),
-        'the three on the other instance',
-        15_000,
-      );
-      let during: string[] = [];
-      await moveTo(
-        socket,
-        () => second.url,
-        async () => {
-          during = await post(2, 'after the outage');
-        },
-      );
-      expect(socket.recovered).toBe(true);
-      await expectHeardAsWitness(texts, [...atOnce, ...during]);
-    } finally {
-      socket.close();
-    }
-  }, 40_000);
+  it(
+    'does not give a client again, on another instance, what its own ' +
+      'instance delivered at once while Redis was down',
+    async () => {
+      proxy.switchTo(first.url);
+      const { socket, texts } = listener();
+      try {
+        await signIn(socket);
+        await redis.kill();
+        const atOnce = await post(3, 'at once', first);
+        await waitFor(() => texts.length === 3, 'the three, at once, while Redis is down');
+        await redis.restart();
+        // Written to the stream once Redis is back: the other instance delivers them then.
+        await waitFor(
+          () => atOnce.every((text) => witness.texts.includes(text)),
+          'the three on the other instance',
+          15_000,
+        );
+        let during: string[] = [];
+        await moveTo(
+          socket,
+          () => second.url,
+          async () => {
+            during = await post(2, 'after the outage');
+          },
+        );
+        expect(socket.recovered).toBe(true);
+        await expectHeardAsWitness(texts, [...atOnce, ...during]);
+      } finally {
+        socket.close();
+      }
+    },
+    40_000,
+  );
 
   it('tells a client away longer than the window that it starts afresh, with nothing partial', async () => {
     proxy.switchTo(first.url);

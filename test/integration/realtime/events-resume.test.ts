@@ -1,8 +1,8 @@
 import { io, type Socket } from 'socket.io-client';
-import { signUpAndLogIn, type Account } from '../reliability/support/accounts';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
-import { call } from '../reliability/support/http';
-import { reconnected, stockClientOn, waitFor } from './support/socket-clients';
+import { signUpAndLogIn, type Account } from '../../helpers/accounts';
+import { startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
+import { reconnected, stockClientOn, waitFor } from '../../helpers/socket-clients';
 
 const GAP_MS = 2_000;
 

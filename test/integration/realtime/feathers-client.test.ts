@@ -1,8 +1,8 @@
 import { BadRequest, MethodNotAllowed, NotAuthenticated, NotFound } from '@feathersjs/errors';
-import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
-import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
-import { call } from '../reliability/support/http';
-import { pause, RecordingSocket, stockClient, waitFor, type StockClient } from './support/socket-clients';
+import { PASSWORD, uniqueEmail } from '../../helpers/accounts';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
+import { pause, RecordingSocket, stockClient, waitFor, type StockClient } from '../../helpers/socket-clients';
 
 const HASH = /\$2[aby]\$\d\d\$|\$scrypt\$/;
 const noSecret = (value: unknown) => {

@@ -2,8 +2,8 @@ import { Redis } from 'ioredis';
 import { RedisEventLog, type RedisEventLogOptions } from '../../../src/adapters/redis';
 import type { EventEnvelope } from '../../../src/ports/event-bus.port';
 import type { LoggedEvent } from '../../../src/ports/event-log.port';
-import { describeWithRedis, startRedis, type RedisProcess } from './support/redis-server';
-import { waitFor } from './support/socket-clients';
+import { describeWithRedis, startRedis, type RedisProcess } from '../../helpers/redis-server';
+import { waitFor } from '../../helpers/socket-clients';
 
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const envelope = (n: number): EventEnvelope => ({
@@ -14,7 +14,10 @@ const envelope = (n: number): EventEnvelope => ({
 });
 const numbers = (events: readonly LoggedEvent[]) => events.map(({ envelope: { data } }) => (data as { n: number }).n);
 
-/** The event log on a real redis-server: order, what a client that comes back is given (all or nothing), one entry per identity. */
+/**
+ * The event log on a real redis-server: order, what a client that comes back is given (all or
+ * nothing), one entry per identity.
+ */
 describeWithRedis('RedisEventLog', () => {
   let redis: RedisProcess;
   let raw: Redis;
@@ -92,21 +95,25 @@ describeWithRedis('RedisEventLog', () => {
     await waitFor(() => log.reachable, 'the log to be reachable again');
   }, 30_000);
 
-  it('keeps at most maxWaiting envelopes while Redis is down, reporting each one it drops (the oldest) as lost', async () => {
-    const lost: unknown[] = [];
-    const logger = { ...silent, error: (fields: unknown) => lost.push(fields) };
-    const { log, heard } = await started('log:overflow', { maxWaiting: 3, logger });
-    log.append(envelope(0));
-    await waitFor(() => heard.length === 1, 'the first');
-    await redis.kill();
-    await waitFor(() => !log.reachable, 'the log to notice');
-    for (let n = 1; n <= 5; n += 1) log.append(envelope(n));
-    expect(lost).toEqual([
-      { path: 'messages', event: 'created', reason: 'more than 3 events waiting for Redis' },
-      { path: 'messages', event: 'created', reason: 'more than 3 events waiting for Redis' },
-    ]);
-    await redis.restart();
-    await waitFor(() => heard.length === 4, 'the three kept', 15_000);
-    expect(numbers(heard)).toEqual([0, 3, 4, 5]);
-  }, 30_000);
+  it(
+    'keeps at most maxWaiting envelopes while Redis is down, ' + 'reporting each one it drops (the oldest) as lost',
+    async () => {
+      const lost: unknown[] = [];
+      const logger = { ...silent, error: (fields: unknown) => lost.push(fields) };
+      const { log, heard } = await started('log:overflow', { maxWaiting: 3, logger });
+      log.append(envelope(0));
+      await waitFor(() => heard.length === 1, 'the first');
+      await redis.kill();
+      await waitFor(() => !log.reachable, 'the log to notice');
+      for (let n = 1; n <= 5; n += 1) log.append(envelope(n));
+      expect(lost).toEqual([
+        { path: 'messages', event: 'created', reason: 'more than 3 events waiting for Redis' },
+        { path: 'messages', event: 'created', reason: 'more than 3 events waiting for Redis' },
+      ]);
+      await redis.restart();
+      await waitFor(() => heard.length === 4, 'the three kept', 15_000);
+      expect(numbers(heard)).toEqual([0, 3, 4, 5]);
+    },
+    30_000,
+  );
 });

@@ -12,10 +12,10 @@ import {
   serversOnOneDatabase,
   stop,
   type Running,
-} from '../composition/support/bound-servers';
-import { describeWithRedis, startRedis, type RedisProcess } from './support/redis-server';
+} from '../../helpers/bound-servers';
+import { describeWithRedis, startRedis, type RedisProcess } from '../../helpers/redis-server';
 import { startSwitchingProxy, type SwitchingProxy } from './support/switching-proxy';
-import { reconnected, waitFor } from './support/socket-clients';
+import { reconnected, waitFor } from '../../helpers/socket-clients';
 
 /**
  * Two instances of B (one Redis) with `messages` bound to A: each hears A's events, and one of
@@ -85,51 +85,58 @@ describeWithRedis("a remote binding's events in the event log of a scaled-out se
     return { socket, texts, signedIn };
   }
 
-  it('gives a client that comes back to the other instance of B what A published meanwhile, once, in the order every client of B heard it', async () => {
-    const author = await account(serverA.url, `author-${Date.now()}@example.com`);
-    const readerEmail = `reader-${Date.now()}@example.com`;
-    await account(serverA.url, readerEmail);
-    const readerOnB = (
-      await call(firstB.url, 'POST', '/authentication', {
-        body: { strategy: 'local', email: readerEmail, password: PASSWORD },
-      })
-    ).body.accessToken as string;
-    const witness = listener(secondB.url, readerOnB);
-    const moving = listener(proxy.url, readerOnB);
-    await Promise.all([witness.signedIn, moving.signedIn]);
-    const post = async (text: string) =>
-      expect((await call(serverA.url, 'POST', '/messages', { token: author.token, body: { text } })).status).toBe(201);
-    // B's subscriptions to A connect in the background: posted until both clients hear A.
-    const heardByBoth = (text: string) => witness.texts.includes(text) && moving.texts.includes(text);
-    for (
-      let attempt = 0;
-      attempt < 40 && !witness.texts.some((text) => text.startsWith('warm-up') && heardByBoth(text));
-      attempt += 1
-    ) {
-      await post(`warm-up ${attempt}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    const back = reconnected(moving.socket);
-    proxy.cutAll();
-    const during: string[] = [];
-    for (let index = 0; index < 10; index += 1) {
-      during.push(`from A ${index}`);
-      await post(`from A ${index}`);
-    }
-    proxy.switchTo(secondB.url);
-    await back;
-    expect(moving.socket.recovered).toBe(true);
-    const wanted = new Set(during);
-    await waitFor(
-      () =>
-        moving.texts.filter((text) => wanted.has(text)).length === 10 &&
-        witness.texts.filter((text) => wanted.has(text)).length === 10,
-      'the ten on both',
-      10_000,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    // Each once (both instances of B heard each from A), and in the same order.
-    expect(witness.texts.filter((text) => wanted.has(text))).toHaveLength(10);
-    expect(moving.texts.filter((text) => wanted.has(text))).toEqual(witness.texts.filter((text) => wanted.has(text)));
-  }, 60_000);
+  it(
+    'gives a client that comes back to the other instance of B what A published ' +
+      'meanwhile, once, in the order every client of B heard it',
+    async () => {
+      const author = await account(serverA.url, `author-${Date.now()}@example.com`);
+      const readerEmail = `reader-${Date.now()}@example.com`;
+      await account(serverA.url, readerEmail);
+      const readerOnB = (
+        await call(firstB.url, 'POST', '/authentication', {
+          body: { strategy: 'local', email: readerEmail, password: PASSWORD },
+        })
+      ).body.accessToken as string;
+      const witness = listener(secondB.url, readerOnB);
+      const moving = listener(proxy.url, readerOnB);
+      await Promise.all([witness.signedIn, moving.signedIn]);
+      const post = async (text: string) =>
+        expect((await call(serverA.url, 'POST', '/messages', { token: author.token, body: { text } })).status).toBe(
+          201,
+        );
+      // B's subscriptions to A connect in the background: posted until both clients hear A.
+      const heardByBoth = (text: string) => witness.texts.includes(text) && moving.texts.includes(text);
+      for (
+        let attempt = 0;
+        attempt < 40 && !witness.texts.some((text) => text.startsWith('warm-up') && heardByBoth(text));
+        attempt += 1
+      ) {
+        await post(`warm-up ${attempt}`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      const back = reconnected(moving.socket);
+      proxy.cutAll();
+      const during: string[] = [];
+      for (let index = 0; index < 10; index += 1) {
+        during.push(`from A ${index}`);
+        await post(`from A ${index}`);
+      }
+      proxy.switchTo(secondB.url);
+      await back;
+      expect(moving.socket.recovered).toBe(true);
+      const wanted = new Set(during);
+      await waitFor(
+        () =>
+          moving.texts.filter((text) => wanted.has(text)).length === 10 &&
+          witness.texts.filter((text) => wanted.has(text)).length === 10,
+        'the ten on both',
+        10_000,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Each once (both instances of B heard each from A), and in the same order.
+      expect(witness.texts.filter((text) => wanted.has(text))).toHaveLength(10);
+      expect(moving.texts.filter((text) => wanted.has(text))).toEqual(witness.texts.filter((text) => wanted.has(text)));
+    },
+    60_000,
+  );
 });

@@ -9,8 +9,8 @@ import { credentialScopes } from '../../../src/composition/credential-scopes';
 import { loadConfig } from '../../../src/composition/load-config';
 import { revokeCredential } from '../../../src/composition/revoked-credentials';
 import { databaseUrl, startMongoTestServer, type MongoTestServer } from '../../helpers/mongo-test-server';
-import { account, call, PASSWORD, SECRET_A, SECRET_B, stop, type Running } from '../composition/support/bound-servers';
-import { RecordingSocket, waitFor } from './support/socket-clients';
+import { account, call, PASSWORD, SECRET_A, SECRET_B, stop, type Running } from '../../helpers/bound-servers';
+import { RecordingSocket, waitFor } from '../../helpers/socket-clients';
 
 /**
  * B's `messages` is bound to A: B hears A's messages events through a subscription with its
@@ -72,7 +72,8 @@ describe("a remote binding carries the storing server's events", () => {
 
   /** A user of both servers (one database): a token of each. */
   async function person(name: string): Promise<{ id: string; tokenA: string; tokenB: string }> {
-    const email = `${name.toLowerCase()}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+    const email =
+      `${name.toLowerCase()}-${Date.now().toString(36)}` + `${Math.random().toString(36).slice(2, 6)}@example.com`;
     const created = await call(serverA.url, 'POST', '/users', { body: { email, password: PASSWORD, name } });
     expect(created.status).toBe(201);
     const logIn = async (server: Running) =>

@@ -1,13 +1,13 @@
 import { Redis } from 'ioredis';
 import { RedisEventBus } from '../../../src/adapters/redis';
 import type { EventEnvelope } from '../../../src/ports/event-bus.port';
-import { PASSWORD } from '../reliability/support/accounts';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
-import { call } from '../reliability/support/http';
+import { PASSWORD } from '../../helpers/accounts';
+import { startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
 import { startMongoTestServer, type MongoTestServer } from '../../helpers/mongo-test-server';
-import { describeWithRedis, startRedis, type RedisProcess } from './support/redis-server';
-import { signedInSocket, type SignedInSocket } from './support/signed-in-socket';
-import { pause, RecordingSocket, waitFor } from './support/socket-clients';
+import { describeWithRedis, startRedis, type RedisProcess } from '../../helpers/redis-server';
+import { signedInSocket, type SignedInSocket } from '../../helpers/signed-in-socket';
+import { pause, RecordingSocket, waitFor } from '../../helpers/socket-clients';
 
 /** Two instances of the application sharing one Redis (REDIS_URL), each with its own clients. */
 describeWithRedis('scale-out through Redis', () => {
@@ -124,49 +124,54 @@ describeWithRedis('scale-out through Redis', () => {
     expect(viaSocket[0]).toMatchObject({ name: 'TooManyRequests' });
   });
 
-  it('with Redis down local delivery and calls go on; once it is back, what was posted meanwhile reaches the other instance, once', async () => {
-    await redis.kill();
-    const before = bob.socket.named('messages created').length;
-    const [error] = await alice.socket.call('create', 'messages', { text: 'during the outage' }, {});
-    expect(error).toBeNull();
-    await waitFor(
-      () => alice.socket.named('messages created').some((message) => message.text === 'during the outage'),
-      'local delivery during the outage',
-    );
-    // Logins go on too: the limiter counts in memory while Redis is away.
-    const started = Date.now();
-    const login = await call(second.url, 'POST', '/authentication', {
-      body: { strategy: 'local', email: bob.email, password: PASSWORD },
-    });
-    expect(login.status).toBe(201);
-    expect(Date.now() - started).toBeLessThan(3_000);
-    await redis.restart();
-    const deadline = Date.now() + 10_000;
-    let delivered = false;
-    for (let attempt = 0; !delivered && Date.now() < deadline; attempt++) {
-      await alice.socket.call('create', 'messages', { text: `after the outage ${attempt}` }, {});
-      await pause(250);
-      delivered = bob.socket
-        .named('messages created')
-        .slice(before)
-        .some((message) => String(message.text).startsWith('after the outage'));
-    }
-    expect(delivered).toBe(true);
-    // Not dropped: it waited for Redis on its instance, and its own clients had it once, at once.
-    await waitFor(
-      () =>
-        bob.socket
+  it(
+    'with Redis down local delivery and calls go on; once it is back, what was ' +
+      'posted meanwhile reaches the other instance, once',
+    async () => {
+      await redis.kill();
+      const before = bob.socket.named('messages created').length;
+      const [error] = await alice.socket.call('create', 'messages', { text: 'during the outage' }, {});
+      expect(error).toBeNull();
+      await waitFor(
+        () => alice.socket.named('messages created').some((message) => message.text === 'during the outage'),
+        'local delivery during the outage',
+      );
+      // Logins go on too: the limiter counts in memory while Redis is away.
+      const started = Date.now();
+      const login = await call(second.url, 'POST', '/authentication', {
+        body: { strategy: 'local', email: bob.email, password: PASSWORD },
+      });
+      expect(login.status).toBe(201);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      await redis.restart();
+      const deadline = Date.now() + 10_000;
+      let delivered = false;
+      for (let attempt = 0; !delivered && Date.now() < deadline; attempt++) {
+        await alice.socket.call('create', 'messages', { text: `after the outage ${attempt}` }, {});
+        await pause(250);
+        delivered = bob.socket
           .named('messages created')
           .slice(before)
-          .some((message) => message.text === 'during the outage'),
-      'the outage message on the other instance',
-    );
-    await pause(300);
-    for (const client of [alice, bob])
-      expect(
-        client.socket.named('messages created').filter((message) => message.text === 'during the outage'),
-      ).toHaveLength(1);
-  }, 30_000);
+          .some((message) => String(message.text).startsWith('after the outage'));
+      }
+      expect(delivered).toBe(true);
+      // Not dropped: it waited for Redis on its instance, and its own clients had it once, at once.
+      await waitFor(
+        () =>
+          bob.socket
+            .named('messages created')
+            .slice(before)
+            .some((message) => message.text === 'during the outage'),
+        'the outage message on the other instance',
+      );
+      await pause(300);
+      for (const client of [alice, bob])
+        expect(
+          client.socket.named('messages created').filter((message) => message.text === 'during the outage'),
+        ).toHaveLength(1);
+    },
+    30_000,
+  );
 });
 
 describeWithRedis('Redis event bus', () => {

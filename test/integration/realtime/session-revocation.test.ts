@@ -1,10 +1,10 @@
 import { Redis } from 'ioredis';
 import { startMongoTestServer, type MongoTestServer } from '../../helpers/mongo-test-server';
-import { PASSWORD, uniqueEmail } from '../reliability/support/accounts';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
-import { call } from '../reliability/support/http';
-import { describeWithRedis, startRedis, type RedisProcess } from './support/redis-server';
-import { pause, RecordingSocket, waitFor } from './support/socket-clients';
+import { PASSWORD, uniqueEmail } from '../../helpers/accounts';
+import { startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
+import { describeWithRedis, startRedis, type RedisProcess } from '../../helpers/redis-server';
+import { pause, RecordingSocket, waitFor } from '../../helpers/socket-clients';
 
 /** Two instances behind one database and one Redis: a session ended on one is refused on the other within a second. */
 describeWithRedis('ended sessions across instances (Redis)', () => {
@@ -72,83 +72,96 @@ describeWithRedis('ended sessions across instances (Redis)', () => {
     }
   }
 
-  it('a logout on one instance is refused on the other in under a second, though it had the session in memory', async () => {
-    const { accessToken } = await account(first.url);
-    // The second instance has seen the session active (and keeps it in memory).
-    expect((await call(second.url, 'GET', '/messages', { token: accessToken })).status).toBe(200);
-    expect((await call(first.url, 'DELETE', '/authentication', { token: accessToken })).status).toBe(200);
-    expect(await refusedWithin(second.url, accessToken, 1_000)).toBeLessThan(1_000);
-  });
+  it(
+    'a logout on one instance is refused on the other in under a ' + 'second, though it had the session in memory',
+    async () => {
+      const { accessToken } = await account(first.url);
+      // The second instance has seen the session active (and keeps it in memory).
+      expect((await call(second.url, 'GET', '/messages', { token: accessToken })).status).toBe(200);
+      expect((await call(first.url, 'DELETE', '/authentication', { token: accessToken })).status).toBe(200);
+      expect(await refusedWithin(second.url, accessToken, 1_000)).toBeLessThan(1_000);
+    },
+  );
 
-  it('a reused refresh token on one instance ends the session on the other, whose socket becomes anonymous and stops hearing events', async () => {
-    const victim = await account(first.url);
-    const listener = new RecordingSocket(second.url);
-    try {
-      await listener.connected();
-      const [error] = await listener.call(
-        'create',
-        'authentication',
-        { strategy: 'jwt', accessToken: victim.accessToken },
-        {},
-      );
-      expect(error).toBeNull();
-      const writer = await account(second.url);
-      await call(second.url, 'POST', '/messages', { token: writer.accessToken, body: { text: 'before' } });
-      await waitFor(() => listener.named('messages created').length === 1, 'the event before the theft');
-      const rotated = await call(first.url, 'POST', '/authentication', {
-        body: { strategy: 'refresh', refreshToken: victim.refreshToken },
+  it(
+    'a reused refresh token on one instance ends the session on the other, ' +
+      'whose socket becomes anonymous and stops hearing events',
+    async () => {
+      const victim = await account(first.url);
+      const listener = new RecordingSocket(second.url);
+      try {
+        await listener.connected();
+        const [error] = await listener.call(
+          'create',
+          'authentication',
+          { strategy: 'jwt', accessToken: victim.accessToken },
+          {},
+        );
+        expect(error).toBeNull();
+        const writer = await account(second.url);
+        await call(second.url, 'POST', '/messages', { token: writer.accessToken, body: { text: 'before' } });
+        await waitFor(() => listener.named('messages created').length === 1, 'the event before the theft');
+        const rotated = await call(first.url, 'POST', '/authentication', {
+          body: { strategy: 'refresh', refreshToken: victim.refreshToken },
+        });
+        secrets.push(rotated.body.accessToken, rotated.body.refreshToken);
+        expect(
+          (
+            await call(first.url, 'POST', '/authentication', {
+              body: { strategy: 'refresh', refreshToken: victim.refreshToken },
+            })
+          ).status,
+        ).toBe(401);
+        expect(await refusedWithin(second.url, rotated.body.accessToken, 1_000)).toBeLessThan(1_000);
+        const [refused] = (await listener.call('find', 'messages', {})) as [Record<string, unknown>];
+        expect(refused).toMatchObject({ code: 401 });
+        await call(second.url, 'POST', '/messages', { token: writer.accessToken, body: { text: 'after' } });
+        await pause(300);
+        expect(listener.named('messages created').map((message) => message.text)).toEqual(['before']);
+      } finally {
+        listener.close();
+      }
+    },
+  );
+
+  it(
+    'a password change on one instance ends the other sessions on the ' + 'other, and a removal of the user ends all',
+    async () => {
+      const { email, user, accessToken } = await account(first.url);
+      const login = await call(second.url, 'POST', '/authentication', {
+        body: { strategy: 'local', email, password: PASSWORD },
       });
-      secrets.push(rotated.body.accessToken, rotated.body.refreshToken);
-      expect(
-        (
-          await call(first.url, 'POST', '/authentication', {
-            body: { strategy: 'refresh', refreshToken: victim.refreshToken },
-          })
-        ).status,
-      ).toBe(401);
-      expect(await refusedWithin(second.url, rotated.body.accessToken, 1_000)).toBeLessThan(1_000);
-      const [refused] = (await listener.call('find', 'messages', {})) as [Record<string, unknown>];
-      expect(refused).toMatchObject({ code: 401 });
-      await call(second.url, 'POST', '/messages', { token: writer.accessToken, body: { text: 'after' } });
-      await pause(300);
-      expect(listener.named('messages created').map((message) => message.text)).toEqual(['before']);
-    } finally {
-      listener.close();
-    }
-  });
+      secrets.push(login.body.accessToken, login.body.refreshToken);
+      expect((await call(second.url, 'GET', '/messages', { token: login.body.accessToken })).status).toBe(200);
+      const changed = await call(first.url, 'PATCH', `/users/${user._id}`, {
+        token: accessToken,
+        body: { password: 'another long password', currentPassword: PASSWORD },
+      });
+      expect(changed.status).toBe(200);
+      expect(await refusedWithin(second.url, login.body.accessToken, 1_000)).toBeLessThan(1_000);
+      expect((await call(second.url, 'GET', '/messages', { token: accessToken })).status).toBe(200);
+      expect((await call(second.url, 'DELETE', `/users/${user._id}`, { token: accessToken })).status).toBe(200);
+      expect(await refusedWithin(first.url, accessToken, 1_000)).toBeLessThan(1_000);
+    },
+  );
 
-  it('a password change on one instance ends the other sessions on the other, and a removal of the user ends all', async () => {
-    const { email, user, accessToken } = await account(first.url);
-    const login = await call(second.url, 'POST', '/authentication', {
-      body: { strategy: 'local', email, password: PASSWORD },
-    });
-    secrets.push(login.body.accessToken, login.body.refreshToken);
-    expect((await call(second.url, 'GET', '/messages', { token: login.body.accessToken })).status).toBe(200);
-    const changed = await call(first.url, 'PATCH', `/users/${user._id}`, {
-      token: accessToken,
-      body: { password: 'another long password', currentPassword: PASSWORD },
-    });
-    expect(changed.status).toBe(200);
-    expect(await refusedWithin(second.url, login.body.accessToken, 1_000)).toBeLessThan(1_000);
-    expect((await call(second.url, 'GET', '/messages', { token: accessToken })).status).toBe(200);
-    expect((await call(second.url, 'DELETE', `/users/${user._id}`, { token: accessToken })).status).toBe(200);
-    expect(await refusedWithin(first.url, accessToken, 1_000)).toBeLessThan(1_000);
-  });
-
-  it("a password reset request is counted in Redis under the address's hash, and answers alike on both instances", async () => {
-    const { email } = await account(first.url);
-    const answers = [
-      await call(first.url, 'POST', '/password-resets', { body: { email } }),
-      await call(second.url, 'POST', '/password-resets', { body: { email: 'nobody-here@example.com' } }),
-    ];
-    expect(answers.map((answer) => answer.status)).toEqual([201, 201]);
-    expect(answers[0].text).toBe(answers[1].text);
-    await pause(200);
-    const counted = traffic.filter((line) => line.includes('password-reset-address'));
-    expect(counted.length).toBeGreaterThanOrEqual(2);
-    expect(counted.join('\n')).not.toContain('@');
-    expect(traffic.join('\n')).not.toContain('nobody-here@example.com');
-  });
+  it(
+    "a password reset request is counted in Redis under the address's " + 'hash, and answers alike on both instances',
+    async () => {
+      const { email } = await account(first.url);
+      const answers = [
+        await call(first.url, 'POST', '/password-resets', { body: { email } }),
+        await call(second.url, 'POST', '/password-resets', { body: { email: 'nobody-here@example.com' } }),
+      ];
+      expect(answers.map((answer) => answer.status)).toEqual([201, 201]);
+      expect(answers[0].text).toBe(answers[1].text);
+      await pause(200);
+      const counted = traffic.filter((line) => line.includes('password-reset-address'));
+      expect(counted.length).toBeGreaterThanOrEqual(2);
+      expect(counted.join('\n')).not.toContain('@');
+      expect(traffic.join('\n')).not.toContain('nobody-here@example.com');
+    },
+  );
 
   it('the Redis traffic carries session ids only: no access, refresh token or hash', () => {
     const ended = traffic.filter((line) => line.startsWith('publish hexa-services:sessions-ended'));

@@ -1,9 +1,9 @@
 import { MemoryService } from '../../../src/adapters/memory';
-import { PASSWORD } from '../reliability/support/accounts';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
-import { call } from '../reliability/support/http';
-import { idOf, signedInSocket } from './support/signed-in-socket';
-import { pause, RecordingSocket, stockClient, waitFor } from './support/socket-clients';
+import { PASSWORD } from '../../helpers/accounts';
+import { startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
+import { idOf, signedInSocket } from '../../helpers/signed-in-socket';
+import { pause, RecordingSocket, stockClient, waitFor } from '../../helpers/socket-clients';
 
 /** Where this transport does better than Feathers 5: each point is a reported defect there. */
 describe('socket transport beyond Feathers', () => {
@@ -42,33 +42,37 @@ describe('socket transport beyond Feathers', () => {
     expect(tooMany).toMatchObject({ name: 'BadRequest', message: "Too many arguments for 'find' method" });
   });
 
-  it('services registered after a socket connected are callable from it, custom methods too; a non-framework error sends no stack', async () => {
-    const socket = await anonymous();
-    const late = {
-      async find() {
-        throw new Error('database password is hunter2 at 10.0.0.5');
-      },
-      async get() {
-        throw 'a thrown string';
-      },
-      async shout(data: { text: string }) {
-        return { text: data.text.toUpperCase() };
-      },
-    };
-    app.composed.app.use('late', late, { methods: ['find', 'get', 'shout'] });
-    const [shouted, result] = await socket.call('shout', 'late', { text: 'hi' });
-    expect(shouted).toBeNull();
-    expect(result).toEqual({ text: 'HI' });
-    for (const [method, ...args] of [
-      ['find', {}],
-      ['get', 1, {}],
-    ] as [string, ...unknown[]][]) {
-      const [error] = (await socket.call(method, 'late', ...args)) as [Record<string, unknown>];
-      expect(error).toMatchObject({ name: 'GeneralError', code: 500, className: 'general-error' });
-      expect(error.stack).toBeUndefined();
-      expect(JSON.stringify(error)).not.toContain('    at ');
-    }
-  });
+  it(
+    'services registered after a socket connected are callable from it, custom ' +
+      'methods too; a non-framework error sends no stack',
+    async () => {
+      const socket = await anonymous();
+      const late = {
+        async find() {
+          throw new Error('database password is hunter2 at 10.0.0.5');
+        },
+        async get() {
+          throw 'a thrown string';
+        },
+        async shout(data: { text: string }) {
+          return { text: data.text.toUpperCase() };
+        },
+      };
+      app.composed.app.use('late', late, { methods: ['find', 'get', 'shout'] });
+      const [shouted, result] = await socket.call('shout', 'late', { text: 'hi' });
+      expect(shouted).toBeNull();
+      expect(result).toEqual({ text: 'HI' });
+      for (const [method, ...args] of [
+        ['find', {}],
+        ['get', 1, {}],
+      ] as [string, ...unknown[]][]) {
+        const [error] = (await socket.call(method, 'late', ...args)) as [Record<string, unknown>];
+        expect(error).toMatchObject({ name: 'GeneralError', code: 500, className: 'general-error' });
+        expect(error.stack).toBeUndefined();
+        expect(JSON.stringify(error)).not.toContain('    at ');
+      }
+    },
+  );
 
   it("re-authenticating as another user leaves the first user's channels", async () => {
     const alice = await signedInSocket(app.url);
@@ -241,25 +245,29 @@ describe('socket transport beyond Feathers', () => {
     expect(page.total).toBeGreaterThanOrEqual(0);
   });
 
-  it('a token in the handshake signs the socket in before its first frame, and not into anonymous as well; a bad one is refused', async () => {
-    const account = await signedInSocket(app.url);
-    track(account.socket);
-    const core = app.composed.app;
-    const anonymousBefore = core.channel('anonymous').length;
-    const viaAuth = track(new RecordingSocket(app.url, { auth: { token: account.token } }));
-    await viaAuth.connected();
-    const [error, page] = (await viaAuth.call('find', 'messages', {})) as [unknown, { total: number }];
-    expect(error).toBeNull();
-    expect(page.total).toBeGreaterThanOrEqual(0);
-    const viaHeader = track(
-      new RecordingSocket(app.url, { extraHeaders: { authorization: `Bearer ${account.token}` } }),
-    );
-    await viaHeader.connected();
-    expect((await viaHeader.call('find', 'messages', {}))[0]).toBeNull();
-    expect(core.channel('anonymous').length).toBe(anonymousBefore);
-    const refused = track(new RecordingSocket(app.url, { auth: { token: 'not.a.token' } }));
-    await expect(refused.connected()).rejects.toMatchObject({ data: { name: 'NotAuthenticated', code: 401 } });
-  });
+  it(
+    'a token in the handshake signs the socket in before its first frame, and ' +
+      'not into anonymous as well; a bad one is refused',
+    async () => {
+      const account = await signedInSocket(app.url);
+      track(account.socket);
+      const core = app.composed.app;
+      const anonymousBefore = core.channel('anonymous').length;
+      const viaAuth = track(new RecordingSocket(app.url, { auth: { token: account.token } }));
+      await viaAuth.connected();
+      const [error, page] = (await viaAuth.call('find', 'messages', {})) as [unknown, { total: number }];
+      expect(error).toBeNull();
+      expect(page.total).toBeGreaterThanOrEqual(0);
+      const viaHeader = track(
+        new RecordingSocket(app.url, { extraHeaders: { authorization: `Bearer ${account.token}` } }),
+      );
+      await viaHeader.connected();
+      expect((await viaHeader.call('find', 'messages', {}))[0]).toBeNull();
+      expect(core.channel('anonymous').length).toBe(anonymousBefore);
+      const refused = track(new RecordingSocket(app.url, { auth: { token: 'not.a.token' } }));
+      await expect(refused.connected()).rejects.toMatchObject({ data: { name: 'NotAuthenticated', code: 401 } });
+    },
+  );
 
   it('long-polling clients work too (HTTP polling only, no WebSocket)', async () => {
     const polling = track(new RecordingSocket(app.url, { transports: ['polling'] }));

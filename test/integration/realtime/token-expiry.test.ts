@@ -1,7 +1,7 @@
-import { PASSWORD } from '../reliability/support/accounts';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
-import { signedInSocket } from './support/signed-in-socket';
-import { pause, stockClient, waitFor } from './support/socket-clients';
+import { PASSWORD } from '../../helpers/accounts';
+import { startApp, type RunningApp } from '../../helpers/app-server';
+import { signedInSocket } from '../../helpers/signed-in-socket';
+import { pause, stockClient, waitFor } from '../../helpers/socket-clients';
 
 /**
  * Feathers drops the socket when its token expires (and its client then raises an unhandled

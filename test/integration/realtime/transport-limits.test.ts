@@ -5,7 +5,7 @@ import { MemoryService } from '../../../src/adapters/memory';
 import { attachSocketTransport, type SocketTransport } from '../../../src/adapters/socketio';
 import { createApp, type Application } from '../../../src/application/app/application';
 import { channels } from '../../../src/application/channels/channels';
-import { pause, RecordingSocket, waitFor } from './support/socket-clients';
+import { pause, RecordingSocket, waitFor } from '../../helpers/socket-clients';
 
 /** A bare app (no authentication): every connection is in `everyone`, which hears `feed` events. */
 describe('socket transport limits', () => {

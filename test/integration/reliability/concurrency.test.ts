@@ -1,6 +1,6 @@
-import { PASSWORD, signUpAndLogIn, uniqueEmail, type Account } from './support/accounts';
-import { BOTH_STORES, startApp, type RunningApp } from './support/app-server';
-import { call, isErrorBody } from './support/http';
+import { PASSWORD, signUpAndLogIn, uniqueEmail, type Account } from '../../helpers/accounts';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
+import { call, isErrorBody } from '../../helpers/http';
 
 const CONCURRENCY = 50;
 

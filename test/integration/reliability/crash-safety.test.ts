@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { signUpAndLogIn } from './support/accounts';
-import { killChildren } from './support/child-process';
-import { call } from './support/http';
-import { startMainProcess, type MainProcess } from './support/main-process';
+import { signUpAndLogIn } from '../../helpers/accounts';
+import { killChildren } from '../../helpers/child-process';
+import { call } from '../../helpers/http';
+import { startMainProcess, type MainProcess } from '../../helpers/main-process';
 
 const WRITERS = 8;
 /** Acknowledged messages to wait for before the kill, so it lands in the middle of the stream. */

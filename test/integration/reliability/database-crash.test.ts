@@ -1,6 +1,6 @@
 import { MongoClient } from 'mongodb';
-import { killChildren } from './support/child-process';
-import { startMainProcess } from './support/main-process';
+import { killChildren } from '../../helpers/child-process';
+import { startMainProcess } from '../../helpers/main-process';
 
 /**
  * `npm start` on the embedded store: when the database's worker thread dies (here: out of memory

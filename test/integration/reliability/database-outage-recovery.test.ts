@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { signUpAndLogIn, uniqueEmail, PASSWORD, type Account } from './support/accounts';
-import { startApp, type RunningApp } from './support/app-server';
-import { killChildren } from './support/child-process';
-import { startEmbeddedMongoChild, type EmbeddedMongoChild } from './support/embedded-mongo-child';
-import { freePort } from './support/free-port';
-import { call, isErrorBody, type JsonResponse } from './support/http';
+import { signUpAndLogIn, uniqueEmail, PASSWORD, type Account } from '../../helpers/accounts';
+import { startApp, type RunningApp } from '../../helpers/app-server';
+import { killChildren } from '../../helpers/child-process';
+import { startEmbeddedMongoChild, type EmbeddedMongoChild } from '../../helpers/embedded-mongo-child';
+import { freePort } from '../../helpers/free-port';
+import { call, isErrorBody, type JsonResponse } from '../../helpers/http';
 
 const OPERATION_TIMEOUT_MS = 1000;
 /** What a request may take beyond the operation timeout (driver bookkeeping, a loaded CI machine). */

@@ -1,5 +1,5 @@
-import { killChildren, spawnTs } from './support/child-process';
-import { freePort } from './support/free-port';
+import { killChildren, spawnTs } from '../../helpers/child-process';
+import { freePort } from '../../helpers/free-port';
 
 /** With the store out of reach, start-up gives up within DATABASE_TIMEOUT_MS and says so in one line. */
 describe('reliability: database unreachable at start', () => {

@@ -3,11 +3,11 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
-import { signUpAndLogIn, uniqueEmail } from './support/accounts';
-import { killChildren } from './support/child-process';
-import { call } from './support/http';
-import { listeningTcpPorts } from './support/listening-ports';
-import { startMainProcess, type MainProcess } from './support/main-process';
+import { signUpAndLogIn, uniqueEmail } from '../../helpers/accounts';
+import { killChildren } from '../../helpers/child-process';
+import { call } from '../../helpers/http';
+import { listeningTcpPorts } from '../../helpers/listening-ports';
+import { startMainProcess, type MainProcess } from '../../helpers/main-process';
 
 /** A user that is not the application's, for the connection attempt another local user would make. */
 const NOBODY = 65534;
@@ -91,7 +91,9 @@ async function expectPrivateDatabase(app: MainProcess): Promise<string> {
 
 /** What another local user gets when connecting to the socket (as root only: it needs setuid). */
 function connectAs(uid: number, socketPath: string): string {
-  const probe = `require('node:net').connect(${JSON.stringify(socketPath)}).on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); });`;
+  const probe =
+    `require('node:net').connect(${JSON.stringify(socketPath)}).on('connect', () => { console.log('connected'); ` +
+    `process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); });`;
   const result = spawnSync(process.execPath, ['-e', probe], {
     uid,
     gid: uid,

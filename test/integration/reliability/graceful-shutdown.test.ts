@@ -1,15 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { signUpAndLogIn } from './support/accounts';
-import { killChildren } from './support/child-process';
-import { call } from './support/http';
-import { startMainProcess } from './support/main-process';
+import { signUpAndLogIn } from '../../helpers/accounts';
+import { killChildren } from '../../helpers/child-process';
+import { call } from '../../helpers/http';
+import { startMainProcess } from '../../helpers/main-process';
 
 const CLIENTS = 20;
 const EXIT_BOUND_MS = 15_000;
 
-/** Connection-level failures that mean "not served": refused, or a kept-alive socket closed before the request was read. */
+/**
+ * Connection-level failures that mean "not served": refused, or a kept-alive socket closed before
+ * the request was read.
+ */
 const CLEAN_REFUSALS = new Set(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
 
 type Outcome =

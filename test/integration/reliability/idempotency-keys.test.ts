@@ -1,11 +1,11 @@
 import { createJwtSettings, signServiceCredential } from '../../../src';
 import { SERVICES } from '../../../src/application/services/service-list';
 import { credentialScopes } from '../../../src/composition/credential-scopes';
-import { RecordingSocket, waitFor } from '../realtime/support/socket-clients';
-import { SECRET_A, SECRET_B, serversOnOneDatabase, stop, type Running } from '../composition/support/bound-servers';
-import { signUpAndLogIn, type Account } from './support/accounts';
-import { BOTH_STORES, startApp, type RunningApp } from './support/app-server';
-import { call } from './support/http';
+import { RecordingSocket, waitFor } from '../../helpers/socket-clients';
+import { SECRET_A, SECRET_B, serversOnOneDatabase, stop, type Running } from '../../helpers/bound-servers';
+import { signUpAndLogIn, type Account } from '../../helpers/accounts';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
 
 let sequence = 0;
 const newKey = () => `"key-${process.pid}-${Date.now()}-${sequence++}"`;

@@ -1,6 +1,6 @@
-import { signUpAndLogIn, type Account } from './support/accounts';
-import { BOTH_STORES, startApp, type RunningApp } from './support/app-server';
-import { call, isErrorBody } from './support/http';
+import { signUpAndLogIn, type Account } from '../../helpers/accounts';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
+import { call, isErrorBody } from '../../helpers/http';
 
 /**
  * The messages counter: new messages start at 0 likes; patch may carry `{ $inc: { likes: ±1 } }`

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { signUpAndLogIn, type Account } from './support/accounts';
-import { killChildren } from './support/child-process';
-import { call } from './support/http';
-import { checkAnswer, fuzzCase, toRequest } from './support/http-fuzz-cases';
-import { startMainProcess, type MainProcess } from './support/main-process';
-import { rawRequest } from './support/raw-request';
+import { signUpAndLogIn, type Account } from '../../helpers/accounts';
+import { killChildren } from '../../helpers/child-process';
+import { call } from '../../helpers/http';
+import { checkAnswer, fuzzCase, toRequest } from '../../helpers/http-fuzz-cases';
+import { startMainProcess, type MainProcess } from '../../helpers/main-process';
+import { rawRequest } from '../../helpers/raw-request';
 
 /**
  * `npm start` itself (a child process, so a crash is visible as an exit): hostile input is

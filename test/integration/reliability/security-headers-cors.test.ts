@@ -1,8 +1,11 @@
-import { signUpAndLogIn, type Account } from './support/accounts';
-import { startApp, type RunningApp } from './support/app-server';
-import { call } from './support/http';
+import { signUpAndLogIn, type Account } from '../../helpers/accounts';
+import { startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
 
-/** JSON answers carry the API's security headers, HTML pages helmet's full set; CORS only for the origins in CORS_ORIGINS. */
+/**
+ * JSON answers carry the API's security headers, HTML pages helmet's full set; CORS only for the
+ * origins in CORS_ORIGINS.
+ */
 describe('security: headers and CORS', () => {
   const ALLOWED = 'https://app.example.com';
   let app: RunningApp;

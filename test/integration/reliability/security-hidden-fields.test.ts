@@ -1,7 +1,7 @@
 import type { HookContext } from '../../../src/application/hooks/hook-context';
-import { PASSWORD, signUpAndLogIn, uniqueEmail, type Account } from './support/accounts';
-import { BOTH_STORES, startApp, type RunningApp } from './support/app-server';
-import { call } from './support/http';
+import { PASSWORD, signUpAndLogIn, uniqueEmail, type Account } from '../../helpers/accounts';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
 
 const HASH = /\$2[aby]\$\d\d\$|\$scrypt\$/;
 

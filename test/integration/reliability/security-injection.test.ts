@@ -1,6 +1,6 @@
-import { PASSWORD, signUpAndLogIn, type Account } from './support/accounts';
-import { BOTH_STORES, startApp, type RunningApp } from './support/app-server';
-import { call, isErrorBody } from './support/http';
+import { PASSWORD, signUpAndLogIn, type Account } from '../../helpers/accounts';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
+import { call, isErrorBody } from '../../helpers/http';
 
 /**
  * Operator injection through every door of the real application: query strings, ids in the

@@ -1,7 +1,7 @@
 import { claims, decodePart, forgeToken } from '../authentication/auth-test-app';
-import { signUpAndLogIn, type Account } from './support/accounts';
-import { startApp, TEST_SECRET, type RunningApp } from './support/app-server';
-import { call, isErrorBody } from './support/http';
+import { signUpAndLogIn, type Account } from '../../helpers/accounts';
+import { startApp, TEST_SECRET, type RunningApp } from '../../helpers/app-server';
+import { call, isErrorBody } from '../../helpers/http';
 
 /**
  * JWT attacks against the real application: every forged, altered, expired or foreign token is

@@ -16,7 +16,8 @@ class MessageService extends MemoryService {
 }
 
 const PAGE =
-  '<!doctype html><html><head><meta charset="utf-8"><title>rest client</title></head><body><script src="/bundle.js"></script></body></html>';
+  '<!doctype html><html><head><meta charset="utf-8"><title>rest ' +
+  'client</title></head><body><script src="/bundle.js"></script></body></html>';
 
 describeIf(chromiumAvailable, chromiumMissingReason)('REST client in headless Chromium', () => {
   let workDir: string;

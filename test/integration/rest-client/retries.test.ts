@@ -1,9 +1,9 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, rest, Unavailable } from '../../../src/client';
-import { signUpAndLogIn, type Account } from '../reliability/support/accounts';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
-import { call } from '../reliability/support/http';
+import { signUpAndLogIn, type Account } from '../../helpers/accounts';
+import { startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
 
 /**
  * A proxy in front of the app that loses answers: the first `lose` requests reach the app and are
@@ -75,16 +75,19 @@ describe('REST client retries', () => {
     (await call(app.url, 'GET', `/messages?text=${encodeURIComponent(text)}&$limit=0`, { token: author.token })).body
       .total as number;
 
-  it('retries a create whose answer was lost with the same key: done once, answered with the first result', async () => {
-    proxy.lose(1);
-    const before = proxy.seen();
-    const created = (await messagesClient({ attempts: 2, delayMs: 10, idempotencyKeys: true }).create({
-      text: 'sent through a bad network',
-    })) as Record<string, unknown>;
-    expect(proxy.seen() - before).toBe(2);
-    expect(created).toMatchObject({ text: 'sent through a bad network' });
-    expect(await countOf('sent through a bad network')).toBe(1);
-  });
+  it(
+    'retries a create whose answer was lost with the same key: ' + 'done once, answered with the first result',
+    async () => {
+      proxy.lose(1);
+      const before = proxy.seen();
+      const created = (await messagesClient({ attempts: 2, delayMs: 10, idempotencyKeys: true }).create({
+        text: 'sent through a bad network',
+      })) as Record<string, unknown>;
+      expect(proxy.seen() - before).toBe(2);
+      expect(created).toMatchObject({ text: 'sent through a bad network' });
+      expect(await countOf('sent through a bad network')).toBe(1);
+    },
+  );
 
   it('never repeats a create without a key, and repeats reads', async () => {
     proxy.lose(1);

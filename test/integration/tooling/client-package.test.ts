@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { chromiumAvailable, chromiumMissingReason, launchChromium } from '../../helpers/chromium';
 import { itIf } from '../../helpers/skip-with-reason';
-import { startApp, type RunningApp } from '../reliability/support/app-server';
+import { startApp, type RunningApp } from '../../helpers/app-server';
 
 const root = path.resolve(__dirname, '../../..');
 const SOCKET_IO_CLIENT = (
@@ -63,7 +63,10 @@ const TSCONFIG = (file: string, emit: boolean) => ({
   files: [file],
 });
 
-/** Calls a running server as a front-end would: sign-up, login, typed REST and socket calls, a custom method, an event. */
+/**
+ * Calls a running server as a front-end would: sign-up, login, typed REST and socket calls, a
+ * custom method, an event.
+ */
 const GOOD = `import { io } from 'socket.io-client';
 import { authenticationClient, createApp, NotAuthenticated, rest, socketio, type MessagesRecord, type ServiceTypes } from '@hexa-services/client';
 
@@ -118,7 +121,9 @@ console.log(JSON.stringify({ createApp: typeof client.createApp, socketio: typeo
 
 /** The browser script of the package, as a page loads it: `HexaServicesClient` and socket.io's own browser build. */
 const BROWSER_PAGE =
-  '<!doctype html><html><head><meta charset="utf-8"><title>client package</title></head><body><script src="/consumer/socket.io.js"></script><script src="/consumer/client.js"></script><script src="/consumer/page.js"></script></body></html>';
+  '<!doctype html><html><head><meta charset="utf-8"><title>client ' +
+  'package</title></head><body><script src="/consumer/socket.io.js"></script><script ' +
+  'src="/consumer/client.js"></script><script src="/consumer/page.js"></script></body></html>';
 const BROWSER_SCRIPT = `window.result = (async () => {
   const { authenticationClient, createApp, rest, socketio } = window.HexaServicesClient;
   const email = 'browser-' + Date.now() + '@example.com';
@@ -213,19 +218,24 @@ describe('the client package: packed, installed in a fresh project, type-checked
     expect(bad.output).toContain("Type 'number' is not assignable to type 'string'.");
   });
 
-  it('calls the server from Node as an ES module: REST and socket, login, a custom method without registration, an event', async () => {
-    const result = await runAgainstServer('out/good.js', consumer, { SERVER_URL: server.url });
-    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(JSON.parse(result.stdout.trim())).toEqual({
-      user: 'Consumer',
-      read: true,
-      total: 1,
-      mine: 1,
-      refused: 'NotAuthenticated 401',
-      event: 'over the socket',
-      socketRead: true,
-    });
-  }, 60_000);
+  it(
+    'calls the server from Node as an ES module: REST and socket, login, ' +
+      'a custom method without registration, an event',
+    async () => {
+      const result = await runAgainstServer('out/good.js', consumer, { SERVER_URL: server.url });
+      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(JSON.parse(result.stdout.trim())).toEqual({
+        user: 'Consumer',
+        read: true,
+        total: 1,
+        mine: 1,
+        refused: 'NotAuthenticated 401',
+        event: 'over the socket',
+        socketRead: true,
+      });
+    },
+    60_000,
+  );
 
   it('loads as CommonJS too', () => {
     const result = run(process.execPath, ['commonjs.cjs'], consumer);

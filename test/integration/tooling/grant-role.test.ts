@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { signUpAndLogIn, type Account } from '../reliability/support/accounts';
-import { startApp, TEST_SECRET, type RunningApp } from '../reliability/support/app-server';
-import { call } from '../reliability/support/http';
+import { signUpAndLogIn, type Account } from '../../helpers/accounts';
+import { startApp, TEST_SECRET, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
 
 const root = path.resolve(__dirname, '../../..');
 

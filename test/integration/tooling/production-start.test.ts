@@ -3,9 +3,9 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { databaseUrl, startMongoTestServer, type MongoTestServer } from '../../helpers/mongo-test-server';
-import { signUpAndLogIn } from '../reliability/support/accounts';
-import { call } from '../reliability/support/http';
-import { RecordingSocket } from '../realtime/support/socket-clients';
+import { signUpAndLogIn } from '../../helpers/accounts';
+import { call } from '../../helpers/http';
+import { RecordingSocket } from '../../helpers/socket-clients';
 
 const root = path.resolve(__dirname, '../../..');
 const SECRET = 'production-start-secret-0123456789abcdef';
@@ -112,44 +112,54 @@ describe('production start: the build, without dev dependencies, NODE_ENV=produc
       expect(installed).not.toContain(devOnly);
   });
 
-  it('on MONGODB_URL: answers /health, signs up, logs in, serves the API over HTTP and sockets; no chat page, no docs', async () => {
-    const app = await start({ MONGODB_URL: databaseUrl(mongo.url, `production_start_${process.pid}`) });
-    expect(await call(app.url, 'GET', '/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
-    expect(await call(app.url, 'GET', '/ready')).toMatchObject({ status: 200 });
-    const account = await signUpAndLogIn(app.url);
-    const created = await call(app.url, 'POST', '/messages', {
-      token: account.token,
-      body: { text: 'from the build' },
-    });
-    expect(created.status).toBe(201);
-    expect((await call(app.url, 'GET', '/messages', { token: account.token })).body).toMatchObject({
-      total: 1,
-      data: [{ text: 'from the build' }],
-    });
-    expect(await socketFind(app.url, account.token)).toEqual([null, expect.objectContaining({ total: 1 })]);
-    expect((await call(app.url, 'GET', '/')).status).toBe(404);
-    expect((await call(app.url, 'GET', '/docs')).status).toBe(404);
-    expect(await app.stop()).toBe(0);
-  }, 60_000);
+  it(
+    'on MONGODB_URL: answers /health, signs up, logs in, serves the API ' +
+      'over HTTP and sockets; no chat page, no docs',
+    async () => {
+      const app = await start({ MONGODB_URL: databaseUrl(mongo.url, `production_start_${process.pid}`) });
+      expect(await call(app.url, 'GET', '/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
+      expect(await call(app.url, 'GET', '/ready')).toMatchObject({ status: 200 });
+      const account = await signUpAndLogIn(app.url);
+      const created = await call(app.url, 'POST', '/messages', {
+        token: account.token,
+        body: { text: 'from the build' },
+      });
+      expect(created.status).toBe(201);
+      expect((await call(app.url, 'GET', '/messages', { token: account.token })).body).toMatchObject({
+        total: 1,
+        data: [{ text: 'from the build' }],
+      });
+      expect(await socketFind(app.url, account.token)).toEqual([null, expect.objectContaining({ total: 1 })]);
+      expect((await call(app.url, 'GET', '/')).status).toBe(404);
+      expect((await call(app.url, 'GET', '/docs')).status).toBe(404);
+      expect(await app.stop()).toBe(0);
+    },
+    60_000,
+  );
 
-  it('on the embedded server chosen with DATABASE=embedded, with CHAT_PAGE and DOCS on: /, its prebuilt script, /docs, sockets', async () => {
-    const dataDir = path.join(folder, 'data');
-    const app = await start({ DATABASE: 'embedded', DATA_DIR: dataDir, CHAT_PAGE: 'true', DOCS: 'true' });
-    const page = await fetch(`${app.url}/`);
-    expect(page.status).toBe(200);
-    const script = /<script src="([^"]+)"/.exec(await page.text())![1];
-    const bundle = await fetch(app.url + script);
-    expect([bundle.status, bundle.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
-    expect((await bundle.text()).length).toBeGreaterThan(10_000);
-    expect((await fetch(`${app.url}/docs`)).status).toBe(200);
-    expect((await call(app.url, 'GET', '/openapi.json')).body).toMatchObject({
-      openapi: expect.stringMatching(/^3\.1/),
-    });
-    const account = await signUpAndLogIn(app.url);
-    expect(await socketFind(app.url, account.token)).toEqual([null, expect.objectContaining({ total: 0 })]);
-    expect(readdirSync(dataDir).length).toBeGreaterThan(0);
-    expect(await app.stop()).toBe(0);
-  }, 60_000);
+  it(
+    'on the embedded server chosen with DATABASE=embedded, with CHAT_PAGE ' +
+      'and DOCS on: /, its prebuilt script, /docs, sockets',
+    async () => {
+      const dataDir = path.join(folder, 'data');
+      const app = await start({ DATABASE: 'embedded', DATA_DIR: dataDir, CHAT_PAGE: 'true', DOCS: 'true' });
+      const page = await fetch(`${app.url}/`);
+      expect(page.status).toBe(200);
+      const script = /<script src="([^"]+)"/.exec(await page.text())![1];
+      const bundle = await fetch(app.url + script);
+      expect([bundle.status, bundle.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+      expect((await bundle.text()).length).toBeGreaterThan(10_000);
+      expect((await fetch(`${app.url}/docs`)).status).toBe(200);
+      expect((await call(app.url, 'GET', '/openapi.json')).body).toMatchObject({
+        openapi: expect.stringMatching(/^3\.1/),
+      });
+      const account = await signUpAndLogIn(app.url);
+      expect(await socketFind(app.url, account.token)).toEqual([null, expect.objectContaining({ total: 0 })]);
+      expect(readdirSync(dataDir).length).toBeGreaterThan(0);
+      expect(await app.stop()).toBe(0);
+    },
+    60_000,
+  );
 
   it('without MONGODB_URL (and no DATABASE=embedded): refuses to start, with one line', async () => {
     const [command, ...args] = prodCommand(folder);
@@ -167,7 +177,8 @@ describe('production start: the build, without dev dependencies, NODE_ENV=produc
     expect(refused.status).toBe(1);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toBe(
-      'start-up failed: MONGODB_URL must be set when NODE_ENV=production (or choose the embedded database with DATABASE=embedded)\n',
+      'start-up failed: MONGODB_URL must be set when NODE_ENV=production (or ' +
+        'choose the embedded database with DATABASE=embedded)\n',
     );
     expect(readdirSync(folder)).not.toContain('never');
   });

@@ -1,8 +1,8 @@
-import { PASSWORD, signUpAndLogIn, uniqueEmail, type Account } from '../reliability/support/accounts';
-import { BOTH_STORES, startApp, type RunningApp } from '../reliability/support/app-server';
-import { call } from '../reliability/support/http';
-import { RecordingSocket } from '../realtime/support/socket-clients';
-import { restRequestOf, socketArgumentsOf, type WireCall } from './support/wire-calls';
+import { PASSWORD, signUpAndLogIn, uniqueEmail, type Account } from '../../helpers/accounts';
+import { BOTH_STORES, startApp, type RunningApp } from '../../helpers/app-server';
+import { call } from '../../helpers/http';
+import { RecordingSocket } from '../../helpers/socket-clients';
+import { restRequestOf, socketArgumentsOf, type WireCall } from '../../helpers/wire-calls';
 
 type Call = WireCall;
 

@@ -15,7 +15,7 @@ describe('credentialScopes (npm run service-credential -- <caller> --services ..
 
   it('refuses unknown services and methods, inherited names included, with what exists', () => {
     expect(() => credentialScopes(SERVICES, 'mesages')).toThrow(
-      'this server has no service "mesages" (it has: users, messages)',
+      `this server has no service "mesages" (it has: ${SERVICES.map((definition) => definition.path).join(', ')})`,
     );
     expect(() => credentialScopes(SERVICES, 'constructor')).toThrow('no service "constructor"');
     expect(() => credentialScopes(SERVICES, 'users', 'markRead')).toThrow(

@@ -104,26 +104,30 @@ describe('loadConfig', () => {
     ).toBe(false);
   });
 
-  it('keeps remote bindings without a prototype: a service named like an Object.prototype member finds none unless set', () => {
-    const unset = loadConfig({});
-    for (const name of ['constructor', 'tostring', 'toString', '__proto__', 'hasOwnProperty'])
-      expect([name, unset.remotes[name]]).toEqual([name, undefined]);
-    const set = loadConfig({
-      CONSTRUCTOR_REMOTE_URL: 'http://127.0.0.1:4000',
-      __PROTO___REMOTE_URL: 'http://127.0.0.1:4001',
-    });
-    expect(Object.getPrototypeOf(set.remotes)).toBeNull();
-    expect(Object.keys(set.remotes).sort()).toEqual(['__proto__', 'constructor']);
-    expect(set.remotes.constructor).toEqual({ url: 'http://127.0.0.1:4000', readiness: true });
-    const services = [{ path: 'constructor' }, { path: '__proto__' }] as ServiceDefinition[];
-    expect(planStores(unset, services).of('constructor')).toEqual({ store: 'mongo' });
-    // Also for a configuration built elsewhere as a plain object.
-    expect(planStores({ ...unset, remotes: {} }, services).of('constructor')).toEqual({ store: 'mongo' });
-    expect(planStores(set, services).of('constructor')).toEqual({
-      store: 'remote',
-      remote: { url: 'http://127.0.0.1:4000', readiness: true },
-    });
-  });
+  it(
+    'keeps remote bindings without a prototype: a service named like an ' +
+      'Object.prototype member finds none unless set',
+    () => {
+      const unset = loadConfig({});
+      for (const name of ['constructor', 'tostring', 'toString', '__proto__', 'hasOwnProperty'])
+        expect([name, unset.remotes[name]]).toEqual([name, undefined]);
+      const set = loadConfig({
+        CONSTRUCTOR_REMOTE_URL: 'http://127.0.0.1:4000',
+        __PROTO___REMOTE_URL: 'http://127.0.0.1:4001',
+      });
+      expect(Object.getPrototypeOf(set.remotes)).toBeNull();
+      expect(Object.keys(set.remotes).sort()).toEqual(['__proto__', 'constructor']);
+      expect(set.remotes.constructor).toEqual({ url: 'http://127.0.0.1:4000', readiness: true });
+      const services = [{ path: 'constructor' }, { path: '__proto__' }] as ServiceDefinition[];
+      expect(planStores(unset, services).of('constructor')).toEqual({ store: 'mongo' });
+      // Also for a configuration built elsewhere as a plain object.
+      expect(planStores({ ...unset, remotes: {} }, services).of('constructor')).toEqual({ store: 'mongo' });
+      expect(planStores(set, services).of('constructor')).toEqual({
+        store: 'remote',
+        remote: { url: 'http://127.0.0.1:4000', readiness: true },
+      });
+    },
+  );
 
   it('reads revoked service credentials', () => {
     const id = '3575e148-0a4f-4ece-9ef5-a6979b02967f';

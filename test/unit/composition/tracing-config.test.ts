@@ -34,33 +34,36 @@ describe('tracing from the OTEL_* variables', () => {
     ).toBe('http://b:4318/custom');
   });
 
-  it('reads the service name, the protocol (the traces one first), the sampler with its ratio and the batch delay', () => {
-    expect(
-      tracing({
-        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/v1/traces',
-        OTEL_SERVICE_NAME: 'messages-api',
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
-        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
-        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-        OTEL_TRACES_SAMPLER_ARG: '0.01',
-        OTEL_BSP_SCHEDULE_DELAY: '200',
-      }),
-    ).toEqual({
-      serviceName: 'messages-api',
-      tracesUrl: 'http://b:4318/v1/traces',
-      protocol: 'http/json',
-      sampler: 'parentbased_traceidratio',
-      samplerRatio: 0.01,
-      scheduleDelayMs: 200,
-    });
-    expect(
-      tracing({
-        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318',
-        OTEL_TRACES_SAMPLER: 'always_on',
-        OTEL_TRACES_SAMPLER_ARG: '0.5',
-      })?.samplerRatio,
-    ).toBe(1);
-  });
+  it(
+    'reads the service name, the protocol (the traces one first), the ' + 'sampler with its ratio and the batch delay',
+    () => {
+      expect(
+        tracing({
+          OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/v1/traces',
+          OTEL_SERVICE_NAME: 'messages-api',
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+          OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+          OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+          OTEL_TRACES_SAMPLER_ARG: '0.01',
+          OTEL_BSP_SCHEDULE_DELAY: '200',
+        }),
+      ).toEqual({
+        serviceName: 'messages-api',
+        tracesUrl: 'http://b:4318/v1/traces',
+        protocol: 'http/json',
+        sampler: 'parentbased_traceidratio',
+        samplerRatio: 0.01,
+        scheduleDelayMs: 200,
+      });
+      expect(
+        tracing({
+          OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318',
+          OTEL_TRACES_SAMPLER: 'always_on',
+          OTEL_TRACES_SAMPLER_ARG: '0.5',
+        })?.samplerRatio,
+      ).toBe(1);
+    },
+  );
 
   it.each([
     [

@@ -35,26 +35,38 @@ describe('copyWith', () => {
     expect((copy as { polluted?: unknown }).polluted).toBeUndefined();
   });
 
-  it('is typed as the spread: an optional addition may leave the source value, an index signature replaces no named key', () => {
-    // The annotations are the test as much as the expectations: the types must compile.
-    const defaults = { limit: 5, name: 'a' };
-    const overrides: Partial<typeof defaults> = { limit: 7 };
-    const merged: { limit: number; name: string } = copyWith(defaults, overrides);
-    expect(merged).toEqual({ limit: 7, name: 'a' });
-    const credentials: { strategy: string; [key: string]: unknown } = { strategy: 'jwt', accessToken: 't' };
-    const verified: { strategy: string; payload: { sub: string } } = copyWith(credentials, { payload: { sub: 'u1' } });
-    expect(verified).toEqual({ strategy: 'jwt', accessToken: 't', payload: { sub: 'u1' } });
-    const options: { paginate: boolean; [key: string]: unknown } = copyWith(
-      { paginate: true },
-      {} as Record<string, unknown>,
-    );
-    expect(options.paginate).toBe(true);
-  });
+  it(
+    'is typed as the spread: an optional addition may leave the source ' +
+      'value, an index signature replaces no named key',
+    () => {
+      // The annotations are the test as much as the expectations: the types must compile.
+      const defaults = { limit: 5, name: 'a' };
+      const overrides: Partial<typeof defaults> = { limit: 7 };
+      const merged: { limit: number; name: string } = copyWith(defaults, overrides);
+      expect(merged).toEqual({ limit: 7, name: 'a' });
+      const credentials: { strategy: string; [key: string]: unknown } = { strategy: 'jwt', accessToken: 't' };
+      const verified: { strategy: string; payload: { sub: string } } = copyWith(credentials, {
+        payload: { sub: 'u1' },
+      });
+      expect(verified).toEqual({ strategy: 'jwt', accessToken: 't', payload: { sub: 'u1' } });
+      const options: { paginate: boolean; [key: string]: unknown } = copyWith(
+        { paginate: true },
+        {} as Record<string, unknown>,
+      );
+      expect(options.paginate).toBe(true);
+    },
+  );
 
-  it('gives copies of same-shaped sources one hidden class (on Node 20 a spread followed by new keys gives each its own)', () => {
-    const source = (index: number) => ({ provider: 'rest', query: { index }, ip: '127.0.0.1' });
-    expect(copiesSharingHiddenClass((index) => copyWith(source(index), { user: index, authenticated: true }))).toBe(99);
-  });
+  it(
+    'gives copies of same-shaped sources one hidden class (on Node 20 a ' +
+      'spread followed by new keys gives each its own)',
+    () => {
+      const source = (index: number) => ({ provider: 'rest', query: { index }, ip: '127.0.0.1' });
+      expect(copiesSharingHiddenClass((index) => copyWith(source(index), { user: index, authenticated: true }))).toBe(
+        99,
+      );
+    },
+  );
 });
 
 describe('withoutFields', () => {

@@ -4,11 +4,14 @@ import { parseCollation } from '../../../src/embedded-mongo/query/collation';
 import { sortDocuments } from '../../../src/embedded-mongo/query/sort-documents';
 
 describe('BSON ordering and sorting', () => {
-  test('cross-type order follows MongoDB: null < numbers < strings < objects < arrays < ObjectId < booleans < dates', () => {
-    const values = [new Date(0), true, new ObjectId(), [1], { a: 1 }, 'a', 1, null];
-    const sorted = [...values].sort((a, b) => compareBson(a, b));
-    expect(sorted).toEqual([null, 1, 'a', { a: 1 }, [1], values[2], true, values[0]]);
-  });
+  test(
+    'cross-type order follows MongoDB: null < numbers < strings < ' + 'objects < arrays < ObjectId < booleans < dates',
+    () => {
+      const values = [new Date(0), true, new ObjectId(), [1], { a: 1 }, 'a', 1, null];
+      const sorted = [...values].sort((a, b) => compareBson(a, b));
+      expect(sorted).toEqual([null, 1, 'a', { a: 1 }, [1], values[2], true, values[0]]);
+    },
+  );
 
   test('multi-key sort is stable and uses min/max of array fields', () => {
     const docs = [

@@ -2,17 +2,21 @@ import { assertNoConflictingPaths, assertUpdateTargets } from '../../../src/embe
 import { expandPositionalPaths } from '../../../src/embedded-mongo/update/expand-positional';
 
 describe('update paths as mongod reads them', () => {
-  test('positional parts count as field names: siblings under `$` or `$[id]` do not conflict, a path and its prefix do (code 40)', () => {
-    expect(() =>
-      assertNoConflictingPaths({ $set: { 'c.$.a': 1, 'c.$.b': 2 }, $inc: { 'c.$[x].n': 1, 'c.$[x].m': 1 } }),
-    ).not.toThrow();
-    expect(() => assertNoConflictingPaths({ $set: { a: 1 }, $unset: { 'a.b': '' } })).toThrow(
-      expect.objectContaining({ code: 40, codeName: 'ConflictingUpdateOperators' }),
-    );
-    expect(() => assertNoConflictingPaths({ $rename: { a: 'b' }, $set: { b: 1 } })).toThrow(
-      expect.objectContaining({ code: 40 }),
-    );
-  });
+  test(
+    'positional parts count as field names: siblings under `$` or `$[id]` do ' +
+      'not conflict, a path and its prefix do (code 40)',
+    () => {
+      expect(() =>
+        assertNoConflictingPaths({ $set: { 'c.$.a': 1, 'c.$.b': 2 }, $inc: { 'c.$[x].n': 1, 'c.$[x].m': 1 } }),
+      ).not.toThrow();
+      expect(() => assertNoConflictingPaths({ $set: { a: 1 }, $unset: { 'a.b': '' } })).toThrow(
+        expect.objectContaining({ code: 40, codeName: 'ConflictingUpdateOperators' }),
+      );
+      expect(() => assertNoConflictingPaths({ $rename: { a: 'b' }, $set: { b: 1 } })).toThrow(
+        expect.objectContaining({ code: 40 }),
+      );
+    },
+  );
 
   test('`$`, `$[]` and `$[id]` become the concrete paths of the document before the update', () => {
     const doc = {
@@ -50,24 +54,31 @@ describe('update paths as mongod reads them', () => {
     );
   });
 
-  test('creating a field inside an array or a scalar is PathNotViable (28); $push / $addToSet need an array (2)', () => {
-    const doc = { _id: 1, a: [1, 2], s: 'text', o: { n: null } };
-    expect(() => assertUpdateTargets(doc, { $set: { 'a.b': 1 } })).toThrow(
-      expect.objectContaining({ code: 28, message: "Cannot create field 'b' in element {a: [ 1, 2 ]}" }),
-    );
-    expect(() => assertUpdateTargets(doc, { $inc: { 's.n': 1 } })).toThrow(
-      expect.objectContaining({ code: 28, message: 'Cannot create field \'n\' in element {s: "text"}' }),
-    );
-    expect(() => assertUpdateTargets(doc, { $set: { 'o.n.x': 1 } })).toThrow(expect.objectContaining({ code: 28 }));
-    expect(() => assertUpdateTargets(doc, { $push: { s: 1 } })).toThrow(
-      expect.objectContaining({
-        code: 2,
-        message: "The field 's' must be an array but is of type string in document {_id: 1}",
-      }),
-    );
-    expect(() => assertUpdateTargets(doc, { $addToSet: { o: 1 } })).toThrow(expect.objectContaining({ code: 2 }));
-    expect(() =>
-      assertUpdateTargets(doc, { $set: { 'a.5': 1, 'new.path': 1 }, $unset: { 's.x': '' }, $push: { a: 3, fresh: 1 } }),
-    ).not.toThrow();
-  });
+  test(
+    'creating a field inside an array or a scalar is PathNotViable ' + '(28); $push / $addToSet need an array (2)',
+    () => {
+      const doc = { _id: 1, a: [1, 2], s: 'text', o: { n: null } };
+      expect(() => assertUpdateTargets(doc, { $set: { 'a.b': 1 } })).toThrow(
+        expect.objectContaining({ code: 28, message: "Cannot create field 'b' in element {a: [ 1, 2 ]}" }),
+      );
+      expect(() => assertUpdateTargets(doc, { $inc: { 's.n': 1 } })).toThrow(
+        expect.objectContaining({ code: 28, message: 'Cannot create field \'n\' in element {s: "text"}' }),
+      );
+      expect(() => assertUpdateTargets(doc, { $set: { 'o.n.x': 1 } })).toThrow(expect.objectContaining({ code: 28 }));
+      expect(() => assertUpdateTargets(doc, { $push: { s: 1 } })).toThrow(
+        expect.objectContaining({
+          code: 2,
+          message: "The field 's' must be an array but is of type string in document {_id: 1}",
+        }),
+      );
+      expect(() => assertUpdateTargets(doc, { $addToSet: { o: 1 } })).toThrow(expect.objectContaining({ code: 2 }));
+      expect(() =>
+        assertUpdateTargets(doc, {
+          $set: { 'a.5': 1, 'new.path': 1 },
+          $unset: { 's.x': '' },
+          $push: { a: 3, fresh: 1 },
+        }),
+      ).not.toThrow();
+    },
+  );
 });

@@ -7,7 +7,7 @@ import { clientTypesSource } from '../../../scripts/client-types-source';
 import { SERVICES } from '../../../src/application/services/service-list';
 import { defineService } from '../../../src/application/services/service-definition';
 
-class NoteAuthorDto {
+class FixtureNoteAuthorDto {
   @IsString()
   _id!: string;
 
@@ -16,7 +16,7 @@ class NoteAuthorDto {
   name?: string;
 }
 
-class CreateNoteDto {
+class CreateFixtureNoteDto {
   @IsString()
   title!: string;
 
@@ -25,13 +25,13 @@ class CreateNoteDto {
   priority?: string;
 }
 
-class PatchNoteDto {
+class PatchFixtureNoteDto {
   @IsOptional()
   @IsString()
   title?: string;
 }
 
-class NotesQueryDto {
+class FixtureNotesQueryDto {
   @IsOptional()
   @IsString()
   title?: string;
@@ -42,23 +42,23 @@ class NotesQueryDto {
 }
 
 /** A relation the record DTO declares: the author as the users policy shows it. */
-class NoteRecordDto extends NotesQueryDto {
+class FixtureNoteRecordDto extends FixtureNotesQueryDto {
   @IsOptional()
   @ValidateNested()
-  @Type(() => NoteAuthorDto)
-  author?: NoteAuthorDto;
+  @Type(() => FixtureNoteAuthorDto)
+  author?: FixtureNoteAuthorDto;
 
   @IsOptional()
   @IsInt()
   size?: number;
 }
 
-class ArchiveNoteDto {
+class ArchiveFixtureNoteDto {
   @IsString()
   id!: string;
 }
 
-class ArchiveResultDto {
+class ArchiveFixtureResultDto {
   @IsBoolean()
   archived!: boolean;
 }
@@ -67,12 +67,12 @@ const notes = defineService({
   path: 'api/notes',
   methods: ['find', 'get', 'create', 'archive', 'touch'],
   dto: {
-    create: CreateNoteDto,
-    patch: PatchNoteDto,
-    query: NotesQueryDto,
-    record: NoteRecordDto,
-    methods: { archive: ArchiveNoteDto },
-    results: { archive: ArchiveResultDto, touch: 'record' },
+    create: CreateFixtureNoteDto,
+    patch: PatchFixtureNoteDto,
+    query: FixtureNotesQueryDto,
+    record: FixtureNoteRecordDto,
+    methods: { archive: ArchiveFixtureNoteDto },
+    results: { archive: ArchiveFixtureResultDto, touch: 'record' },
   },
   id: { field: 'id', type: 'uuid' },
   paginate: false,
@@ -89,25 +89,36 @@ describe('clientTypesSource: the clients ServiceTypes, from the definitions', ()
   describe('for a definition with a relation, hidden fields, custom methods, extra operators and no pagination', () => {
     const source = clientTypesSource([notes]);
 
-    it('types the record from the record DTO: the id field required, a nested DTO as a nested type, hidden fields gone', () => {
-      expect(source).toContain(
-        'export interface ApiNotesRecord {\n  id: string;\n  author?: NoteAuthorDto;\n  size?: number;\n  title?: string;\n}',
-      );
-      expect(source).toContain('export interface NoteAuthorDto {\n  _id: string;\n  name?: string;\n}');
-      expect(source).not.toContain('secret');
-    });
+    it(
+      'types the record from the record DTO: the id field required, a ' +
+        'nested DTO as a nested type, hidden fields gone',
+      () => {
+        expect(source).toContain(
+          'export interface ApiNotesRecord {\n  id: string;\n' +
+            '  author?: FixtureNoteAuthorDto;\n  size?: number;\n  title?: string;\n}',
+        );
+        expect(source).toContain('export interface FixtureNoteAuthorDto {\n  _id: string;\n  name?: string;\n}');
+        expect(source).not.toContain('secret');
+      },
+    );
 
     it('types the data, the queryable fields with extra operators, the methods and their results', () => {
-      expect(source).toContain('export interface CreateNoteDto {\n  title: string;\n  priority?: "low" | "high";\n}');
       expect(source).toContain(
-        "  'api/notes': {\n    record: ApiNotesRecord;\n    create: CreateNoteDto;\n    update: CreateNoteDto;\n    patch: PatchNoteDto;",
+        'export interface CreateFixtureNoteDto {\n  title: string;\n  priority?: "low" | "high";\n}',
       );
       expect(source).toContain(
-        '    fields: {\n      id: string;\n      title: string;\n    };\n    operators: { $regex: string; $near: unknown };',
+        "  'api/notes': {\n    record: ApiNotesRecord;\n    create: CreateFixtureNoteDto;\n" +
+          '    update: CreateFixtureNoteDto;\n    patch: PatchFixtureNoteDto;',
+      );
+      expect(source).toContain(
+        '    fields: {\n      id: string;\n      title: string;\n    };\n' +
+          '    operators: { $regex: string; $near: unknown };',
       );
       expect(source).toContain("    standard: 'find' | 'get' | 'create';");
       expect(source).toContain(
-        '    methods: {\n      archive: { data: ArchiveNoteDto; result: ArchiveResultDto };\n      touch: { data: unknown; result: ApiNotesRecord };\n    };',
+        '    methods: {\n' +
+          '      archive: { data: ArchiveFixtureNoteDto; result: ArchiveFixtureResultDto };\n' +
+          '      touch: { data: unknown; result: ApiNotesRecord };\n    };',
       );
       expect(source).toContain('    paginated: false;');
       expect(source).toContain("  'api/notes': ['find', 'get', 'create', 'archive', 'touch'],");

@@ -1,5 +1,5 @@
 import type { AuthenticationOptions } from '../../../../src/composition/modules/authentication.module';
-import { startApp, type RunningApp } from '../../reliability/support/app-server';
+import { startApp, type RunningApp } from '../../../helpers/app-server';
 
 export const SESSION_TEST_SECRET = 'sessions-suite-secret-0123456789abcdefgh';
 

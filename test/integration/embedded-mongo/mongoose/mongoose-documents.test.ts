@@ -45,32 +45,35 @@ describe('Mongoose on the embedded server: documents', () => {
     await Books.deleteMany({});
   });
 
-  test('schemas apply defaults, casting, setters and timestamps; validation errors keep invalid documents out', async () => {
-    const ada = await Users.create({ email: '  ADA@example.com ', name: 'Ada', age: '36' as never });
-    expect(ada.email).toBe('ada@example.com');
-    expect(ada.age).toBe(36);
-    expect(ada.role).toBe('member');
-    expect(ada.createdAt).toBeInstanceOf(Date);
-    const stored = await Users.findById(ada._id).lean();
-    expect(stored).toMatchObject({ email: 'ada@example.com', name: 'Ada', age: 36, role: 'member', visits: 0 });
+  test(
+    'schemas apply defaults, casting, setters and timestamps; ' + 'validation errors keep invalid documents out',
+    async () => {
+      const ada = await Users.create({ email: '  ADA@example.com ', name: 'Ada', age: '36' as never });
+      expect(ada.email).toBe('ada@example.com');
+      expect(ada.age).toBe(36);
+      expect(ada.role).toBe('member');
+      expect(ada.createdAt).toBeInstanceOf(Date);
+      const stored = await Users.findById(ada._id).lean();
+      expect(stored).toMatchObject({ email: 'ada@example.com', name: 'Ada', age: 36, role: 'member', visits: 0 });
 
-    const invalid = await Users.create({ email: 'x@example.com', name: 'X', age: -1, role: 'owner' as never }).catch(
-      (error: unknown) => error,
-    );
-    expect(invalid).toBeInstanceOf(mongoose.Error.ValidationError);
-    const errors = (invalid as mongoose.Error.ValidationError).errors;
-    expect(Object.keys(errors).sort()).toEqual(['age', 'name', 'role']);
-    expect(errors.age.kind).toBe('min');
-    expect(errors.role.kind).toBe('enum');
-    expect(await Users.countDocuments()).toBe(1);
+      const invalid = await Users.create({ email: 'x@example.com', name: 'X', age: -1, role: 'owner' as never }).catch(
+        (error: unknown) => error,
+      );
+      expect(invalid).toBeInstanceOf(mongoose.Error.ValidationError);
+      const errors = (invalid as mongoose.Error.ValidationError).errors;
+      expect(Object.keys(errors).sort()).toEqual(['age', 'name', 'role']);
+      expect(errors.age.kind).toBe('min');
+      expect(errors.role.kind).toBe('enum');
+      expect(await Users.countDocuments()).toBe(1);
 
-    const update = await Users.updateOne({ _id: ada._id }, { age: 200 }, { runValidators: true }).catch(
-      (error: unknown) => error,
-    );
-    expect(update).toBeInstanceOf(mongoose.Error.ValidationError);
-    const cast = await Users.findById('not-an-object-id').catch((error: unknown) => error);
-    expect(cast).toBeInstanceOf(mongoose.Error.CastError);
-  });
+      const update = await Users.updateOne({ _id: ada._id }, { age: 200 }, { runValidators: true }).catch(
+        (error: unknown) => error,
+      );
+      expect(update).toBeInstanceOf(mongoose.Error.ValidationError);
+      const cast = await Users.findById('not-an-object-id').catch((error: unknown) => error);
+      expect(cast).toBeInstanceOf(mongoose.Error.CastError);
+    },
+  );
 
   test("a unique index violation is the server's E11000 (code 11000 with keyPattern and keyValue)", async () => {
     await Users.create({ email: 'grace@example.com', name: 'Grace' });

@@ -85,39 +85,42 @@ describe('Mongoose: a wider application workload on the embedded server', () => 
     expect((await Events.find().sort({ kind: 1 }).lean<any[]>()).map((e) => e.kind)).toEqual(['Click', 'View']);
   });
 
-  test('findOneAndUpdate validates, upserts, returns the new document, and updates array elements by filter', async () => {
-    await expect(
-      Posts.findOneAndUpdate({ title: 'Engines' }, { title: 'no' }, { runValidators: true }),
-    ).rejects.toBeInstanceOf(mongoose.Error.ValidationError);
-    const upserted = await Posts.findOneAndUpdate(
-      { title: 'Gears' },
-      { $set: { tags: ['new'] } },
-      { upsert: true, returnDocument: 'after' },
-    );
-    expect(upserted!.title).toBe('Gears');
-    expect(upserted!.createdAt).toBeInstanceOf(Date);
-    await Posts.updateOne(
-      { title: 'Engines' },
-      {
-        $push: {
-          ratings: {
-            $each: [
-              { by: 'a', stars: 2 },
-              { by: 'b', stars: 5 },
-            ],
+  test(
+    'findOneAndUpdate validates, upserts, returns the new ' + 'document, and updates array elements by filter',
+    async () => {
+      await expect(
+        Posts.findOneAndUpdate({ title: 'Engines' }, { title: 'no' }, { runValidators: true }),
+      ).rejects.toBeInstanceOf(mongoose.Error.ValidationError);
+      const upserted = await Posts.findOneAndUpdate(
+        { title: 'Gears' },
+        { $set: { tags: ['new'] } },
+        { upsert: true, returnDocument: 'after' },
+      );
+      expect(upserted!.title).toBe('Gears');
+      expect(upserted!.createdAt).toBeInstanceOf(Date);
+      await Posts.updateOne(
+        { title: 'Engines' },
+        {
+          $push: {
+            ratings: {
+              $each: [
+                { by: 'a', stars: 2 },
+                { by: 'b', stars: 5 },
+              ],
+            },
           },
         },
-      },
-    );
-    await Posts.updateOne(
-      { title: 'Engines' },
-      { $inc: { 'ratings.$[low].stars': 1 } },
-      { arrayFilters: [{ 'low.stars': { $lt: 3 } }] },
-    );
-    expect(
-      (await Posts.findOne({ title: 'Engines' }).lean<any>()).ratings.map((r: { stars: number }) => r.stars),
-    ).toEqual([3, 5]);
-  });
+      );
+      await Posts.updateOne(
+        { title: 'Engines' },
+        { $inc: { 'ratings.$[low].stars': 1 } },
+        { arrayFilters: [{ 'low.stars': { $lt: 3 } }] },
+      );
+      expect(
+        (await Posts.findOne({ title: 'Engines' }).lean<any>()).ratings.map((r: { stars: number }) => r.stars),
+      ).toEqual([3, 5]);
+    },
+  );
 
   test('withTransaction commits together, and an error inside aborts everything', async () => {
     const session = await fixture.connection.startSession();

@@ -57,15 +57,19 @@ describe('Mongoose on the embedded server: subdocument arrays', () => {
     return order.toObject();
   }
 
-  test('positional updates set the field and the subdocument timestamp together (mongod accepts items.$.qty with items.$.updatedAt)', async () => {
-    const order = await newOrder();
-    const target = order.items[1];
-    await Orders.updateOne({ _id: order._id, 'items._id': target._id }, { $set: { 'items.$.qty': 20 } });
-    const after = await Orders.findById(order._id).lean().orFail();
-    expect(after.items[1]).toMatchObject({ sku: 'b', qty: 20 });
-    expect(after.items[1].updatedAt!.getTime()).toBeGreaterThanOrEqual(target.updatedAt!.getTime());
-    expect(after.items[0].qty).toBe(1);
-  });
+  test(
+    'positional updates set the field and the subdocument timestamp together ' +
+      '(mongod accepts items.$.qty with items.$.updatedAt)',
+    async () => {
+      const order = await newOrder();
+      const target = order.items[1];
+      await Orders.updateOne({ _id: order._id, 'items._id': target._id }, { $set: { 'items.$.qty': 20 } });
+      const after = await Orders.findById(order._id).lean().orFail();
+      expect(after.items[1]).toMatchObject({ sku: 'b', qty: 20 });
+      expect(after.items[1].updatedAt!.getTime()).toBeGreaterThanOrEqual(target.updatedAt!.getTime());
+      expect(after.items[0].qty).toBe(1);
+    },
+  );
 
   test('arrayFilters updates of subdocuments with timestamps (items.$[i].qty with items.$[i].updatedAt)', async () => {
     const order = await newOrder();
@@ -75,25 +79,31 @@ describe('Mongoose on the embedded server: subdocument arrays', () => {
     expect(after.items.every((item) => item.updatedAt instanceof Date)).toBe(true);
   });
 
-  test('saving a changed subdocument and MongooseArray#pull() of subdocuments without _id (mongod $pull with $or)', async () => {
-    const order = await Orders.findById((await newOrder())._id).orFail();
-    order.items[2].qty = 30;
-    (order.labels as unknown as Types.DocumentArray<Label>).pull({ name: 'rush', color: 'red' });
-    await order.save();
-    const after = await Orders.findById(order._id).lean().orFail();
-    expect(after.items.map((item) => item.qty)).toEqual([1, 2, 30]);
-    expect(after.labels).toEqual([{ name: 'gift', color: 'green' }]);
-  });
+  test(
+    'saving a changed subdocument and MongooseArray#pull() of ' + 'subdocuments without _id (mongod $pull with $or)',
+    async () => {
+      const order = await Orders.findById((await newOrder())._id).orFail();
+      order.items[2].qty = 30;
+      (order.labels as unknown as Types.DocumentArray<Label>).pull({ name: 'rush', color: 'red' });
+      await order.save();
+      const after = await Orders.findById(order._id).lean().orFail();
+      expect(after.items.map((item) => item.qty)).toEqual([1, 2, 30]);
+      expect(after.labels).toEqual([{ name: 'gift', color: 'green' }]);
+    },
+  );
 
-  test("Query#slice() keeps the document's other fields (mongod: a $slice-only projection excludes nothing)", async () => {
-    const order = await newOrder();
-    const sliced = await Orders.findById(order._id).slice('notes', 2).lean().orFail();
-    expect(sliced.notes).toEqual(['n1', 'n2']);
-    expect(sliced.ref).toBe('o-1');
-    expect(sliced.items).toHaveLength(3);
-    const last = await Orders.findById(order._id).slice('notes', [-2, 1]).lean().orFail();
-    expect(last.notes).toEqual(['n3']);
-  });
+  test(
+    "Query#slice() keeps the document's other fields (mongod: a " + '$slice-only projection excludes nothing)',
+    async () => {
+      const order = await newOrder();
+      const sliced = await Orders.findById(order._id).slice('notes', 2).lean().orFail();
+      expect(sliced.notes).toEqual(['n1', 'n2']);
+      expect(sliced.ref).toBe('o-1');
+      expect(sliced.items).toHaveLength(3);
+      const last = await Orders.findById(order._id).slice('notes', [-2, 1]).lean().orFail();
+      expect(last.notes).toEqual(['n3']);
+    },
+  );
 
   test('$elemMatch projections return the first matching element, for field and operator-only conditions', async () => {
     const order = await newOrder();

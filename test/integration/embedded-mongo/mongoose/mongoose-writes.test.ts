@@ -55,29 +55,32 @@ describe('Mongoose on the embedded server: bulk writes and transactions', () => 
     expect(balances).toEqual({ ann: 15, cid: 0, dee: 41, eve: 7 });
   });
 
-  test('insertMany with a duplicate: ordered stops at it, unordered inserts the rest; both fail with E11000', async () => {
-    await Accounts.create({ owner: 'ann' });
-    const ordered = await Accounts.insertMany([{ owner: 'bob' }, { owner: 'ann' }, { owner: 'cid' }]).catch(
-      (error: unknown) => error,
-    );
-    expect(ordered).toBeInstanceOf(mongoose.mongo.MongoBulkWriteError);
-    expect(ordered).toMatchObject({ code: 11000 });
-    expect((ordered as mongoose.mongo.MongoBulkWriteError).writeErrors).toMatchObject([{ index: 1, code: 11000 }]);
-    expect(await owners()).toEqual(['ann', 'bob']);
+  test(
+    'insertMany with a duplicate: ordered stops at it, unordered ' + 'inserts the rest; both fail with E11000',
+    async () => {
+      await Accounts.create({ owner: 'ann' });
+      const ordered = await Accounts.insertMany([{ owner: 'bob' }, { owner: 'ann' }, { owner: 'cid' }]).catch(
+        (error: unknown) => error,
+      );
+      expect(ordered).toBeInstanceOf(mongoose.mongo.MongoBulkWriteError);
+      expect(ordered).toMatchObject({ code: 11000 });
+      expect((ordered as mongoose.mongo.MongoBulkWriteError).writeErrors).toMatchObject([{ index: 1, code: 11000 }]);
+      expect(await owners()).toEqual(['ann', 'bob']);
 
-    const unordered = await Accounts.insertMany(
-      [{ owner: 'dee' }, { owner: 'bob' }, { owner: 'eve' }, { owner: 'ann' }],
-      { ordered: false },
-    ).catch((error: unknown) => error);
-    expect(unordered).toBeInstanceOf(mongoose.mongo.MongoBulkWriteError);
-    const bulkError = unordered as mongoose.mongo.MongoBulkWriteError & { insertedDocs: Account[] };
-    expect(bulkError.writeErrors).toMatchObject([
-      { index: 1, code: 11000 },
-      { index: 3, code: 11000 },
-    ]);
-    expect(bulkError.insertedDocs.map((doc) => doc.owner)).toEqual(['dee', 'eve']);
-    expect(await owners()).toEqual(['ann', 'bob', 'dee', 'eve']);
-  });
+      const unordered = await Accounts.insertMany(
+        [{ owner: 'dee' }, { owner: 'bob' }, { owner: 'eve' }, { owner: 'ann' }],
+        { ordered: false },
+      ).catch((error: unknown) => error);
+      expect(unordered).toBeInstanceOf(mongoose.mongo.MongoBulkWriteError);
+      const bulkError = unordered as mongoose.mongo.MongoBulkWriteError & { insertedDocs: Account[] };
+      expect(bulkError.writeErrors).toMatchObject([
+        { index: 1, code: 11000 },
+        { index: 3, code: 11000 },
+      ]);
+      expect(bulkError.insertedDocs.map((doc) => doc.owner)).toEqual(['dee', 'eve']);
+      expect(await owners()).toEqual(['ann', 'bob', 'dee', 'eve']);
+    },
+  );
 
   test('connection.transaction() commits, and an error inside it aborts every write', async () => {
     await Accounts.create([

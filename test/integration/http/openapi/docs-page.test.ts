@@ -6,7 +6,10 @@ import { loadConfig } from '../../../../src/composition/load-config';
 import { CHROMIUM_LAUNCH, chromiumAvailable, chromiumMissingReason } from '../../../helpers/chromium';
 import { describeIf } from '../../../helpers/skip-with-reason';
 
-/** A host name other than localhost, resolved to loopback by the browser itself (browsers exempt localhost from upgrades). */
+/**
+ * A host name other than localhost, resolved to loopback by the browser itself (browsers exempt
+ * localhost from upgrades).
+ */
 const OTHER_HOST = 'docs.example.test';
 
 const EMAIL = 'grace@example.com';

@@ -27,33 +27,37 @@ describe('the apiDocs option of the HTTP adapter', () => {
     }
   });
 
-  it("with page: true serves the page, its script file and swagger-ui-dist's own files, nothing else from that folder", async () => {
-    const http = createHttpAdapter(createApp(), { apiDocs: { document: {}, page: true } });
-    const page = await request(http)
-      .get('/docs')
-      .expect(200)
-      .expect('content-type', /^text\/html/);
-    expect(page.text).not.toMatch(/<script>|<script [^>]*>[^<]/);
-    const sources = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
-    expect(sources).toEqual(
-      expect.arrayContaining(['/docs/swagger-ui-bundle.js', '/docs/init.js', '/docs/swagger-ui.css']),
-    );
-    for (const source of sources) await request(http).get(source).expect(200);
-    const css = await request(http)
-      .get('/docs/swagger-ui.css')
-      .expect('content-type', /^text\/css/);
-    expect(css.text).toBe(readFileSync(path.join(swaggerUi, 'swagger-ui.css'), 'utf8'));
-    expect(css.headers['content-security-policy']).toContain("script-src 'self'");
-    for (const url of [
-      '/docs/index.html',
-      '/docs/swagger-initializer.js',
-      '/docs/package.json',
-      '/docs/..%2fpackage.json',
-      '/docs/oauth2-redirect.html',
-    ]) {
-      expect([url, (await request(http).get(url)).status]).toEqual([url, 404]);
-    }
-  });
+  it(
+    'with page: true serves the page, its script file and ' +
+      "swagger-ui-dist's own files, nothing else from that folder",
+    async () => {
+      const http = createHttpAdapter(createApp(), { apiDocs: { document: {}, page: true } });
+      const page = await request(http)
+        .get('/docs')
+        .expect(200)
+        .expect('content-type', /^text\/html/);
+      expect(page.text).not.toMatch(/<script>|<script [^>]*>[^<]/);
+      const sources = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
+      expect(sources).toEqual(
+        expect.arrayContaining(['/docs/swagger-ui-bundle.js', '/docs/init.js', '/docs/swagger-ui.css']),
+      );
+      for (const source of sources) await request(http).get(source).expect(200);
+      const css = await request(http)
+        .get('/docs/swagger-ui.css')
+        .expect('content-type', /^text\/css/);
+      expect(css.text).toBe(readFileSync(path.join(swaggerUi, 'swagger-ui.css'), 'utf8'));
+      expect(css.headers['content-security-policy']).toContain("script-src 'self'");
+      for (const url of [
+        '/docs/index.html',
+        '/docs/swagger-initializer.js',
+        '/docs/package.json',
+        '/docs/..%2fpackage.json',
+        '/docs/oauth2-redirect.html',
+      ]) {
+        expect([url, (await request(http).get(url)).status]).toEqual([url, 404]);
+      }
+    },
+  );
 
   it('sends upgrade-insecure-requests only to a request that came over HTTPS', async () => {
     const directivesOf = (response: request.Response) =>

@@ -126,23 +126,27 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it('agrees with the server: operations marked as needing a token answer 401 without one, in the documented error shape', async () => {
-    const errorSchema = compileSchema(resolved.components.schemas.Error);
-    const agent = request(composed.http);
-    const id = '0123456789abcdef01234567';
-    let checked = 0;
-    for (const [template, item] of Object.entries<any>(document.paths)) {
-      if (template.startsWith('/authentication')) continue;
-      for (const [verb, operation] of Object.entries<any>(item)) {
-        if (!operation.operationId || !operation.security) continue;
-        const response = await (agent as any)[verb](template.replace('{id}', id)).send({});
-        expect([operation.operationId, response.status]).toEqual([operation.operationId, 401]);
-        expect(errorSchema(response.body)).toBe(true);
-        checked += 1;
+  it(
+    'agrees with the server: operations marked as needing a token answer ' +
+      '401 without one, in the documented error shape',
+    async () => {
+      const errorSchema = compileSchema(resolved.components.schemas.Error);
+      const agent = request(composed.http);
+      const id = '0123456789abcdef01234567';
+      let checked = 0;
+      for (const [template, item] of Object.entries<any>(document.paths)) {
+        if (template.startsWith('/authentication')) continue;
+        for (const [verb, operation] of Object.entries<any>(item)) {
+          if (!operation.operationId || !operation.security) continue;
+          const response = await (agent as any)[verb](template.replace('{id}', id)).send({});
+          expect([operation.operationId, response.status]).toEqual([operation.operationId, 401]);
+          expect(errorSchema(response.body)).toBe(true);
+          checked += 1;
+        }
       }
-    }
-    expect(checked).toBeGreaterThanOrEqual(10);
-  });
+      expect(checked).toBeGreaterThanOrEqual(10);
+    },
+  );
 
   it('describes what the server answers: records, the page shape, custom methods and logins', async () => {
     const agent = request(composed.http);
@@ -186,13 +190,17 @@ describe('GET /openapi.json', () => {
     expect(compileSchema(schemas.Error)(refused.body)).toBe(true);
   });
 
-  it("is served with helmet's full header set (over plain HTTP without upgrade-insecure-requests) and built once (the same bytes on every request)", async () => {
-    const first = await request(composed.http).get('/openapi.json');
-    const second = await request(composed.http).get('/openapi.json');
-    expect(second.text).toBe(first.text);
-    for (const [name, value] of Object.entries(plainHttpSecurityHeaders(captureSecurityHeaders())))
-      expect([name, first.headers[name]]).toEqual([name, value]);
-  });
+  it(
+    "is served with helmet's full header set (over plain HTTP without " +
+      'upgrade-insecure-requests) and built once (the same bytes on every request)',
+    async () => {
+      const first = await request(composed.http).get('/openapi.json');
+      const second = await request(composed.http).get('/openapi.json');
+      expect(second.text).toBe(first.text);
+      for (const [name, value] of Object.entries(plainHttpSecurityHeaders(captureSecurityHeaders())))
+        expect([name, first.headers[name]]).toEqual([name, value]);
+    },
+  );
 });
 
 describe('DOCS=false', () => {

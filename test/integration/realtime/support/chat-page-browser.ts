@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page, WebSocket } from 'playwright-core';
-import { PASSWORD, uniqueEmail } from '../../reliability/support/accounts';
+import { PASSWORD, uniqueEmail } from '../../../helpers/accounts';
 
 export { chromiumAvailable, chromiumMissingReason, launchChromium } from '../../../helpers/chromium';
 

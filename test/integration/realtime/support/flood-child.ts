@@ -5,7 +5,7 @@
  * by then, and this process has finished starting), waits until the server ends the connection (at most 15 s), and
  * prints one JSON line with what came back.
  */
-import { RawSocketCaller } from './raw-socket-caller';
+import { RawSocketCaller } from '../../../helpers/raw-socket-caller';
 
 async function main(): Promise<void> {
   const [url, token, frames, method, path] = process.argv.slice(2);

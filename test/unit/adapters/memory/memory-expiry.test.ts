@@ -9,34 +9,37 @@ describe('MemoryService expireAfter', () => {
 
   const ids = async (service: MemoryService) => ((await service.find()) as { id: string }[]).map((record) => record.id);
 
-  it('removes records whose date (or the earliest of an array of dates) is that old, never those without a date', async () => {
-    const service = new MemoryService({ multi: true, expireAfter: [{ field: 'expiresAt', seconds: 30 }] });
-    const at = (offsetMs: number) => new Date(start + offsetMs);
-    await service.create([
-      { id: 'old', expiresAt: at(-60_000) },
-      { id: 'young', expiresAt: at(50_000) },
-      { id: 'array with an old date', expiresAt: [at(600_000), at(-60_000)] },
-      { id: 'not a date', expiresAt: 'yesterday' },
-      { id: 'no field' },
-    ]);
-    // Under a minute since the store began: nothing is looked at yet.
-    jest.setSystemTime(start + 59_000);
-    await service.create({ id: 'first trigger' });
-    expect(await ids(service)).toHaveLength(6);
+  it(
+    'removes records whose date (or the earliest of an array of ' + 'dates) is that old, never those without a date',
+    async () => {
+      const service = new MemoryService({ multi: true, expireAfter: [{ field: 'expiresAt', seconds: 30 }] });
+      const at = (offsetMs: number) => new Date(start + offsetMs);
+      await service.create([
+        { id: 'old', expiresAt: at(-60_000) },
+        { id: 'young', expiresAt: at(50_000) },
+        { id: 'array with an old date', expiresAt: [at(600_000), at(-60_000)] },
+        { id: 'not a date', expiresAt: 'yesterday' },
+        { id: 'no field' },
+      ]);
+      // Under a minute since the store began: nothing is looked at yet.
+      jest.setSystemTime(start + 59_000);
+      await service.create({ id: 'first trigger' });
+      expect(await ids(service)).toHaveLength(6);
 
-    jest.setSystemTime(start + 61_000);
-    await service.create({ id: 'second trigger' });
-    // `young` expires at +80 s (its date + 30 s): not yet.
-    expect(await ids(service)).toEqual(['young', 'not a date', 'no field', 'first trigger', 'second trigger']);
+      jest.setSystemTime(start + 61_000);
+      await service.create({ id: 'second trigger' });
+      // `young` expires at +80 s (its date + 30 s): not yet.
+      expect(await ids(service)).toEqual(['young', 'not a date', 'no field', 'first trigger', 'second trigger']);
 
-    // The next look is a minute later; by then `young` has expired too.
-    jest.setSystemTime(start + 100_000);
-    await service.create({ id: 'too soon' });
-    expect(await ids(service)).toContain('young');
-    jest.setSystemTime(start + 122_000);
-    await service.create({ id: 'later' });
-    expect(await ids(service)).not.toContain('young');
-  });
+      // The next look is a minute later; by then `young` has expired too.
+      jest.setSystemTime(start + 100_000);
+      await service.create({ id: 'too soon' });
+      expect(await ids(service)).toContain('young');
+      jest.setSystemTime(start + 122_000);
+      await service.create({ id: 'later' });
+      expect(await ids(service)).not.toContain('young');
+    },
+  );
 
   it('emits no event for what expires, and keeps the insertion order of the rest (id lookups included)', async () => {
     const service = new MemoryService({ multi: true, expireAfter: [{ field: 'expiresAt', seconds: 0 }] });

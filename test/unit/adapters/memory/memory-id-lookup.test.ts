@@ -68,7 +68,8 @@ describe('MemoryService: a query naming only ids is answered by lookups, as a sc
       { adapter: { multi: true } },
     );
     await service.create({ id: 'x', name: 'string id' });
-    await service.create({ id: '5', name: 'the string five' }).catch(() => undefined); // taken by the number 5's key: refused
+    // taken by the number 5's key: refused
+    await service.create({ id: '5', name: 'the string five' }).catch(() => undefined);
     await service.remove(2);
     await service.create({ id: 2, name: 'two again' }); // last in the store's order now
     await service.patch(6, { name: 'six patched' }); // keeps its place

@@ -24,7 +24,8 @@ describe('mapMongoError', () => {
       serverError({
         code: 11000,
         errmsg:
-          'E11000 duplicate key error collection: app.users index: email_1 dup key: { email: "a, b: c", "profile.nick": 1 }',
+          'E11000 duplicate key error collection: app.users index: email_1 dup ' +
+          'key: { email: "a, b: c", "profile.nick": 1 }',
       }),
     );
     expect(byMessage.data).toEqual({ fields: ['email', 'profile.nick'] });

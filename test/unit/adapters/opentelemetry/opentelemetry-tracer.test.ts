@@ -63,25 +63,28 @@ describe('OpenTelemetryTracer', () => {
     expect(outer.attributes['hexa.test']).toBe('outer');
   });
 
-  it('builds nothing for a call that is not sampled: no attributes, and its own calls go on in its context', async () => {
-    const tracer = tracerWith('parentbased_always_off');
-    const attributes = jest.fn(() => ({ 'hexa.test': 'never' }));
-    const seen = await tracer.inSpan('root', { role: 'server', attributes }, undefined, async (root, rootContext) =>
-      tracer.inSpan('child', { role: 'internal', attributes }, rootContext, async (child, childContext) => ({
-        root,
-        child,
-        rootContext,
-        childContext,
-      })),
-    );
-    expect(seen.root.recording).toBe(false);
-    expect(seen.child.recording).toBe(false);
-    expect(attributes).not.toHaveBeenCalled();
-    expect(seen.childContext).toBe(seen.rootContext);
-    // Still a trace to hand on (sampled out), and ids for the call's log lines.
-    const { trace_id, span_id } = tracer.logFields(seen.rootContext);
-    expect(traceparentOf(tracer, seen.childContext)).toBe(`00-${trace_id}-${span_id}-00`);
-  });
+  it(
+    'builds nothing for a call that is not sampled: no attributes, ' + 'and its own calls go on in its context',
+    async () => {
+      const tracer = tracerWith('parentbased_always_off');
+      const attributes = jest.fn(() => ({ 'hexa.test': 'never' }));
+      const seen = await tracer.inSpan('root', { role: 'server', attributes }, undefined, async (root, rootContext) =>
+        tracer.inSpan('child', { role: 'internal', attributes }, rootContext, async (child, childContext) => ({
+          root,
+          child,
+          rootContext,
+          childContext,
+        })),
+      );
+      expect(seen.root.recording).toBe(false);
+      expect(seen.child.recording).toBe(false);
+      expect(attributes).not.toHaveBeenCalled();
+      expect(seen.childContext).toBe(seen.rootContext);
+      // Still a trace to hand on (sampled out), and ids for the call's log lines.
+      const { trace_id, span_id } = tracer.logFields(seen.rootContext);
+      expect(traceparentOf(tracer, seen.childContext)).toBe(`00-${trace_id}-${span_id}-00`);
+    },
+  );
 
   it('turns a throw of unrecorded work into a rejection, as for recorded work', async () => {
     const tracer = tracerWith('parentbased_always_off');
@@ -158,49 +161,57 @@ describe('OpenTelemetryTracer', () => {
       ).toEqual([]);
     });
 
-    it('honours a sampled incoming traceparent at a ratio that leaves every root out: its span is the remote span’s child', async () => {
-      const tracer = tracerWith('parentbased_traceidratio', 0);
-      const traceId = '0af7651916cd43dd8448eb211c80319c';
-      const fields = await tracer.inSpan(
-        'GET /honoured',
-        { role: 'server', remoteParent: { traceparent: `00-${traceId}-${REMOTE_SPAN_ID}-01` } },
-        undefined,
-        async (span, context) =>
-          tracer.inSpan('honoured.get', { role: 'internal' }, context, async (child) => {
-            expect([span.recording, child.recording]).toEqual([true, true]);
-            return tracer.logFields(context);
-          }),
-      );
-      expect(fields.trace_id).toBe(traceId);
-      const spans = await receiver.waitFor(
-        (received) => received.filter((span) => span.traceId === traceId).length === 2,
-      );
-      const server = spans.find((span) => span.name === 'GET /honoured')!;
-      expect(server.parentSpanId).toBe(REMOTE_SPAN_ID);
-      expect(spans.find((span) => span.name === 'honoured.get')!.parentSpanId).toBe(server.spanId);
-    });
+    it(
+      'honours a sampled incoming traceparent at a ratio that leaves every ' +
+        'root out: its span is the remote span’s child',
+      async () => {
+        const tracer = tracerWith('parentbased_traceidratio', 0);
+        const traceId = '0af7651916cd43dd8448eb211c80319c';
+        const fields = await tracer.inSpan(
+          'GET /honoured',
+          { role: 'server', remoteParent: { traceparent: `00-${traceId}-${REMOTE_SPAN_ID}-01` } },
+          undefined,
+          async (span, context) =>
+            tracer.inSpan('honoured.get', { role: 'internal' }, context, async (child) => {
+              expect([span.recording, child.recording]).toEqual([true, true]);
+              return tracer.logFields(context);
+            }),
+        );
+        expect(fields.trace_id).toBe(traceId);
+        const spans = await receiver.waitFor(
+          (received) => received.filter((span) => span.traceId === traceId).length === 2,
+        );
+        const server = spans.find((span) => span.name === 'GET /honoured')!;
+        expect(server.parentSpanId).toBe(REMOTE_SPAN_ID);
+        expect(spans.find((span) => span.name === 'honoured.get')!.parentSpanId).toBe(server.spanId);
+      },
+    );
 
-    it('hands on an unsampled incoming trace with its trace id, its tracestate and its baggage, the sampled flag still off', async () => {
-      const tracer = tracerWith('parentbased_always_on');
-      const carrier = {
-        traceparent: `00-${TRACE_ID}-${REMOTE_SPAN_ID}-00`,
-        tracestate: 'vendor=value',
-        baggage: 'tenant=blue',
-      };
-      const sent: Record<string, string> = {};
-      await tracer.inSpan(
-        'GET /not-sampled',
-        { role: 'server', remoteParent: carrier },
-        undefined,
-        async (span, context) => {
-          expect(span.recording).toBe(false);
-          tracer.inject(context, sent);
-        },
-      );
-      expect(sent.traceparent).toMatch(new RegExp(`^00-${TRACE_ID}-(?!${REMOTE_SPAN_ID})[0-9a-f]{16}-00$`));
-      expect(sent.tracestate).toBe('vendor=value');
-      expect(sent.baggage).toBe('tenant=blue');
-    });
+    it(
+      'hands on an unsampled incoming trace with its trace id, its ' +
+        'tracestate and its baggage, the sampled flag still off',
+      async () => {
+        const tracer = tracerWith('parentbased_always_on');
+        const carrier = {
+          traceparent: `00-${TRACE_ID}-${REMOTE_SPAN_ID}-00`,
+          tracestate: 'vendor=value',
+          baggage: 'tenant=blue',
+        };
+        const sent: Record<string, string> = {};
+        await tracer.inSpan(
+          'GET /not-sampled',
+          { role: 'server', remoteParent: carrier },
+          undefined,
+          async (span, context) => {
+            expect(span.recording).toBe(false);
+            tracer.inject(context, sent);
+          },
+        );
+        expect(sent.traceparent).toMatch(new RegExp(`^00-${TRACE_ID}-(?!${REMOTE_SPAN_ID})[0-9a-f]{16}-00$`));
+        expect(sent.tracestate).toBe('vendor=value');
+        expect(sent.baggage).toBe('tenant=blue');
+      },
+    );
 
     it('takes the trace id it was decided on for a root it keeps', async () => {
       const tracer = tracerWith('traceidratio', 0.5);

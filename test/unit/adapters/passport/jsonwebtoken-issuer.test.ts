@@ -6,7 +6,9 @@ const SECRET = 'k'.repeat(40);
 const issuer = new JsonWebTokenIssuer(createJwtSettings({ secret: SECRET }));
 const part = (token: string, index: number) => JSON.parse(Buffer.from(token.split('.')[index], 'base64url').toString());
 const hs256 = (header: object, payload: object, key: string | Buffer = SECRET) => {
-  const input = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+  const input =
+    `${Buffer.from(JSON.stringify(header)).toString('base64url')}.` +
+    `${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
   return `${input}.${createHmac('sha256', key).update(input).digest('base64url')}`;
 };
 const now = () => Math.floor(Date.now() / 1000);

@@ -72,18 +72,21 @@ describe('LocalAuthenticationStrategy', () => {
     expect(finds).toEqual([{ query: { email: 'ann@example.com', $limit: 1 }, paginate: false }]);
   });
 
-  it('fails a wrong password and an unknown user alike, comparing against a dummy hash for the unknown one', async () => {
-    const { strategy, compares } = await givenStrategy();
-    await expect(
-      strategy.authenticate({ strategy: 'local', email: 'ann@example.com', password: 'nope' }),
-    ).rejects.toMatchObject({ name: 'NotAuthenticated', message: 'Invalid login' });
-    await expect(
-      strategy.authenticate({ strategy: 'local', email: 'bob@example.com', password: 'nope' }),
-    ).rejects.toMatchObject({ name: 'NotAuthenticated', message: 'Invalid login' });
-    expect(compares).toHaveLength(2);
-    expect(compares[0]).toEqual(['nope', 'h:pw']);
-    expect(compares[1][1]).toMatch(/^h:.{20,}/);
-  });
+  it(
+    'fails a wrong password and an unknown user alike, comparing ' + 'against a dummy hash for the unknown one',
+    async () => {
+      const { strategy, compares } = await givenStrategy();
+      await expect(
+        strategy.authenticate({ strategy: 'local', email: 'ann@example.com', password: 'nope' }),
+      ).rejects.toMatchObject({ name: 'NotAuthenticated', message: 'Invalid login' });
+      await expect(
+        strategy.authenticate({ strategy: 'local', email: 'bob@example.com', password: 'nope' }),
+      ).rejects.toMatchObject({ name: 'NotAuthenticated', message: 'Invalid login' });
+      expect(compares).toHaveLength(2);
+      expect(compares[0]).toEqual(['nope', 'h:pw']);
+      expect(compares[1][1]).toMatch(/^h:.{20,}/);
+    },
+  );
 
   it('fails a user without a password hash, still after one compare', async () => {
     const { strategy, compares } = await givenStrategy([{ email: 'oauth@example.com' }]);

@@ -15,7 +15,10 @@ interface Sent {
   headers: Record<string, string>;
 }
 
-/** A connection whose fetch answers `answer(sent)` (a status and JSON body, or a thrown network error) and records every request. */
+/**
+ * A connection whose fetch answers `answer(sent)` (a status and JSON body, or a thrown network
+ * error) and records every request.
+ */
 function connection(answer: (sent: Sent) => { status: number; body?: unknown }) {
   const sent: Sent[] = [];
   const fetch: FetchFunction = async (url, init = {}) => {
@@ -87,35 +90,39 @@ describe('bindRemote (a service stored on another server)', () => {
     });
   });
 
-  it('answers an outage with a 503 or 502 naming the service only, logging once per outage and once when it is back', async () => {
-    let answer: (sent: Sent) => { status: number; body?: unknown } = unreachable;
-    const { lines, logger } = recordingLogger();
-    const binding = bindRemote(MESSAGES, REMOTE, logger, connection((sent) => answer(sent)).connection);
-    const failure = binding.store.find!({}).catch((error: unknown) => error);
-    expect(JSON.stringify(await failure)).toBe(
-      JSON.stringify({
-        name: 'Unavailable',
-        message: "The 'messages' service is unavailable",
-        code: 503,
-        className: 'unavailable',
-      }),
-    );
-    await binding.store.find!({}).catch(() => undefined);
-    answer = () => ({
-      status: 500,
-      body: { name: 'GeneralError', message: 'boom at 10.0.0.7', code: 500, className: 'general-error' },
-    });
-    await expect(binding.store.find!({})).rejects.toMatchObject({
-      name: 'BadGateway',
-      message: "The 'messages' service failed",
-    });
-    answer = () => ({ status: 200, body: [] });
-    await binding.store.find!({});
-    expect(lines).toEqual([
-      { level: 'warn', message: "remote service 'messages' is unreachable" },
-      { level: 'info', message: "remote service 'messages' is reachable again" },
-    ]);
-  });
+  it(
+    'answers an outage with a 503 or 502 naming the service only, ' +
+      'logging once per outage and once when it is back',
+    async () => {
+      let answer: (sent: Sent) => { status: number; body?: unknown } = unreachable;
+      const { lines, logger } = recordingLogger();
+      const binding = bindRemote(MESSAGES, REMOTE, logger, connection((sent) => answer(sent)).connection);
+      const failure = binding.store.find!({}).catch((error: unknown) => error);
+      expect(JSON.stringify(await failure)).toBe(
+        JSON.stringify({
+          name: 'Unavailable',
+          message: "The 'messages' service is unavailable",
+          code: 503,
+          className: 'unavailable',
+        }),
+      );
+      await binding.store.find!({}).catch(() => undefined);
+      answer = () => ({
+        status: 500,
+        body: { name: 'GeneralError', message: 'boom at 10.0.0.7', code: 500, className: 'general-error' },
+      });
+      await expect(binding.store.find!({})).rejects.toMatchObject({
+        name: 'BadGateway',
+        message: "The 'messages' service failed",
+      });
+      answer = () => ({ status: 200, body: [] });
+      await binding.store.find!({});
+      expect(lines).toEqual([
+        { level: 'warn', message: "remote service 'messages' is unreachable" },
+        { level: 'info', message: "remote service 'messages' is reachable again" },
+      ]);
+    },
+  );
 
   it('names the trace of the call that met the outage in its warning', async () => {
     const entries: object[] = [];

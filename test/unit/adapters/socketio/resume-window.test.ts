@@ -52,15 +52,19 @@ describe('ResumeWindow', () => {
     expect(byBytes.missedSince('x', before)).toBeUndefined();
   });
 
-  it('knows which connections were sent something: one that was sent nothing has no history to resume from, and missed nothing', () => {
-    const resume = window();
-    expect(resume.hasHistory('x')).toBe(false);
-    resume.record(['messages created', { text: 'one' }, resume.nextOffset()], ['x'], 10);
-    expect(resume.hasHistory('x')).toBe(true);
-    expect(resume.hasHistory('y')).toBe(false);
-    resume.forget('x');
-    expect(resume.hasHistory('x')).toBe(false);
-  });
+  it(
+    'knows which connections were sent something: one that was sent nothing ' +
+      'has no history to resume from, and missed nothing',
+    () => {
+      const resume = window();
+      expect(resume.hasHistory('x')).toBe(false);
+      resume.record(['messages created', { text: 'one' }, resume.nextOffset()], ['x'], 10);
+      expect(resume.hasHistory('x')).toBe(true);
+      expect(resume.hasHistory('y')).toBe(false);
+      resume.forget('x');
+      expect(resume.hasHistory('x')).toBe(false);
+    },
+  );
 
   it('lets go of a connection it forgets, and of events nobody holds', () => {
     const resume = window();

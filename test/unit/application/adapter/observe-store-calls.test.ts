@@ -38,31 +38,35 @@ describe('observeStoreCalls', () => {
     expect(metrics.storeErrors).toEqual(['notes find', 'notes find']);
   });
 
-  it('runs each store call in a database span named after the operation and the collection, a child of the span its params carry', async () => {
-    const store = new MemoryService();
-    const spans: Array<{ name: string; role: string; attributes?: SpanAttributes; parent?: TraceParent }> = [];
-    const tracer: TracerPort = {
-      inSpan: (name, start, parent, work) => {
-        spans.push({ name, role: start.role, attributes: start.attributes?.(), parent });
-        return work({ recording: true, setAttributes: () => undefined, recordError: () => undefined }, parent!);
-      },
-      inject: () => undefined,
-      logFields: () => ({}),
-    };
-    observeStoreCalls(store, { tracer }, { system: 'mongodb', collection: 'notes' });
-    const call = {} as TraceParent;
-    const created = (await store.create({ text: 'a' }, { [TRACE_PARENT]: call })) as { id: string };
-    await store.patch(created.id, { text: 'b' });
-    expect(spans.map(({ name }) => name)).toEqual(['create notes', 'patch notes']);
-    expect(spans[0]).toEqual({
-      name: 'create notes',
-      role: 'client',
-      attributes: { 'db.system.name': 'mongodb', 'db.collection.name': 'notes', 'db.operation.name': 'create' },
-      parent: call,
-    });
-    // A call without one starts a trace.
-    expect(spans[1].parent).toBeUndefined();
-  });
+  it(
+    'runs each store call in a database span named after the operation and ' +
+      'the collection, a child of the span its params carry',
+    async () => {
+      const store = new MemoryService();
+      const spans: Array<{ name: string; role: string; attributes?: SpanAttributes; parent?: TraceParent }> = [];
+      const tracer: TracerPort = {
+        inSpan: (name, start, parent, work) => {
+          spans.push({ name, role: start.role, attributes: start.attributes?.(), parent });
+          return work({ recording: true, setAttributes: () => undefined, recordError: () => undefined }, parent!);
+        },
+        inject: () => undefined,
+        logFields: () => ({}),
+      };
+      observeStoreCalls(store, { tracer }, { system: 'mongodb', collection: 'notes' });
+      const call = {} as TraceParent;
+      const created = (await store.create({ text: 'a' }, { [TRACE_PARENT]: call })) as { id: string };
+      await store.patch(created.id, { text: 'b' });
+      expect(spans.map(({ name }) => name)).toEqual(['create notes', 'patch notes']);
+      expect(spans[0]).toEqual({
+        name: 'create notes',
+        role: 'client',
+        attributes: { 'db.system.name': 'mongodb', 'db.collection.name': 'notes', 'db.operation.name': 'create' },
+        parent: call,
+      });
+      // A call without one starts a trace.
+      expect(spans[1].parent).toBeUndefined();
+    },
+  );
 
   it('leaves the store untouched with neither', () => {
     const store = new MemoryService();

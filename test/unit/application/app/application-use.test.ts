@@ -133,25 +133,32 @@ describe('unknown paths', () => {
     expect(app.lookup('remote')).toBeDefined();
   });
 
-  it('a service the default factory creates gets the methods serviceMethods names for its path, custom ones included', async () => {
-    // As the REST and socket clients do: custom methods are made when `use` lists them.
-    const remote = () => {
-      const service: Record<string | symbol, unknown> = crud();
-      service[DECLARE_METHODS] = (names: string[]) =>
-        names.forEach((name) => (service[name] = async (data: unknown) => ({ called: name, data })));
-      return service;
-    };
-    const app = createApp({ serviceMethods: { messages: ['find', 'markRead'] } });
-    app.defaultService = remote;
-    await expect(app.service('messages').markRead({ id: 1 })).resolves.toEqual({ called: 'markRead', data: { id: 1 } });
-    expect(app.lookup('messages')!.methods).toEqual(['find', 'markRead']);
-    expect(app.lookup('messages')!.hookedMethods).toContain('markRead');
-    // Other paths, and apps without the option, get the standard methods only.
-    expect(app.service('users').markRead).toBeUndefined();
-    const plain = createApp();
-    plain.defaultService = remote;
-    expect(plain.service('messages').markRead).toBeUndefined();
-  });
+  it(
+    'a service the default factory creates gets the methods ' +
+      'serviceMethods names for its path, custom ones included',
+    async () => {
+      // As the REST and socket clients do: custom methods are made when `use` lists them.
+      const remote = () => {
+        const service: Record<string | symbol, unknown> = crud();
+        service[DECLARE_METHODS] = (names: string[]) =>
+          names.forEach((name) => (service[name] = async (data: unknown) => ({ called: name, data })));
+        return service;
+      };
+      const app = createApp({ serviceMethods: { messages: ['find', 'markRead'] } });
+      app.defaultService = remote;
+      await expect(app.service('messages').markRead({ id: 1 })).resolves.toEqual({
+        called: 'markRead',
+        data: { id: 1 },
+      });
+      expect(app.lookup('messages')!.methods).toEqual(['find', 'markRead']);
+      expect(app.lookup('messages')!.hookedMethods).toContain('markRead');
+      // Other paths, and apps without the option, get the standard methods only.
+      expect(app.service('users').markRead).toBeUndefined();
+      const plain = createApp();
+      plain.defaultService = remote;
+      expect(plain.service('messages').markRead).toBeUndefined();
+    },
+  );
 });
 
 describe('setup, teardown and unuse', () => {
@@ -206,32 +213,35 @@ describe('setup, teardown and unuse', () => {
     await expect(app.service('late').find()).resolves.toBe(true);
   });
 
-  it('a failed late setup rejects the calls, is never an unhandled rejection, and app.setup() tries it again', async () => {
-    const unhandled: unknown[] = [];
-    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
-    process.on('unhandledRejection', onUnhandled);
-    try {
-      const app = createApp();
-      await app.setup();
-      let attempts = 0;
-      app.use('late', {
-        ...crud(),
-        setup: async () => {
-          attempts++;
-          if (attempts === 1) throw new Error('no connection');
-        },
-      });
-      await expect(app.service('late').get(1)).rejects.toThrow('no connection');
-      await expect(app.service('late').get(1)).rejects.toThrow('no connection');
-      await app.setup();
-      expect(attempts).toBe(2);
-      await expect(app.service('late').get(1)).resolves.toEqual({ id: 1 });
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(unhandled).toEqual([]);
-    } finally {
-      process.off('unhandledRejection', onUnhandled);
-    }
-  });
+  it(
+    'a failed late setup rejects the calls, is never an unhandled ' + 'rejection, and app.setup() tries it again',
+    async () => {
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+      process.on('unhandledRejection', onUnhandled);
+      try {
+        const app = createApp();
+        await app.setup();
+        let attempts = 0;
+        app.use('late', {
+          ...crud(),
+          setup: async () => {
+            attempts++;
+            if (attempts === 1) throw new Error('no connection');
+          },
+        });
+        await expect(app.service('late').get(1)).rejects.toThrow('no connection');
+        await expect(app.service('late').get(1)).rejects.toThrow('no connection');
+        await app.setup();
+        expect(attempts).toBe(2);
+        await expect(app.service('late').get(1)).resolves.toEqual({ id: 1 });
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(unhandled).toEqual([]);
+      } finally {
+        process.off('unhandledRejection', onUnhandled);
+      }
+    },
+  );
 
   it('teardown and unuse wait for a late setup still running', async () => {
     const log: string[] = [];

@@ -181,29 +181,32 @@ describe('AuthenticationService', () => {
       });
     });
 
-    it('counts each attempt before its check: concurrent attempts reach the strategy at most the allowance', async () => {
-      const calls: AuthenticationRequest[] = [];
-      const local = givenLocalStrategy(calls);
-      const slow: AuthenticationStrategyPort = {
-        name: 'local',
-        authenticate: (data, params) =>
-          new Promise((resolve) => setTimeout(resolve, 20)).then(() => local.authenticate(data, params)),
-      };
-      const service = givenService({ strategies: [slow], rateLimit: { maxFailuresPerEmail: 3 } });
-      const outcomes = await Promise.all(
-        Array.from({ length: 20 }, (_, index) =>
-          service
-            .create({ strategy: 'local', email: 'ann', password: index === 19 ? 'pw' : 'wrong' }, { ip: '10.0.0.1' })
-            .then(
-              () => 201,
-              (error: { code: number }) => error.code,
-            ),
-        ),
-      );
-      expect(calls).toHaveLength(3);
-      expect(outcomes.filter((code) => code === 429)).toHaveLength(17);
-      expect(outcomes[19]).toBe(429);
-    });
+    it(
+      'counts each attempt before its check: concurrent attempts ' + 'reach the strategy at most the allowance',
+      async () => {
+        const calls: AuthenticationRequest[] = [];
+        const local = givenLocalStrategy(calls);
+        const slow: AuthenticationStrategyPort = {
+          name: 'local',
+          authenticate: (data, params) =>
+            new Promise((resolve) => setTimeout(resolve, 20)).then(() => local.authenticate(data, params)),
+        };
+        const service = givenService({ strategies: [slow], rateLimit: { maxFailuresPerEmail: 3 } });
+        const outcomes = await Promise.all(
+          Array.from({ length: 20 }, (_, index) =>
+            service
+              .create({ strategy: 'local', email: 'ann', password: index === 19 ? 'pw' : 'wrong' }, { ip: '10.0.0.1' })
+              .then(
+                () => 201,
+                (error: { code: number }) => error.code,
+              ),
+          ),
+        );
+        expect(calls).toHaveLength(3);
+        expect(outcomes.filter((code) => code === 429)).toHaveLength(17);
+        expect(outcomes[19]).toBe(429);
+      },
+    );
 
     it('does not limit token logins (no password is checked; a burst of reconnecting sockets must pass)', async () => {
       const service = givenService({ rateLimit: { maxFailuresPerClient: 1, maxFailuresPerEmail: 1 } });

@@ -75,21 +75,25 @@ describe('LoginRateLimiter', () => {
     for (let attempt = 0; attempt < 2; attempt++) fail(limits, { client: 'c', email: 'a' });
   });
 
-  it("an address's failures never lock out an account that logged in from it before; that pair keeps its own allowance", () => {
-    const limits = limiter();
-    const known = { client: '10.0.0.1', email: 'known@example.com' };
-    limits.succeeded(fail(limits, known));
-    for (let attempt = 0; attempt < 4; attempt++)
-      fail(limits, { client: '10.0.0.1', email: `random${attempt}@example.com` });
-    expect(waitOf(limits.reserve({ client: '10.0.0.1', email: 'first-time@example.com' }))).toBe(1_000);
-    limits.succeeded(granted(limits.reserve(known)));
-    // The known pair's own failures are limited, and they do not charge the address.
-    fail(limits, known);
-    fail(limits, known);
-    expect(waitOf(limits.reserve(known))).toBe(1_000);
-    time += 1_000;
-    expect(waitOf(limits.reserve({ client: '10.0.0.1', email: 'first-time@example.com' }))).toBe(0);
-  });
+  it(
+    "an address's failures never lock out an account that logged in from " +
+      'it before; that pair keeps its own allowance',
+    () => {
+      const limits = limiter();
+      const known = { client: '10.0.0.1', email: 'known@example.com' };
+      limits.succeeded(fail(limits, known));
+      for (let attempt = 0; attempt < 4; attempt++)
+        fail(limits, { client: '10.0.0.1', email: `random${attempt}@example.com` });
+      expect(waitOf(limits.reserve({ client: '10.0.0.1', email: 'first-time@example.com' }))).toBe(1_000);
+      limits.succeeded(granted(limits.reserve(known)));
+      // The known pair's own failures are limited, and they do not charge the address.
+      fail(limits, known);
+      fail(limits, known);
+      expect(waitOf(limits.reserve(known))).toBe(1_000);
+      time += 1_000;
+      expect(waitOf(limits.reserve({ client: '10.0.0.1', email: 'first-time@example.com' }))).toBe(0);
+    },
+  );
 
   it('forgets a known pair after knownPairMs, and keeps at most maxEntries of them', () => {
     const limits = limiter({ knownPairMs: 120_000, windowMs: 600_000 });

@@ -32,34 +32,38 @@ function connected(transport: ConnectionTransport, name: string, user?: Record<s
 describe('deliverToChannels through a policy', () => {
   const record = { _id: 'm1', text: 'hello', userId: 'u1', likedBy: ['u2'] };
 
-  it('hands the transport one payload per distinct view, shared by every connection that sees it, and none to those who may not read', () => {
-    const transport = new RecordingTransport();
-    const views = new PolicyViews({
-      path: 'messages',
-      policy: twoRoles,
-      rolesField: 'roles',
-      idField: '_id',
-      hiddenFields: [],
-    });
-    const users = Array.from({ length: 4 }, (_, index) =>
-      connected(transport, `user${index}`, { _id: `u${index}`, roles: [] }),
-    );
-    const admins = Array.from({ length: 2 }, (_, index) =>
-      connected(transport, `admin${index}`, { _id: `a${index}`, roles: ['admin'] }),
-    );
-    const anonymous = connected(transport, 'anonymous');
+  it(
+    'hands the transport one payload per distinct view, shared by every ' +
+      'connection that sees it, and none to those who may not read',
+    () => {
+      const transport = new RecordingTransport();
+      const views = new PolicyViews({
+        path: 'messages',
+        policy: twoRoles,
+        rolesField: 'roles',
+        idField: '_id',
+        hiddenFields: [],
+      });
+      const users = Array.from({ length: 4 }, (_, index) =>
+        connected(transport, `user${index}`, { _id: `u${index}`, roles: [] }),
+      );
+      const admins = Array.from({ length: 2 }, (_, index) =>
+        connected(transport, `admin${index}`, { _id: `a${index}`, roles: ['admin'] }),
+      );
+      const anonymous = connected(transport, 'anonymous');
 
-    deliverToChannels('created', record, new Channel([...users, anonymous, ...admins]), views);
+      deliverToChannels('created', record, new Channel([...users, anonymous, ...admins]), views);
 
-    expect(transport.sends).toEqual([
-      { data: { _id: 'm1', text: 'hello' }, to: ['user0', 'user1', 'user2', 'user3'] },
-      { data: record, to: ['admin0', 'admin1'] },
-    ]);
-    // The next event is viewed afresh: its own payloads.
-    const next = { ...record, text: 'again' };
-    deliverToChannels('patched', next, new Channel(users.slice(0, 1)), views);
-    expect(transport.sends[2]).toEqual({ data: { _id: 'm1', text: 'again' }, to: ['user0'] });
-  });
+      expect(transport.sends).toEqual([
+        { data: { _id: 'm1', text: 'hello' }, to: ['user0', 'user1', 'user2', 'user3'] },
+        { data: record, to: ['admin0', 'admin1'] },
+      ]);
+      // The next event is viewed afresh: its own payloads.
+      const next = { ...record, text: 'again' };
+      deliverToChannels('patched', next, new Channel(users.slice(0, 1)), views);
+      expect(transport.sends[2]).toEqual({ data: { _id: 'm1', text: 'again' }, to: ['user0'] });
+    },
+  );
 
   it('gives viewers with the same fields but a different computed value views of their own', () => {
     const transport = new RecordingTransport();

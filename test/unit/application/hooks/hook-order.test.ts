@@ -46,37 +46,40 @@ function appWithHooksEverywhere(log: Log, get: (id: unknown) => Promise<unknown>
 }
 
 describe('hook execution order', () => {
-  it('success: app around/before, service around/before, method, after all then method-specific, unwinding', async () => {
-    const log: Log = [];
-    const app = appWithHooksEverywhere(log, async (id) => {
-      log.push('METHOD');
-      return { id };
-    });
-    await expect(app.service('svc').get(1)).resolves.toEqual({ id: 1 });
-    expect(log).toEqual([
-      'app.around.all:in',
-      'app.around.get:in',
-      'app.before.all1(before)',
-      'app.before.all2(before)',
-      'app.before.get(before)',
-      'svc.around.all:in',
-      'svc.around.get:in',
-      'svc.before.all1(before)',
-      'svc.before.all2(before)',
-      'svc.before.get(before)',
-      'METHOD',
-      'svc.after.all1(after)',
-      'svc.after.all2(after)',
-      'svc.after.get(after)',
-      'svc.around.get:out',
-      'svc.around.all:out',
-      'app.after.all1(after)',
-      'app.after.all2(after)',
-      'app.after.get(after)',
-      'app.around.get:out',
-      'app.around.all:out',
-    ]);
-  });
+  it(
+    'success: app around/before, service around/before, method, ' + 'after all then method-specific, unwinding',
+    async () => {
+      const log: Log = [];
+      const app = appWithHooksEverywhere(log, async (id) => {
+        log.push('METHOD');
+        return { id };
+      });
+      await expect(app.service('svc').get(1)).resolves.toEqual({ id: 1 });
+      expect(log).toEqual([
+        'app.around.all:in',
+        'app.around.get:in',
+        'app.before.all1(before)',
+        'app.before.all2(before)',
+        'app.before.get(before)',
+        'svc.around.all:in',
+        'svc.around.get:in',
+        'svc.before.all1(before)',
+        'svc.before.all2(before)',
+        'svc.before.get(before)',
+        'METHOD',
+        'svc.after.all1(after)',
+        'svc.after.all2(after)',
+        'svc.after.get(after)',
+        'svc.around.get:out',
+        'svc.around.all:out',
+        'app.after.all1(after)',
+        'app.after.all2(after)',
+        'app.after.get(after)',
+        'app.around.get:out',
+        'app.around.all:out',
+      ]);
+    },
+  );
 
   it('error: service error hooks method-specific then all, then the app ones, then the rejection', async () => {
     const log: Log = [];
@@ -192,54 +195,58 @@ describe('hooks changing the outcome', () => {
     await expect(app.service('svc').get(1)).resolves.toEqual({ merged: true });
   });
 
-  it('synchronous and asynchronous regular hooks mixed run in order, each waiting for the one before; a synchronous throw reaches the error hooks', async () => {
-    const log: Log = [];
-    const app = appWith(async () => ({ from: 'method' }));
-    const later = (name: string) => async (context: HookContext) => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      log.push(`${name}(${context.type})`);
-    };
-    app.service('svc').hooks({
-      before: {
-        get: [
-          regular(log, 'sync1'),
-          later('async1'),
-          regular(log, 'sync2'),
-          () => Promise.resolve({ params: { merged: true } }) as any,
-          regular(log, 'sync3'),
-        ],
-      },
-      after: { get: [later('async2'), regular(log, 'sync4')] },
-    });
-    await expect(app.service('svc').get(1)).resolves.toEqual({ from: 'method' });
-    expect(log).toEqual([
-      'sync1(before)',
-      'async1(before)',
-      'sync2(before)',
-      'sync3(before)',
-      'async2(after)',
-      'sync4(after)',
-    ]);
+  it(
+    'synchronous and asynchronous regular hooks mixed run in order, each waiting for ' +
+      'the one before; a synchronous throw reaches the error hooks',
+    async () => {
+      const log: Log = [];
+      const app = appWith(async () => ({ from: 'method' }));
+      const later = (name: string) => async (context: HookContext) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        log.push(`${name}(${context.type})`);
+      };
+      app.service('svc').hooks({
+        before: {
+          get: [
+            regular(log, 'sync1'),
+            later('async1'),
+            regular(log, 'sync2'),
+            () => Promise.resolve({ params: { merged: true } }) as any,
+            regular(log, 'sync3'),
+          ],
+        },
+        after: { get: [later('async2'), regular(log, 'sync4')] },
+      });
+      await expect(app.service('svc').get(1)).resolves.toEqual({ from: 'method' });
+      expect(log).toEqual([
+        'sync1(before)',
+        'async1(before)',
+        'sync2(before)',
+        'sync3(before)',
+        'async2(after)',
+        'sync4(after)',
+      ]);
 
-    const failing = appWith(async () => ({ from: 'method' }));
-    failing.service('svc').hooks({
-      before: {
-        get: [
-          () => {
-            throw new Error('refused');
-          },
-        ],
-      },
-      error: {
-        get: [
-          (context: HookContext) => {
-            context.result = { recovered: (context.error as Error).message };
-          },
-        ],
-      },
-    });
-    await expect(failing.service('svc').get(1)).resolves.toEqual({ recovered: 'refused' });
-  });
+      const failing = appWith(async () => ({ from: 'method' }));
+      failing.service('svc').hooks({
+        before: {
+          get: [
+            () => {
+              throw new Error('refused');
+            },
+          ],
+        },
+        error: {
+          get: [
+            (context: HookContext) => {
+              context.result = { recovered: (context.error as Error).message };
+            },
+          ],
+        },
+      });
+      await expect(failing.service('svc').get(1)).resolves.toEqual({ recovered: 'refused' });
+    },
+  );
 
   it('the method-name form registers around hooks', async () => {
     const app = appWith(async () => ({ n: 1 }));

@@ -5,7 +5,10 @@ import { PolicyCache } from '../../../../src/application/policy/policy-cache';
 import type { ServicePolicy } from '../../../../src/application/policy/service-policy';
 import { writtenFields } from '../../../../src/application/policy/written-fields';
 
-/** A chat's rules: everyone signed in reads and likes; owners edit; owners and admins remove; `likedBy` for the owner and admins. */
+/**
+ * A chat's rules: everyone signed in reads and likes; owners edit; owners and admins remove;
+ * `likedBy` for the owner and admins.
+ */
 const messagesPolicy: ServicePolicy = (caller, { can, cannot }) => {
   if (caller.anonymous) return;
   can('read', ['_id', 'text', 'userId', 'likes']);
@@ -56,32 +59,36 @@ describe("CompiledPolicy: one caller's rules as store conditions and visible fie
     expect(compile(ANONYMOUS).shownFields(records[0])?.fields).toBeUndefined();
   });
 
-  it("shows a rule without fields as each record's own fields, records of other shapes included, less what an inverted rule takes away", () => {
-    const everythingButSecret: ServicePolicy = (caller, { can, cannot }) => {
-      if (caller.anonymous) return;
-      can('read');
-      cannot('read', ['secret']);
-      can('read', ['secret'], { userId: caller.id });
-    };
-    const compiled = new CompiledPolicy('messages', everythingButSecret, alice);
-    const short = { _id: 'm1', text: 'a' };
-    const longer = { _id: 'm2', text: 'b', pinned: true, secret: 's', userId: 'bob' };
-    const own = { _id: 'm3', text: 'c', pinned: false, secret: 's', userId: 'alice' };
-    for (let round = 0; round < 2; round += 1) {
-      expect([...compiled.shownFields(short)!.fields].sort()).toEqual(['_id', 'text']);
-      expect([...compiled.shownFields(longer)!.fields].sort()).toEqual(['_id', 'pinned', 'text', 'userId']);
-      expect([...compiled.shownFields({ ...longer, extra: 1 })!.fields].sort()).toEqual([
-        '_id',
-        'extra',
-        'pinned',
-        'text',
-        'userId',
-      ]);
-      expect([...compiled.shownFields(own)!.fields].sort()).toEqual(['_id', 'pinned', 'secret', 'text', 'userId']);
-      // The same names in another order are worked out again, with the same answer.
-      expect([...compiled.shownFields({ text: 'd', _id: 'm4' })!.fields].sort()).toEqual(['_id', 'text']);
-    }
-  });
+  it(
+    "shows a rule without fields as each record's own fields, records of other " +
+      'shapes included, less what an inverted rule takes away',
+    () => {
+      const everythingButSecret: ServicePolicy = (caller, { can, cannot }) => {
+        if (caller.anonymous) return;
+        can('read');
+        cannot('read', ['secret']);
+        can('read', ['secret'], { userId: caller.id });
+      };
+      const compiled = new CompiledPolicy('messages', everythingButSecret, alice);
+      const short = { _id: 'm1', text: 'a' };
+      const longer = { _id: 'm2', text: 'b', pinned: true, secret: 's', userId: 'bob' };
+      const own = { _id: 'm3', text: 'c', pinned: false, secret: 's', userId: 'alice' };
+      for (let round = 0; round < 2; round += 1) {
+        expect([...compiled.shownFields(short)!.fields].sort()).toEqual(['_id', 'text']);
+        expect([...compiled.shownFields(longer)!.fields].sort()).toEqual(['_id', 'pinned', 'text', 'userId']);
+        expect([...compiled.shownFields({ ...longer, extra: 1 })!.fields].sort()).toEqual([
+          '_id',
+          'extra',
+          'pinned',
+          'text',
+          'userId',
+        ]);
+        expect([...compiled.shownFields(own)!.fields].sort()).toEqual(['_id', 'pinned', 'secret', 'text', 'userId']);
+        // The same names in another order are worked out again, with the same answer.
+        expect([...compiled.shownFields({ text: 'd', _id: 'm4' })!.fields].sort()).toEqual(['_id', 'text']);
+      }
+    },
+  );
 
   it("scopes a patch by the fields it writes: a like reaches any message, an edit only the owner's", () => {
     const like = compile(bob).scope('patch', writtenFields({ $inc: { likes: 1 } }));

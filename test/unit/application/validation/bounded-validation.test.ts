@@ -135,17 +135,20 @@ describe('validateData stops early on wide and large data', () => {
     });
   });
 
-  it(`bounds arrays to ${DATA_LIMITS.arrayLength} elements and free-form objects to ${DATA_LIMITS.objectKeys} keys`, async () => {
-    expect(
-      (await run(TagsDto, { tags: Array.from({ length: DATA_LIMITS.arrayLength }, () => 't') })).error,
-    ).toBeUndefined();
-    const long = await run(TagsDto, { tags: Array.from({ length: 500_000 }, () => 't') });
-    expect(long.error).toMatchObject({ errors: { tags: [`must have at most ${DATA_LIMITS.arrayLength} elements`] } });
-    expect((await run(TagsDto, { meta: wide(DATA_LIMITS.objectKeys) })).error).toBeUndefined();
-    const widest = await run(TagsDto, { meta: wide(100_000) });
-    expect(widest.error).toMatchObject({ errors: { meta: [`must have at most ${DATA_LIMITS.objectKeys} keys`] } });
-    expect(Math.max(long.ms, widest.ms)).toBeLessThan(MAX_MS);
-  });
+  it(
+    `bounds arrays to ${DATA_LIMITS.arrayLength} elements and ` + `free-form objects to ${DATA_LIMITS.objectKeys} keys`,
+    async () => {
+      expect(
+        (await run(TagsDto, { tags: Array.from({ length: DATA_LIMITS.arrayLength }, () => 't') })).error,
+      ).toBeUndefined();
+      const long = await run(TagsDto, { tags: Array.from({ length: 500_000 }, () => 't') });
+      expect(long.error).toMatchObject({ errors: { tags: [`must have at most ${DATA_LIMITS.arrayLength} elements`] } });
+      expect((await run(TagsDto, { meta: wide(DATA_LIMITS.objectKeys) })).error).toBeUndefined();
+      const widest = await run(TagsDto, { meta: wide(100_000) });
+      expect(widest.error).toMatchObject({ errors: { meta: [`must have at most ${DATA_LIMITS.objectKeys} keys`] } });
+      expect(Math.max(long.ms, widest.ms)).toBeLessThan(MAX_MS);
+    },
+  );
 
   it(`bounds the values of one call to ${DATA_LIMITS.values} and its items to ${DATA_LIMITS.items}`, async () => {
     const matrix = Array.from({ length: 20 }, () => Array.from({ length: 1000 }, () => 0));

@@ -17,15 +17,19 @@ function record(i: number, bytes = 100): ChangeRecord {
 const start = { clusterTime: new Timestamp({ t: 1000, i: 0 }), txnOpIndex: 0 };
 
 describe('ChangeHistory (the bounded window change streams read, like a capped oplog)', () => {
-  it('keeps at most maxEvents records; reading from before the evicted ones fails with ChangeStreamHistoryLost (286)', () => {
-    const history = new ChangeHistory({ maxEvents: 3 }, start);
-    history.append([1, 2, 3, 4, 5].map((i) => record(i)));
-    expect(history.count).toBe(3);
-    expect(history.readAfter(record(2), 10).map((kept) => kept.clusterTime.i)).toEqual([3, 4, 5]);
-    expect(() => history.readAfter(record(1), 10)).toThrow(
-      expect.objectContaining({ code: 286, codeName: 'ChangeStreamHistoryLost' }),
-    );
-  });
+  it(
+    'keeps at most maxEvents records; reading from before the evicted ' +
+      'ones fails with ChangeStreamHistoryLost (286)',
+    () => {
+      const history = new ChangeHistory({ maxEvents: 3 }, start);
+      history.append([1, 2, 3, 4, 5].map((i) => record(i)));
+      expect(history.count).toBe(3);
+      expect(history.readAfter(record(2), 10).map((kept) => kept.clusterTime.i)).toEqual([3, 4, 5]);
+      expect(() => history.readAfter(record(1), 10)).toThrow(
+        expect.objectContaining({ code: 286, codeName: 'ChangeStreamHistoryLost' }),
+      );
+    },
+  );
 
   it('keeps at most maxBytes, but always the newest record', () => {
     const history = new ChangeHistory({ maxBytes: 250 }, start);

@@ -40,7 +40,8 @@ describe('describeUpdate (a change event updateDescription, as mongod derives it
     const other = new ObjectId();
     const later = new Date(at.getTime() + 1);
     expect(describeUpdate({ ref: id, at }, { ref: other, at: later }).updatedFields).toEqual({ ref: other, at: later });
-    expect(describeUpdate({ ref: id }, { ref: id.toHexString() }).updatedFields).toEqual({ ref: id.toHexString() }); // a string is not an ObjectId
+    // a string is not an ObjectId
+    expect(describeUpdate({ ref: id }, { ref: id.toHexString() }).updatedFields).toEqual({ ref: id.toHexString() });
   });
 });
 

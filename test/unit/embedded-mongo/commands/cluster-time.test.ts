@@ -6,20 +6,32 @@ import { encodeOpMsgReply } from '../../../../src/embedded-mongo/wire/op-msg';
 import { encodeOpReply } from '../../../../src/embedded-mongo/wire/op-query';
 
 const hubOf = (clock: ClusterClock): ChangeStreamHub => ({ clock }) as ChangeStreamHub;
-/** As a driver reads it (the server's own command decoder leaves gossiped `$clusterTime` out): after the header, the flags and the section kind. */
+/**
+ * As a driver reads it (the server's own command decoder leaves gossiped `$clusterTime` out): after
+ * the header, the flags and the section kind.
+ */
 const decoded = (frame: Buffer) => BSON.deserialize(frame.subarray(16 + 5), { promoteLongs: false });
 const unsigned = { hash: new Binary(Buffer.alloc(20), 0), keyId: Long.fromNumber(0) };
 
 describe('clusterTimeElements: the fields every replica-set reply ends with', () => {
-  test('the reply decodes with $clusterTime (unsigned) and operationTime after its own fields, its frame length right', () => {
-    const clock = new ClusterClock();
-    const now = clock.tick();
-    const frame = encodeOpMsgReply(5, 4, { n: 1, ok: 1 }, clusterTimeElements(hubOf(clock)));
-    expect(frame.readInt32LE(0)).toBe(frame.length);
-    const reply = decoded(frame);
-    expect(Object.keys(reply)).toEqual(['n', 'ok', '$clusterTime', 'operationTime']);
-    expect(reply).toEqual({ n: 1, ok: 1, $clusterTime: { clusterTime: now, signature: unsigned }, operationTime: now });
-  });
+  test(
+    'the reply decodes with $clusterTime (unsigned) and operationTime ' +
+      'after its own fields, its frame length right',
+    () => {
+      const clock = new ClusterClock();
+      const now = clock.tick();
+      const frame = encodeOpMsgReply(5, 4, { n: 1, ok: 1 }, clusterTimeElements(hubOf(clock)));
+      expect(frame.readInt32LE(0)).toBe(frame.length);
+      const reply = decoded(frame);
+      expect(Object.keys(reply)).toEqual(['n', 'ok', '$clusterTime', 'operationTime']);
+      expect(reply).toEqual({
+        n: 1,
+        ok: 1,
+        $clusterTime: { clusterTime: now, signature: unsigned },
+        operationTime: now,
+      });
+    },
+  );
 
   test('a reply keeps the time of its command even when it is encoded after the clock moved', () => {
     const clock = new ClusterClock();
@@ -45,7 +57,8 @@ describe('clusterTimeElements: the fields every replica-set reply ends with', ()
     const clock = new ClusterClock();
     const frame = encodeOpReply(1, 1, { ok: 1 }, clusterTimeElements(hubOf(clock)));
     expect(frame.readInt32LE(0)).toBe(frame.length);
-    const reply = BSON.deserialize(frame.subarray(16 + 20), { promoteLongs: false }); // after OP_REPLY's 20 bytes of flags, cursor and counts
+    // after OP_REPLY's 20 bytes of flags, cursor and counts
+    const reply = BSON.deserialize(frame.subarray(16 + 20), { promoteLongs: false });
     expect(reply).toEqual({
       ok: 1,
       $clusterTime: { clusterTime: clock.current(), signature: unsigned },

@@ -1,7 +1,7 @@
-import { listenHttp, type ListeningHttpServer } from '../../../../src';
-import { composeApplication, type ComposedApplication } from '../../../../src/composition-root';
-import { loadConfig } from '../../../../src/composition/load-config';
-import { databaseUrl, startMongoTestServer, type MongoTestServer } from '../../../helpers/mongo-test-server';
+import { listenHttp, type ListeningHttpServer } from '../../src';
+import { composeApplication, type ComposedApplication } from '../../src/composition-root';
+import { loadConfig } from '../../src/composition/load-config';
+import { databaseUrl, startMongoTestServer, type MongoTestServer } from './mongo-test-server';
 
 export const PASSWORD = 'correct horse battery';
 export const SECRET_A = 'server-a-secret-that-is-long-enough-000000';

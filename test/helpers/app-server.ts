@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
-import { listenHttp } from '../../../../src/adapters/http';
-import { composeApplication, type ComposedApplication } from '../../../../src/composition-root';
+import { listenHttp } from '../../src/adapters/http';
+import { composeApplication, type ComposedApplication } from '../../src/composition-root';
 
 type ComposeOptions = NonNullable<Parameters<typeof composeApplication>[1]>;
-import type { AuthenticationOptions } from '../../../../src/composition/modules/authentication.module';
-import { loadConfig } from '../../../../src/composition/load-config';
+import type { AuthenticationOptions } from '../../src/composition/modules/authentication.module';
+import { loadConfig } from '../../src/composition/load-config';
 
 /** The JWT secret of every app these tests start, so they can forge tokens with it. */
 export const TEST_SECRET = 'reliability-suite-secret-0123456789abcdef';
@@ -25,8 +25,8 @@ export interface RunningApp {
 
 /**
  * The real composition in this process, listening on a free loopback port. Login and sign-up
- * rate limits are off (tests log in and sign up often) and password hashing is cheap, unless `authentication` says otherwise;
- * `logger` replaces the composition's own.
+ * rate limits are off (tests log in and sign up often) and password hashing is cheap, unless
+ * `authentication` says otherwise; `logger` replaces the composition's own.
  */
 export async function startApp(
   env: Record<string, string>,

@@ -2,15 +2,15 @@ import { feathers, type Application as FeathersApplication } from '@feathersjs/f
 import authenticationClient from '@feathersjs/authentication-client';
 import socketioClient from '@feathersjs/socketio-client';
 import { io, type Socket } from 'socket.io-client';
-import { RESUME_POINT_EVENT } from '../../../../src/adapters/socketio/socket-transport';
+import { RESUME_POINT_EVENT } from '../../src/adapters/socketio/socket-transport';
 import {
   authenticationClient as ourAuthenticationClient,
   createApp,
   socketio as ourSocketio,
   type Application,
   type AuthenticationClient,
-} from '../../../../src/client';
-import { PASSWORD, uniqueEmail } from '../../reliability/support/accounts';
+} from '../../src/client';
+import { PASSWORD, uniqueEmail } from './accounts';
 
 export const MESSAGES_METHODS = ['find', 'get', 'create', 'update', 'patch', 'remove', 'markRead'];
 

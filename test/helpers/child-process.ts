@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
-export const PROJECT_ROOT = path.resolve(__dirname, '../../../..');
+export const PROJECT_ROOT = path.resolve(__dirname, '../..');
 
 /** Variables the application reads; a child gets only the ones a test sets, never the runner's. */
 const APP_VARIABLES =

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { describeIf } from '../../../helpers/skip-with-reason';
-import { ChildHandle } from '../../reliability/support/child-process';
-import { freePort } from '../../reliability/support/free-port';
+import { describeIf } from './skip-with-reason';
+import { ChildHandle } from './child-process';
+import { freePort } from './free-port';
 
 /** Why Redis tests cannot run here, or undefined when `redis-server` is installed. */
 export function redisUnavailableReason(): string | undefined {

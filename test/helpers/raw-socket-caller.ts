@@ -44,7 +44,10 @@ export class RawSocketCaller {
     return this.ws.readyState === WebSocket.OPEN;
   }
 
-  /** Sends `count` identical call frames at once, each with its own ack id; returns how many were handed to the socket. */
+  /**
+   * Sends `count` identical call frames at once, each with its own ack id; returns how many were
+   * handed to the socket.
+   */
   flood(count: number, method: string, ...args: unknown[]): number {
     const payload = JSON.stringify([method, ...args]);
     let sent = 0;

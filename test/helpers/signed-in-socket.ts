@@ -1,5 +1,5 @@
-import { PASSWORD, uniqueEmail } from '../../reliability/support/accounts';
-import { call } from '../../reliability/support/http';
+import { PASSWORD, uniqueEmail } from './accounts';
+import { call } from './http';
 import { RecordingSocket } from './socket-clients';
 
 export interface SignedInSocket {

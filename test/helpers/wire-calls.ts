@@ -1,5 +1,5 @@
-import { encodeQuery } from '../../../../src/adapters/rest-client/encode-query';
-import { argumentNames } from '../../../../src/application/app/service-call';
+import { encodeQuery } from '../../src/adapters/rest-client/encode-query';
+import { argumentNames } from '../../src/application/app/service-call';
 
 /** One call as a service sees it, whatever carries it. */
 export interface WireCall {
@@ -19,7 +19,10 @@ const VERBS: Record<string, string> = {
   remove: 'DELETE',
 };
 
-/** The request the Feathers REST client sends for a call: verb, path with the query, and `X-Service-Method` for custom methods. */
+/**
+ * The request the Feathers REST client sends for a call: verb, path with the query, and
+ * `X-Service-Method` for custom methods.
+ */
 export function restRequestOf(call: WireCall): { verb: string; url: string; headers: Record<string, string> } {
   const item = call.id === undefined ? '' : `/${encodeURIComponent(String(call.id))}`;
   const verb = VERBS[call.method];
@@ -30,7 +33,10 @@ export function restRequestOf(call: WireCall): { verb: string; url: string; head
   };
 }
 
-/** The arguments after the path of the frame the Feathers socket client sends: the method's arguments, the query in place of the params. */
+/**
+ * The arguments after the path of the frame the Feathers socket client sends: the method's
+ * arguments, the query in place of the params.
+ */
 export function socketArgumentsOf(call: WireCall): unknown[] {
   return argumentNames(call.method).map((name) =>
     name === 'id' ? call.id : name === 'data' ? call.data : (call.query ?? {}),

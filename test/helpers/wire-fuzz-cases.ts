@@ -128,7 +128,10 @@ const oddSection = fc.tuple(command, fc.uint8Array({ minLength: 1, maxLength: 40
   return frame(OP_MSG, Buffer.concat([opMsgBody(bytes), Buffer.from([1]), Buffer.from(section)]));
 });
 
-/** Byte strings a hostile or broken client might send: noise, odd headers, garbled and lying frames, odd commands (most weight). */
+/**
+ * Byte strings a hostile or broken client might send: noise, odd headers, garbled and lying frames,
+ * odd commands (most weight).
+ */
 export const wireInput: fc.Arbitrary<Buffer> = fc.oneof(
   { arbitrary: noise, weight: 1 },
   { arbitrary: oddOpcode, weight: 1 },
