@@ -13,14 +13,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  answerPolicyErrors,
   authenticate,
   AuthenticationService,
   createApp,
   createHttpAdapter,
   createJwtSettings,
   DatabaseService,
-  enforcePolicy,
+  policyScope,
+  policyView,
   JsonWebTokenIssuer,
   JwtAuthenticationStrategy,
   MemoryService,
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
       tokenIssuer: new JsonWebTokenIssuer(jwtSettings),
     });
     app.use('authentication', authentication, { methods: ['create', 'remove'] });
-    app.service('messages').hooks({ before: { all: [authenticate('jwt')] } });
+    app.service('messages').hooks({ around: { all: [authenticate('jwt')] } });
     if (settings.policy) {
       const idField = settings.store === 'mongo' ? '_id' : 'id';
       const views = new PolicyViews({
@@ -92,8 +92,8 @@ async function main(): Promise<void> {
         idField,
         hiddenFields: [],
       });
-      app.service('messages').hooks(enforcePolicy(views, BENCH_POLICY_METHODS));
-      app.service('messages').hooks(answerPolicyErrors(views, BENCH_POLICY_METHODS));
+      const layers = [policyView(views), policyScope(views)];
+      app.service('messages').hooks({ around: Object.fromEntries(BENCH_POLICY_METHODS.map((m) => [m, layers])) });
     }
   }
 

@@ -9,11 +9,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  answerPolicyErrors,
   attachSocketTransport,
   channels,
   createApp,
-  enforcePolicy,
+  policyScope,
+  policyView,
   NotFound,
   PolicyViews,
   type HookContext,
@@ -45,17 +45,14 @@ async function main(): Promise<void> {
   if (visibility) {
     // Calls too: each caller's rules join the query of a get and choose the answer's fields. The
     // caller is the connection's user, as the authenticate hook would set it after a login.
-    app.service('messages').hooks({
-      before: {
-        all: [
-          (context: HookContext) => {
-            context.params.user ??= context.params.connection?.user;
-          },
-        ],
-      },
-    });
-    app.service('messages').hooks(enforcePolicy(visibility, ['get', 'create']));
-    app.service('messages').hooks(answerPolicyErrors(visibility, ['get', 'create']));
+    const asConnectionUser = (context: HookContext, next: () => Promise<void>) => {
+      context.params.user ??= context.params.connection?.user;
+      return next();
+    };
+    const layers = [policyView(visibility), policyScope(visibility)];
+    app
+      .service('messages')
+      .hooks({ around: { get: [asConnectionUser, ...layers], create: [asConnectionUser, ...layers] } });
   }
   let connections = 0;
   app.on('connection', (connection) => {

@@ -53,23 +53,24 @@ export class ${names.pascal}QueryDto extends queryOf(Create${names.pascal}Dto, `
 }
 
 export function hooksFile(names: ServiceNames): string {
-  return `import { authenticate } from '../../authentication/authenticate.hook';
-import { setOwner } from '../../authentication/owner.hooks';
-import type { HookMap } from '../../hooks/hook-types';
+  return `import type { HookMap } from '../../hooks/hook-types';
 
-/** Every external call needs a valid token, wherever the records are stored. */
+/**
+ * The service's own Feathers-style hooks (the \`hooks\` stage, wherever the service is bound), after
+ * authentication and the DTOs' validation: none yet. Add some per method, e.g.
+ * \`{ before: { create: [checkTitle] } }\`; \`npm run describe -- ${names.path}\` shows where they run.
+ */
 export function ${names.camel}Hooks(): HookMap {
-  return { around: { all: [authenticate('jwt')] } };
+  return {};
 }
 
 /**
- * Where the records are stored: a record belongs to the user who created it (\`userId\`). Who may
- * read and change which records is the definition's policy, which runs before these; data and
- * queries are validated by the definition's DTOs first.
+ * Hooks of the server that stores the records (the \`store\` stage, after the policy), for stamps
+ * the server owns: none yet. The owner (\`userId\`) is the definition's \`ownerField\`, set from the
+ * caller by the stage itself.
  */
 export function stored${names.pascal}Hooks(): HookMap {
-  const owner = setOwner('userId');
-  return { before: { create: [owner], update: [owner] } };
+  return {};
 }
 `;
 }
@@ -89,8 +90,8 @@ export const ${names.camel}Service = defineService({
   paginate: { default: 10, max: 50 },
   indexes: [{ fields: { userId: 1 } }],
   ownerField: 'userId',
-  // Who may do what (README, "Who may see and do what"): each signed-in user reads, changes and
-  // removes their own records only; others' are a 404. Widen with more rules, e.g.
+  // Who may do what (docs/policies-and-relations.md, "Who may see and do what"): each signed-in
+  // user reads, changes and removes their own records only; others' are a 404. Widen with more rules, e.g.
   // \`can('read', ['_id', '${fields[0].name}'])\` to show everyone that field, or an admin's
   // \`if (caller.roles.includes('admin')) can('read')\`.
   policy: (caller, { can }) => {
@@ -98,9 +99,12 @@ export const ${names.camel}Service = defineService({
     can('create', [${fields.map((field) => `'${field.name}'`).join(', ')}]);
     can(['read', 'update', 'patch', 'remove'], { userId: caller.id });
   },
-  // Records of other services that answers and events carry (README, "Related records"), e.g. the
-  // owner's name, resolved in one users call per page as the caller; clients choose with \`$include\`:
+  // Records of other services that answers and events carry (docs/policies-and-relations.md,
+  // "Related records"), e.g. the owner's name, resolved in one users call per page as the caller;
+  // clients choose with \`$include\`:
   // relations: { user: { service: 'users', field: 'userId', select: ['_id', 'name'] } },
+  // Every call needs a signed-in caller.
+  authentication: { strategies: ['jwt'] },
   hooks: { always: ${names.camel}Hooks, storedHere: stored${names.pascal}Hooks },
   // Only the owner's own real-time connections hear about a record.
   publish: (app) => (record: { userId?: unknown }) => (record.userId === undefined ? null : ` +

@@ -39,6 +39,11 @@ export interface ServiceRegistrationOptions {
    */
   publishEvents?: boolean;
   /**
+   * `false`: calls through this registration emit no event here (a binding to another server whose
+   * events this server hears: that event is the one delivered). Default true.
+   */
+  localEvents?: boolean;
+  /**
    * What each real-time connection may see of the service's events (its policy): without it,
    * every connection a publisher picks gets the same payload.
    */

@@ -11,6 +11,9 @@ import { createHookRegistry, mixInEmitter, resolveMethods, type RegisteredServic
 import { argumentsOfCall, callFromArguments, type ServiceCall } from './service-call';
 import type { ServiceOf } from './typed-service';
 import type { CallObserver } from '../observability/observe-service-calls';
+import { servesExternalCallsOnly } from '../lifecycle/stage-label';
+
+type Chains = Map<string, (context: HookContext) => Promise<void>>;
 
 /** Creates a service for a path the app does not know (the REST client installs one). */
 export type DefaultServiceFactory = (path: string) => any;
@@ -38,8 +41,11 @@ export class Application<Services = any> {
   private readonly registered = new Map<string, RegisteredService>();
   private readonly appHooks = new HookRegistry();
   private readonly lifecycleHooks: { setup: AppHook[]; teardown: AppHook[] } = { setup: [], teardown: [] };
-  /** Composed hook chains per service and method, dropped whenever hooks or services change. */
-  private readonly chains = new Map<RegisteredService, Map<string, (context: HookContext) => Promise<void>>>();
+  /**
+   * Composed hook chains per service and method, one for calls from transports and one for internal
+   * calls; dropped whenever hooks or services change.
+   */
+  private readonly chains = new Map<RegisteredService, { external: Chains; internal: Chains }>();
   private readonly settings = new Map<string, unknown>();
   private isSetUp = false;
   /** Incremented on every `use`/`unuse`, so transports can rebuild their route tables lazily. */
@@ -142,6 +148,11 @@ export class Application<Services = any> {
     throw new NotFound(`Can not find service '${echo(location)}'`);
   }
 
+  /** The hooks registered with `app.hooks(...)`, which every service call crosses first (`npm run describe`). */
+  appLevelHooks(): HookRegistry {
+    return this.appHooks;
+  }
+
   /** Registration details for transports; undefined when no service is at `path`. */
   lookup(path: string): RegisteredService | undefined {
     return this.registered.get(normalizePath(path));
@@ -200,20 +211,36 @@ export class Application<Services = any> {
       throw new NotFound(`Method '${echo(method)}' is not available on service '${echo(location)}'`);
     if (entry.pendingSetup) await entry.pendingSetup;
     const context = createContext(this, entry.wrapper, location, method, call);
-    if (this.observeCall === undefined) await this.chainFor(entry, method)(context);
-    else await this.observeCall(context, this.chainFor(entry, method));
+    // Whether the call is a transport's is decided here, once: it picks the chain.
+    const chain = this.chainFor(entry, method, Boolean(call.params.provider));
+    if (this.observeCall === undefined) await chain(context);
+    else await this.observeCall(context, chain);
     this.emitEvent(entry, context);
     return context;
   }
 
-  private chainFor(entry: RegisteredService, method: string): (context: HookContext) => Promise<void> {
-    let byMethod = this.chains.get(entry);
-    if (!byMethod) this.chains.set(entry, (byMethod = new Map()));
+  /**
+   * The layers a call of `method` crosses, outermost first: the app's hooks, then the service's (a
+   * definition's stages, then hooks added later). Internal calls skip the stages that serve
+   * transports only (`servesExternalCallsOnly`), decided here once per chain, never per hook.
+   */
+  layersOf(entry: RegisteredService, method: string, external: boolean): AroundHook[] {
+    const hooks: AroundHook[] = [...levelChain(this.appHooks, method), ...levelChain(entry.hooks, method)];
+    return external ? hooks : hooks.filter((hook) => !servesExternalCallsOnly(hook));
+  }
+
+  private chainFor(
+    entry: RegisteredService,
+    method: string,
+    external: boolean,
+  ): (context: HookContext) => Promise<void> {
+    let chains = this.chains.get(entry);
+    if (!chains) this.chains.set(entry, (chains = { external: new Map(), internal: new Map() }));
+    const byMethod = external ? chains.external : chains.internal;
     let chain = byMethod.get(method);
     if (!chain) {
-      const hooks: AroundHook[] = [...levelChain(this.appHooks, method), ...levelChain(entry.hooks, method)];
       const implementation = entry.original[method] as (...args: unknown[]) => Promise<unknown>;
-      chain = composeAround(hooks, async (context) => {
+      chain = composeAround(this.layersOf(entry, method, external), async (context) => {
         // A before hook that set a result skips the method.
         if (context.result === undefined)
           context.result = await implementation.apply(entry.original, argumentsOfCall(method, context));
@@ -225,7 +252,14 @@ export class Application<Services = any> {
 
   private emitEvent(entry: RegisteredService, context: HookContext): void {
     const event = context.event;
-    if (!event || entry.events.includes(event) || context.result === undefined || context.result === null) return;
+    if (
+      !event ||
+      entry.options.localEvents === false ||
+      entry.events.includes(event) ||
+      context.result === undefined ||
+      context.result === null
+    )
+      return;
     const items = Array.isArray(context.result) ? context.result : [context.result];
     for (const item of items) entry.wrapper.emit(event, item, context);
   }

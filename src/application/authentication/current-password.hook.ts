@@ -41,7 +41,7 @@ export function requireCurrentPassword(
   identity: { path: string; loginField: string; passwordField: string },
 ) {
   const guarded = [identity.loginField, identity.passwordField];
-  return async (context: HookContext): Promise<void> => {
+  return async function confirmCurrentPassword(context: HookContext): Promise<void> {
     const { provider, user } = context.params;
     if (!provider || !user) return;
     const items: unknown[] = Array.isArray(context.data) ? context.data : [context.data];

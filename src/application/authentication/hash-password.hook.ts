@@ -21,7 +21,7 @@ export function hashPassword(hasher: PasswordHasherPort, field = 'password') {
     if (typeof value !== 'string') return item;
     return copyWith(item, { [field]: await hasher.hash(value) });
   };
-  return async (context: HookContext): Promise<void> => {
+  return async function hashPasswords(context: HookContext): Promise<void> {
     const replaced: unknown = context.params[REPLACED_HASH_PARAM];
     // A condition the server adds after the query's validation: the field is no client's to query.
     if (typeof replaced === 'string' && context.method !== 'create')

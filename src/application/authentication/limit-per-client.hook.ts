@@ -16,7 +16,7 @@ export const SIGN_UP = 'sign-up';
  * are never limited. For any action with a configured limit (sign-up, a password reset, ...).
  */
 export function limitPerClient(action: string) {
-  return async (context: HookContext): Promise<void> => {
+  return async function limitRequestsPerClient(context: HookContext): Promise<void> {
     if (!context.params.provider) return;
     const limiter = (context.app as { get?(name: string): unknown } | undefined)?.get?.(REQUEST_RATE_LIMITER) as
       RequestRateLimiterPort | undefined;

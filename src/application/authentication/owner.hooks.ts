@@ -11,11 +11,14 @@ export function userIdOf(user: Record<string, any>): string {
 /**
  * Sets the owner field of new records (`create`) or of a replacement (`update`) to the
  * authenticated user, never to one the client names; internal callers (no user) may name one.
+ * The `store` stage runs it for a definition's `ownerField`.
  */
 export function setOwner(field = 'userId') {
-  return (context: HookContext): void => {
+  return function stampOwner(context: HookContext): void {
     const user = context.params.user;
-    const stamp = (item: Record<string, unknown>) => copyWith(item, { [field]: user ? userIdOf(user) : item[field] });
+    if (!user) return;
+    const owner = userIdOf(user);
+    const stamp = (item: Record<string, unknown>) => copyWith(item, { [field]: owner });
     context.data = Array.isArray(context.data) ? context.data.map(stamp) : stamp(context.data);
   };
 }

@@ -20,7 +20,7 @@ export function refuseFieldsFromServiceCallers(...fields: string[]) {
     }
     return undefined;
   };
-  return (context: HookContext): void => {
+  return function refuseAccountFieldsFromServices(context: HookContext): void {
     if (!context.params.serviceCaller) return;
     const items: unknown[] = Array.isArray(context.data) ? context.data : [context.data];
     for (const item of items) {

@@ -1,15 +1,17 @@
 import { Conflict, Unprocessable } from '../../domain/errors';
 import { copyWith } from '../../domain/plain-record';
 import type { HookContext } from '../hooks/hook-context';
-import type { NextFunction } from '../hooks/hook-types';
+import type { AroundHook, NextFunction } from '../hooks/hook-types';
+import { labelled } from '../lifecycle/stage-label';
 import { recordIdOf } from '../services/record-id';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_QUERY_KEY, parseIdempotencyKey } from './idempotency-key';
 import type { IdempotencyRecords } from './idempotency-records';
 
-const READING_METHODS: ReadonlySet<string> = new Set(['find', 'get']);
 /** How long a repeated request waits for the first one still running, and how often it looks. */
 const WAIT_FOR_FIRST_MS = 5_000;
 const POLL_MS = 50;
+// Internal calls are the server's own: they skip the stage, wherever the hook is registered.
+const STAGE = { stage: 'idempotency', slot: 'Idempotency-Key', externalOnly: true } as const;
 /** The answer header of a repetition (as payment APIs name it), so a client can tell. */
 export const REPLAYED_HEADER = 'idempotent-replayed';
 
@@ -20,12 +22,13 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
  * while the first still runs a repetition waits for it (then 409); the same key with another
  * request is a 422. Keys belong to the caller (a signed-in user; anonymous calls by the request
  * itself), so one user's key never answers another's call. A call that fails frees its key.
- * An around hook after authentication (it needs the caller) and before everything else.
+ * The `idempotency` stage, of writes from transports: after authentication (it needs the caller)
+ * and before everything else.
  */
-export function idempotentCalls(records: IdempotencyRecords) {
-  return async (context: HookContext, next: NextFunction): Promise<void> => {
+export function idempotentCalls(records: IdempotencyRecords): AroundHook {
+  return labelled(STAGE, async (context: HookContext, next: NextFunction): Promise<void> => {
     const key = keyOf(context);
-    if (key === undefined || READING_METHODS.has(context.method) || !context.params.provider) return next();
+    if (key === undefined) return next();
     const fingerprint = records.fingerprintOf({
       method: context.method,
       path: context.path,
@@ -62,7 +65,7 @@ export function idempotentCalls(records: IdempotencyRecords) {
       throw error;
     }
     await records.complete(scope, context.dispatch ?? context.result);
-  };
+  });
 }
 
 /** The key of the call, taken out of its query (the store knows nothing of it); undefined without one. */

@@ -2,9 +2,9 @@ import { Forbidden, NotAuthenticated, NotFound } from '../../domain/errors';
 import { copyWith } from '../../domain/plain-record';
 import type { Query } from '../../domain/query';
 import { STANDARD_METHODS } from '../../ports/service.port';
-import { byMethod } from '../hooks/by-method';
 import type { HookContext } from '../hooks/hook-context';
-import type { HookMap } from '../hooks/hook-types';
+import type { AroundHook } from '../hooks/hook-types';
+import { labelled } from '../lifecycle/stage-label';
 import type { CompiledPolicy } from './compiled-policy';
 import type { PolicyViews } from './policy-views';
 import type { PolicyAction } from './service-policy';
@@ -12,6 +12,9 @@ import { queriedFields } from './queried-fields';
 import { writtenFields } from './written-fields';
 
 const READING_METHODS: ReadonlySet<string> = new Set(['find', 'get']);
+// Internal calls are the server's own: they skip both stages, wherever the hooks are registered.
+const SCOPE = { stage: 'scope', slot: 'policy', externalOnly: true } as const;
+const VIEW = { stage: 'view', slot: 'policy', externalOnly: true } as const;
 
 /**
  * What a create's caller sent, before the storing server's hooks add to it: shown back to them.
@@ -23,23 +26,32 @@ const SENT_FIELDS = Symbol('fields sent by the caller');
 type CreateContext = HookContext & { [SENT_FIELDS]?: string[] };
 
 /**
- * A service's policy on every call from a transport (internal calls are the server's own): the
- * caller's rules join the store query, so pages, totals and multi writes only ever reach permitted
- * records and an unreadable record is a 404; written fields and update operators are checked
- * (403 naming the fields); the answer shows only what the caller may read. Before and after hooks,
- * so that they run after authentication (an around hook) and the validation of data and queries,
- * and before the hooks of the storing server that stamp server-owned fields, for each of `methods`.
+ * The `scope` stage: the caller's rules join the store query, so pages, totals and multi writes
+ * only ever reach permitted records and an unreadable record is a 404; written fields and update
+ * operators are checked (403 naming the fields). A create's fields are kept for the `view` stage.
  */
-export function enforcePolicy(views: PolicyViews, methods: readonly string[]): HookMap {
-  const scope = (context: HookContext): void => {
-    if (!context.params.provider) return;
+export function policyScope(views: PolicyViews): AroundHook {
+  return labelled(SCOPE, (context, next) => {
     const compiled = views.compiledFor(context.params);
     if (context.method === 'create')
       (context as CreateContext)[SENT_FIELDS] = assertCreatable(compiled, context.data, context.path);
     else scopeQuery(context, compiled, actionOf(context.method));
-  };
-  const answer = (context: HookContext): void => {
-    if (!context.params.provider) return;
+    return next();
+  });
+}
+
+/**
+ * The `view` stage: the answer shows only what the caller may read (an answer an inner stage
+ * recovered from an error too); a write to one record that found nothing becomes a 403 when the
+ * caller may read that record.
+ */
+export function policyView(views: PolicyViews): AroundHook {
+  return labelled(VIEW, async (context, next) => {
+    try {
+      await next();
+    } catch (error) {
+      throw await refusalOfWrite(context, views.compiledFor(context.params), actionOf(context.method), error);
+    }
     const select = context.params.query?.$select;
     context.dispatch = views.answer(
       context.params,
@@ -47,30 +59,7 @@ export function enforcePolicy(views: PolicyViews, methods: readonly string[]): H
       (context as CreateContext)[SENT_FIELDS],
       Array.isArray(select) ? select : undefined,
     );
-  };
-  return { before: byMethod(methods, scope), after: byMethod(methods, answer) };
-}
-
-/**
- * The policy's error hooks, registered after every other hook of the service so that they see
- * what the others' error hooks made of a failure: a write that found nothing becomes a 403 when
- * the caller may read the record, and an answer an error hook recovered is the caller's view.
- */
-export function answerPolicyErrors(views: PolicyViews, methods: readonly string[]): HookMap {
-  const onError = async (context: HookContext): Promise<void> => {
-    if (!context.params.provider) return;
-    // A recovered call skips the after hooks: its answer is viewed here.
-    if (context.result !== undefined)
-      context.dispatch = views.answer(context.params, context.dispatch ?? context.result);
-    else
-      context.error = await refusalOfWrite(
-        context,
-        views.compiledFor(context.params),
-        actionOf(context.method),
-        context.error,
-      );
-  };
-  return { error: byMethod(methods, onError) };
+  });
 }
 
 function actionOf(method: string): PolicyAction {

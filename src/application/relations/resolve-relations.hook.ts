@@ -2,10 +2,9 @@ import { isPaginated } from '../../domain/paginated';
 import { copyWith, isRecord } from '../../domain/plain-record';
 import type { Params } from '../../ports/service-params';
 import type { Application } from '../app/application';
-import { byMethod } from '../hooks/by-method';
 import { internalCallParams } from '../observability/internal-call-params';
 import type { HookContext } from '../hooks/hook-context';
-import type { HookMap } from '../hooks/hook-types';
+import type { AroundHook } from '../hooks/hook-types';
 import { includedRelations } from './included-relations';
 import { INCLUDE_KEY, type Relation, type Relations } from './relation';
 
@@ -21,19 +20,17 @@ type StoredRecord = Record<string, unknown>;
  * A read whose relation cannot be resolved fails (503 when the target is unreachable); a write
  * that has happened still answers and is still heard, without the relation.
  */
-export function resolveRelations(relations: Relations, methods: readonly string[]): HookMap {
+export function resolveRelations(relations: Relations): AroundHook {
   const names = Object.keys(relations);
-  const includedByCall = new WeakMap<HookContext, string[]>();
-  // The store knows nothing of `$include`: it is taken out of the query here.
-  const takeIncludes = (context: HookContext): void => {
+  // The store knows nothing of `$include`: it is taken out of the query, on the way in.
+  const takeIncludes = (context: HookContext): string[] => {
     const query = context.params.query;
-    if (!isRecord(query) || !Object.hasOwn(query, INCLUDE_KEY)) return;
+    if (!isRecord(query) || !Object.hasOwn(query, INCLUDE_KEY)) return names;
     const { [INCLUDE_KEY]: requested, ...rest } = query;
-    includedByCall.set(context, includedRelations(relations, requested));
     context.params = copyWith(context.params, { query: rest });
+    return includedRelations(relations, requested);
   };
-  const attach = async (context: HookContext): Promise<void> => {
-    const included = includedByCall.get(context) ?? names;
+  const attach = async (context: HookContext, included: readonly string[]): Promise<void> => {
     const needed = context.event ? names : included;
     if (needed.length === 0) return;
     const records = recordsIn(context.result);
@@ -61,7 +58,11 @@ export function resolveRelations(relations: Relations, methods: readonly string[
     if (context.dispatch !== undefined || included.length < needed.length)
       context.dispatch = mapRecords(answered, (record) => withRelations(record, included));
   };
-  return { before: byMethod(methods, takeIncludes), after: byMethod(methods, attach) };
+  return async (context, next) => {
+    const included = takeIncludes(context);
+    await next();
+    await attach(context, included);
+  };
 }
 
 /**

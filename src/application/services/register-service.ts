@@ -1,34 +1,24 @@
 import type { Application } from '../app/application';
-import { byMethod } from '../hooks/by-method';
-import { protectFields } from '../hooks/protect-fields.hook';
-import type { HookMap } from '../hooks/hook-types';
-import { answerPolicyErrors, enforcePolicy } from '../policy/enforce-policy.hook';
+import type { AroundHook } from '../hooks/hook-types';
+import { labelled } from '../lifecycle/stage-label';
+import { SERVICE_STAGES } from '../lifecycle/service-stages';
 import { PolicyViews } from '../policy/policy-views';
-import { resolveRelations } from '../relations/resolve-relations.hook';
-import { idempotentCalls } from '../idempotency/idempotent-calls.hook';
-import { validateData } from '../validation/validate-data.hook';
-import { validateQuery } from '../validation/validate-query.hook';
 import type { ServiceMethods } from '../../ports/service.port';
 import { idOf, type ServiceDefinition, type ServiceDependencies } from './service-definition';
 import { USER_IDENTITY } from './users/user-identity';
 
-/** Methods whose calls carry a query the service reads (`create` and custom methods take none from clients). */
-const QUERYING_METHODS = ['find', 'get', 'update', 'patch', 'remove'] as const;
-
 /**
- * Registers a definition's service on `app` over its store: the custom methods (local stores
- * only: a remote store forwards them to the server that owns them), then the hooks every
- * definition implies (hidden fields stripped from what leaves, data and queries validated by the
- * DTOs), then the definition's own hooks, which therefore see validated input: its `always`
- * hooks, then, where the store is local, its relations, its policy and its `storedHere` hooks
- * (the server a remote store forwards to runs its own). The policy's views also decide what each
- * real-time connection receives of the service's events, on every binding.
+ * Registers a definition's service on `app` over its store, with the definition's stages as the
+ * layers of each method's chain, in the order of `SERVICE_STAGES` (docs/lifecycle.md). A binding to
+ * another server skips the stages that server runs (`runsOn: 'storing server'`) and the custom
+ * methods' implementations (it forwards them). The policy's views also decide what each real-time
+ * connection receives of the service's events, on every binding.
  */
 export function registerService(
   app: Application,
   definition: ServiceDefinition,
   store: ServiceMethods,
-  { storesLocally, idempotency, eventsFromStoringServer, ...dependencies }: ServiceDependencies,
+  { storesLocally, idempotency, eventsFromStoringServer, ...hookDependencies }: ServiceDependencies,
 ): void {
   const service = storesLocally ? withCustomMethods(store, definition) : store;
   const views = policyViewsOf(app, definition);
@@ -36,38 +26,31 @@ export function registerService(
     methods: [...definition.methods],
     events: definition.events ? [...definition.events] : undefined,
     visibility: views,
+    // The storing server's event of a call through this binding is the one heard.
+    localEvents: storesLocally || !eventsFromStoringServer,
   });
-  app.service(definition.path).hooks(definitionHooks(definition));
-  const { always, storedHere } = definition.hooks ?? {};
-  if (always) app.service(definition.path).hooks(always(dependencies));
-  if (!storesLocally && eventsFromStoringServer)
-    app.service(definition.path).hooks({ after: byMethod(definition.methods, heardFromStoringServer) });
-  // Where the records are stored, once the caller is known (an around hook per method, so after
-  // `always`'s authentication): a write with an Idempotency-Key happens once.
-  if (idempotency && storesLocally)
-    app.service(definition.path).hooks({ around: byMethod(definition.methods, idempotentCalls(idempotency)) });
-  // Where the records are stored: related records (which the policy's views then show), the
-  // policy, then the hooks that stamp what the server owns.
-  if (definition.relations && storesLocally)
-    app.service(definition.path).hooks(resolveRelations(definition.relations, definition.methods));
-  if (views && storesLocally) app.service(definition.path).hooks(enforcePolicy(views, definition.methods));
-  if (storedHere && storesLocally) app.service(definition.path).hooks(storedHere(dependencies));
-  if (views && storesLocally) app.service(definition.path).hooks(answerPolicyErrors(views, definition.methods));
-}
-
-/** The hooks a definition implies, before the service's own. */
-export function definitionHooks(definition: ServiceDefinition): HookMap {
-  const { dto, methods } = definition;
-  const checkQuery = validateQuery(dto.query, { idField: idOf(definition).field });
-  const setByServer = definition.ownerField === undefined ? [] : [definition.ownerField];
-  const before: Record<string, ((context: any) => Promise<void>)[]> = {};
-  for (const method of QUERYING_METHODS) if (methods.includes(method)) before[method] = [checkQuery];
-  if (methods.includes('create')) before.create = [validateData(dto.create, { setByServer })];
-  if (methods.includes('update')) before.update.push(validateData(dto.update ?? dto.create, { setByServer }));
-  if (methods.includes('patch')) before.patch.push(validateData(dto.patch, { partial: true }));
-  for (const [method, methodDto] of Object.entries(dto.methods ?? {})) before[method] = [validateData(methodDto)];
-  const hidden = definition.hiddenFields ?? [];
-  return hidden.length > 0 ? { around: { all: [protectFields(...hidden)] }, before } : { before };
+  const input = { app, definition, views, idempotency, hookDependencies };
+  // Every method that runs through hooks: those transports may call, and the store's others (internal).
+  const methods = app.lookup(definition.path)!.hookedMethods;
+  const around: Record<string, AroundHook[]> = {};
+  for (const method of methods) around[method] = [];
+  for (const stage of SERVICE_STAGES) {
+    if (stage.runsOn === 'storing server' && !storesLocally) continue;
+    const work = stage.build(input);
+    for (const method of methods) {
+      const done = work(method);
+      if (!done) continue;
+      const label = {
+        stage: stage.name,
+        slot: done.slot,
+        externalOnly: stage.calls === 'external calls',
+        authenticates: done.authenticates === true,
+      };
+      for (const layer of done.layers) around[method].push(labelled(label, layer, method));
+    }
+  }
+  // Per method, never `all`: hooks for `all` would run before every method's own.
+  app.service(definition.path).hooks({ around });
 }
 
 /**
@@ -109,9 +92,4 @@ function withCustomMethods(store: ServiceMethods, definition: ServiceDefinition)
     service[name] = (data: unknown, params = {}) => implementation(store, data, params);
   }
   return service;
-}
-
-/** A call through a binding whose events come from the storing server: that server's event is the one heard. */
-function heardFromStoringServer(context: { event: string | null }): void {
-  context.event = null;
 }

@@ -146,7 +146,13 @@ export interface ServiceDefinition {
    * of it is the target's policy. Clients choose with `$include` (absent: all). Needs a policy.
    */
   relations?: Relations;
-  /** The service's own hooks, after the validation the definition's DTOs imply. */
+  /**
+   * Who may call: the `authenticate` stage checks the credential of every call of the service's
+   * methods but `publicMethods` (`strategies` default `['jwt']`); an external call without one is a
+   * 401, an internal call passes. Absent: nobody is signed in by the service itself.
+   */
+  authentication?: { strategies?: readonly string[]; publicMethods?: readonly string[] };
+  /** The service's own hooks, after the validation the definition's DTOs imply (the `hooks` and `store` stages). */
   hooks?: ServiceHooks;
   /** Custom event names the service emits. */
   events?: readonly string[];

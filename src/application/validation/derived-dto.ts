@@ -33,13 +33,22 @@ export function pickOf<T extends object, K extends keyof T & string>(
   return derive(source, fields, { optional: false, name });
 }
 
-/** The queryable fields `fields` of `source`: the same validators, each field optional. */
+/**
+ * The queryable fields of `source`: `fields`, or by default every field it validates but update
+ * operators (`$inc`), with the same validators, each optional. A field added to `source` is then
+ * queryable with no other edit.
+ */
 export function queryOf<T extends object, K extends keyof T & string>(
   source: ClassConstructor<T>,
-  fields: readonly K[],
+  fields: readonly K[] = fieldsOf(source).filter((field) => !field.startsWith('$')) as K[],
   name = `${source.name}Query`,
 ): ClassConstructor<Partial<Pick<T, K>>> {
   return derive(source, fields, { optional: true, name });
+}
+
+/** The fields a DTO validates (inherited ones included), in declaration order: e.g. what a policy shows. */
+export function fieldsOf(dto: ClassConstructor<object>): string[] {
+  return [...shapeOf(dto).fields];
 }
 
 function derive(

@@ -1,4 +1,3 @@
-import { authenticate } from '../authenticate.hook';
 import type { HookContext } from '../../hooks/hook-context';
 import { defineService } from '../../services/service-definition';
 import { SESSION_SECRET_FIELDS } from './session-record';
@@ -32,10 +31,7 @@ export const sessionsService = defineService({
     can('read', ['_id', 'createdAt', 'lastUsedAt', 'expiresAt', 'userAgent', 'address'], { userId: caller.id });
     can('remove', { userId: caller.id });
   },
-  hooks: {
-    always: () => ({
-      around: { find: [authenticate('jwt')], get: [authenticate('jwt')], remove: [authenticate('jwt')] },
-      before: { all: [suppressEvents] },
-    }),
-  },
+  // Internal calls (the authentication service's) pass without a credential.
+  authentication: { strategies: ['jwt'] },
+  hooks: { always: () => ({ before: { all: [suppressEvents] } }) },
 });

@@ -1,4 +1,5 @@
 import { copyWith } from '../../../domain/plain-record';
+import { fieldsOf } from '../../validation/derived-dto';
 import { defineService } from '../service-definition';
 import { CreateMessageDto, MarkReadDto, MessageRecordDto, MessagesQueryDto, PatchMessageDto } from './messages.dto';
 import { messagesHooks, storedMessagesHooks } from './messages.hooks';
@@ -33,7 +34,8 @@ export const messagesService = defineService({
   ownerField: 'userId',
   policy: (caller, { can }) => {
     if (caller.anonymous) return;
-    can('read', ['_id', 'text', 'userId', 'createdAt', 'read', 'likes']);
+    // Every reader sees every queryable field of a message.
+    can('read', ['_id', ...fieldsOf(MessagesQueryDto)]);
     // Who liked a message is for its author (and admins); every reader learns whether they did.
     can('read', ['likedBy'], { userId: caller.id });
     can('create', ['text']);
@@ -49,6 +51,8 @@ export const messagesService = defineService({
   // Every message answer and event names its author: one users call per page, as the caller.
   relations: { user: { service: 'users', field: 'userId', select: ['_id', 'name'] } },
   computedFields: { liked: (message, caller) => Array.isArray(message.likedBy) && message.likedBy.includes(caller.id) },
+  // Every call needs a signed-in caller.
+  authentication: { strategies: ['jwt'] },
   hooks: { always: messagesHooks, storedHere: storedMessagesHooks },
   // Everyone signed in hears messages events.
   publish: (app) => () => app.channel('authenticated'),

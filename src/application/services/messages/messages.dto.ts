@@ -47,8 +47,8 @@ export class PatchMessageDto extends partialOf(CreateMessageDto) {
   $inc?: LikesIncrementDto;
 }
 
-/** Queryable fields; URL strings become these types ('true', '25', ISO dates). */
-export class MessagesQueryDto extends queryOf(PatchMessageDto, ['text', 'read']) {
+/** Queryable fields: every field of a patch, and the server's; URL strings become their types ('true', '25', dates). */
+export class MessagesQueryDto extends queryOf(PatchMessageDto) {
   @IsOptional()
   @IsString()
   userId?: string;

@@ -1,7 +1,6 @@
 import { copyWith } from '../../../domain/plain-record';
-import { authenticate } from '../../authentication/authenticate.hook';
 import { BadRequest, NotFound } from '../../../domain/errors';
-import { setOwner, userIdOf } from '../../authentication/owner.hooks';
+import { userIdOf } from '../../authentication/owner.hooks';
 import type { HookContext } from '../../hooks/hook-context';
 import type { HookMap } from '../../hooks/hook-types';
 
@@ -60,25 +59,19 @@ function likeIsAPatchOfItsOwn(context: HookContext): void {
     throw new BadRequest('A like ({ $inc: { likes: 1 } } or -1) is a patch of its own');
 }
 
-/** Every external call needs a valid token, and a like is a patch of its own, wherever messages are stored. */
+/** A like is a patch of its own, wherever messages are stored. */
 export function messagesHooks(): HookMap {
-  return { around: { all: [authenticate('jwt')] }, before: { patch: [likeIsAPatchOfItsOwn] } };
+  return { before: { patch: [likeIsAPatchOfItsOwn] } };
 }
 
 /**
- * Where messages are stored: new messages belong to the authenticated user and get the
- * server-owned fields, and a like records who liked. Who may do what is the definition's policy,
- * which runs before these; data and queries are validated by the definition's DTOs first.
+ * Where messages are stored: new messages get the server-owned fields (the `store` stage has made
+ * the caller their owner first), and a like records who liked. Who may do what is the definition's
+ * policy (the `scope` stage, before these); data and queries are validated by the DTOs first.
  */
 export function storedMessagesHooks(): HookMap {
-  const owner = setOwner('userId');
   return {
-    before: {
-      create: [owner, stampNewMessage],
-      // A replacement keeps the owner rule of create, so `PUT` cannot attribute a message to someone else.
-      update: [owner],
-      patch: [oneLikePerUser],
-    },
+    before: { create: [stampNewMessage], patch: [oneLikePerUser] },
     error: { patch: [answerUnchangedLike] },
   };
 }

@@ -46,6 +46,8 @@ export const usersService = defineService({
       can('remove');
     }
   },
+  // Sign-up is public; every other call needs a signed-in caller (the policy decides what they reach).
+  authentication: { strategies: ['jwt'], publicMethods: ['create'] },
   hooks: { always: usersHooks, storedHere: storedUsersHooks },
   // A user's own connections only hear about that user.
   publish: (app) => (user: Record<string, unknown>) => {

@@ -1,5 +1,4 @@
 import { copyWith } from '../../../domain/plain-record';
-import { authenticate } from '../../authentication/authenticate.hook';
 import { requireCurrentPassword, takeCurrentPassword } from '../../authentication/current-password.hook';
 import { hashPassword } from '../../authentication/hash-password.hook';
 import { limitSignUps } from '../../authentication/limit-per-client.hook';
@@ -37,24 +36,15 @@ function normalizeEmail(context: HookContext): void {
 }
 
 /**
- * Sign-up (`create`) is public; every other external call needs a valid token (who may read or
- * change which account is the definition's policy; a change of password or e-mail also needs the
- * caller's current password). E-mails are normalized wherever they are written or looked up.
+ * E-mails are normalized wherever they are written or looked up; sign-ups are limited per client;
+ * a change of password or e-mail carries the caller's current password, taken out of the data here.
  * These run wherever users are stored; data and queries are validated by the definition's DTOs first.
  */
 export function usersHooks(): HookMap {
-  const requireToken = authenticate('jwt');
   const { loginField, passwordField, rolesField, disabledField } = USER_IDENTITY;
   // Another server acting for a user never takes the account over.
   const notFromServiceCallers = refuseFieldsFromServiceCallers(passwordField, loginField, rolesField, disabledField);
   return {
-    around: {
-      find: [requireToken],
-      get: [requireToken],
-      update: [requireToken],
-      patch: [requireToken],
-      remove: [requireToken],
-    },
     before: {
       find: [normalizeEmail],
       get: [normalizeEmail],
