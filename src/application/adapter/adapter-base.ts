@@ -86,7 +86,6 @@ export abstract class AdapterBase<
     const query = joinedQuery(filtered);
     // Every transport's params hold `query`: a copy that only replaces it keeps their hidden class and
     // is quicker than copyWith, which params without one (many internal calls) need.
-    // eslint-disable-next-line no-restricted-syntax -- replaces a key the params have; adds none
     const validated = (Object.hasOwn(params, 'query') ? { ...params, query } : copyWith(params, { query })) as P;
     this.handedOver = { params: validated, query, filtered };
     return validated;
