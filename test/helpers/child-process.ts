@@ -86,11 +86,16 @@ export class ChildHandle {
 
 const children = new Set<ChildHandle>();
 
-/** Runs `node -r @swc-node/register <script> ...args` from the project root. */
-export function spawnTs(script: string, args: string[], env: Record<string, string>): ChildHandle {
+/** Runs `node -r @swc-node/register <script> ...args` from the project root, or from `cwd` (a copy of it). */
+export function spawnTs(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  { cwd = PROJECT_ROOT }: { cwd?: string } = {},
+): ChildHandle {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !APP_VARIABLES.test(name)));
   const child = spawn(process.execPath, ['-r', '@swc-node/register', script, ...args], {
-    cwd: PROJECT_ROOT,
+    cwd,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
