@@ -101,10 +101,8 @@ function describeMethod(
           : '-';
     // The definition's own hooks live, by the generator's convention, beside its definition.
     const ownFile = `src/application/services/${service}/${service}.hooks.ts`;
-    const files =
-      layer && (stage.name === 'hooks' || stage.name === 'store') && existsSync(path.join(ROOT, ownFile))
-        ? [ownFile, ...stage.files]
-        : stage.files;
+    const ownHooks = layer !== undefined && /\b(around|before|after|error):/.test(layer.slot);
+    const files = ownHooks && existsSync(path.join(ROOT, ownFile)) ? [ownFile, ...stage.files] : stage.files;
     if (stage.name === 'store') {
       for (const added of layers.filter((candidate) => candidate.stage === 'added hooks'))
         row('added hooks', [], added.slot);
