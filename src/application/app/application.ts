@@ -224,7 +224,7 @@ export class Application<Services = any> {
    * definition's stages, then hooks added later). Internal calls skip the stages that serve
    * transports only (`servesExternalCallsOnly`), decided here once per chain, never per hook.
    */
-  layersOf(entry: RegisteredService, method: string, external: boolean): AroundHook[] {
+  private layersOf(entry: RegisteredService, method: string, external: boolean): AroundHook[] {
     const hooks: AroundHook[] = [...levelChain(this.appHooks, method), ...levelChain(entry.hooks, method)];
     return external ? hooks : hooks.filter((hook) => !servesExternalCallsOnly(hook));
   }

@@ -2,12 +2,16 @@ import type { HookContext } from './hook-context';
 import type { AroundHook, NextFunction, RegularHook } from './hook-types';
 import type { HookRegistry } from './hook-registry';
 
-/** Runs around hooks as an onion, `last` innermost. Calling `next` twice is a programming error. */
+/**
+ * Runs around hooks as an onion, `last` innermost. Calling `next` twice is a programming error.
+ * Each layer's own promise is the chain's (no async wrapper per layer: a signed-in create crosses
+ * eight layers, and each wrapper cost a promise and two ticks).
+ */
 export function composeAround(hooks: readonly AroundHook[], last: (context: HookContext) => Promise<void>) {
   // No hooks at this method: the method itself, without a dispatch layer (one promise less per call).
   if (hooks.length === 0) return last;
   return (context: HookContext): Promise<void> => {
-    const dispatch = async (index: number): Promise<void> => {
+    const dispatch = (index: number): Promise<void> => {
       if (index === hooks.length) return last(context);
       let called = false;
       const next: NextFunction = () => {
@@ -15,7 +19,11 @@ export function composeAround(hooks: readonly AroundHook[], last: (context: Hook
         called = true;
         return dispatch(index + 1);
       };
-      await hooks[index](context, next);
+      try {
+        return Promise.resolve(hooks[index](context, next)) as Promise<void>;
+      } catch (error) {
+        return Promise.reject(error);
+      }
     };
     return dispatch(0);
   };
@@ -69,6 +77,7 @@ export function regularHooksAsAround(registry: HookRegistry, method: string): Ar
   const after = registry.collect('after', method);
   const onError = registry.collectErrorHooks(method);
   if (before.length + after.length + onError.length === 0) return undefined;
+  if (after.length + onError.length === 0) return beforeOnly(before);
   return async (context, next) => {
     try {
       const beforeDone = runRegular(before, context, 'before');
@@ -87,6 +96,31 @@ export function regularHooksAsAround(registry: HookRegistry, method: string): Ar
     } finally {
       context.type = 'around';
     }
+  };
+}
+
+/** Before hooks alone as an around hook: no async frame of its own where every hook is synchronous. */
+function beforeOnly(before: readonly RegularHook[]): AroundHook {
+  const entered = (context: HookContext, next: NextFunction): Promise<void> => {
+    context.type = 'around';
+    return next();
+  };
+  return (context, next) => {
+    let pending: Promise<void> | undefined;
+    try {
+      pending = runRegular(before, context, 'before');
+    } catch (error) {
+      context.type = 'around';
+      throw error;
+    }
+    if (pending === undefined) return entered(context, next);
+    return pending.then(
+      () => entered(context, next),
+      (error: unknown) => {
+        context.type = 'around';
+        throw error;
+      },
+    );
   };
 }
 
