@@ -115,9 +115,12 @@ async function frameworkHandler(tree: string, { securityHeaders, auth, policy, t
       }),
       { methods: ['create', 'remove'] },
     );
-    app.service('messages').hooks({ before: { all: [framework.authenticate('jwt')] } });
+    // Trees since the named stages: the policy is two layers, so authentication is one too (it runs first).
+    const stages = typeof framework.policyScope === 'function';
+    const authenticate = [framework.authenticate('jwt')];
+    app.service('messages').hooks(stages ? { around: { all: authenticate } } : { before: { all: authenticate } });
     if (policy) {
-      const { enforcePolicy, answerPolicyErrors, PolicyViews } = framework;
+      const { PolicyViews } = framework;
       const views = new PolicyViews({
         path: 'messages',
         policy: BENCH_MESSAGES_POLICY,
@@ -125,8 +128,13 @@ async function frameworkHandler(tree: string, { securityHeaders, auth, policy, t
         idField: 'id',
         hiddenFields: [],
       });
-      app.service('messages').hooks(enforcePolicy(views, BENCH_POLICY_METHODS));
-      app.service('messages').hooks(answerPolicyErrors(views, BENCH_POLICY_METHODS));
+      if (stages) {
+        const layers = [framework.policyView(views), framework.policyScope(views)];
+        app.service('messages').hooks({ around: Object.fromEntries(BENCH_POLICY_METHODS.map((m) => [m, layers])) });
+      } else {
+        app.service('messages').hooks(framework.enforcePolicy(views, BENCH_POLICY_METHODS));
+        app.service('messages').hooks(framework.answerPolicyErrors(views, BENCH_POLICY_METHODS));
+      }
     }
   }
   await app.setup();
