@@ -51,13 +51,17 @@ async function main(): Promise<void> {
     }
     const [service] = positionals;
     const entry = app.lookup(service)!;
-    const remote = composed.container.get(Tokens.services.storePlans).of(service).store === 'remote';
+    // The application's services have a store plan; those the composition registers itself do not.
+    const defined = composed.container.get(Tokens.services.definitions).some((each) => each.path === service);
+    const remote = defined && composed.container.get(Tokens.services.storePlans).of(service).store === 'remote';
     const storeName = entry.original.constructor?.name ?? 'the store';
     const methods = values.method ? [values.method] : [...entry.hookedMethods];
     if (values.method && !entry.hookedMethods.includes(values.method))
       throw new Error(`'${service}' has no method '${values.method}'; it has ${entry.hookedMethods.join(', ')}`);
     console.log(
-      `${service}: stored ${remote ? 'on another server, through' : 'here, in'} ${storeName} (STORE=${env.STORE}).`,
+      defined
+        ? `${service}: stored ${remote ? 'on another server, through' : 'here, in'} ${storeName} (STORE=${env.STORE}).`
+        : `${service}: ${storeName}, registered by the composition itself, not from the list of services.`,
     );
     console.log(
       `The stages of ${values.internal ? 'an internal call (--internal)' : 'a call from a transport'}, in order;` +

@@ -73,6 +73,15 @@ describe('npm run describe', () => {
     expect(rows.find((row) => row.stage === 'authenticate')!.text).toMatch(/^jwt /);
   });
 
+  it('describes a service the composition registers itself, with the hooks it runs', () => {
+    const run = describeService(['authentication', '--method', 'create']);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('authentication: AuthenticationService, registered by the composition itself');
+    const rows = tableOf(run.stdout, 'create');
+    expect(rows.find((row) => row.stage === 'store')!.text).toBe('AuthenticationService.create');
+  });
+
   it('refuses an unknown service with one line naming the services', () => {
     const run = describeService(['nothing-here']);
     expect(run.status).toBe(1);
