@@ -31,7 +31,7 @@ export interface ServiceShape {
 /** A map of paths to shapes, checked: `ServiceMap<{ messages: {...} }>` (the generated `ServiceTypes`). */
 export type ServiceMap<T extends { [K in keyof T]: ServiceShape }> = T;
 
-/** The standard comparison operators of every field (README, query rules). */
+/** The standard comparison operators of every field (docs/api-documentation.md, the query syntax). */
 export interface ComparisonOperators<T> {
   $in?: T[];
   $nin?: T[];

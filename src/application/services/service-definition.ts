@@ -131,8 +131,8 @@ export interface ServiceDefinition {
    */
   ownerField?: string;
   /**
-   * Who may call which method on which records and see or write which fields (README, "Who may
-   * see and do what"). Compiled per caller into the store query, the answer's fields, the fields a
+   * Who may call which method on which records and see or write which fields (docs/policies-and-relations.md,
+   * "Who may see and do what"). Compiled per caller into the store query, the answer's fields, the fields a
    * write may set and each real-time connection's view of the events. Enforced where the records
    * are stored; calls without a `provider` (the server's own) are not restricted.
    */

@@ -12,7 +12,7 @@ const MAX_ATTEMPTS = 50;
 const ONE_SERVER_PER_FOLDER =
   'A data folder serves one server: several instances of one application share a MongoDB instead (the same ' +
   'MONGODB_URL); ' +
-  'see the README section "Deploying"';
+  'see docs/deploying.md';
 
 /**
  * One server per dataDir: the lock file names its owner by pid, process start time and boot

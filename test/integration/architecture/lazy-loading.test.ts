@@ -30,7 +30,7 @@ function packagesLoadedBy(script: string): string[] {
   return JSON.parse(run.stdout.trim().split('\n').pop()!);
 }
 
-/** What an application on the memory store and the HTTP adapter never needs (see README "Measured figures"). */
+/** What an application on the memory store and the HTTP adapter never needs (bench/README.md, "Measured figures"). */
 const HEAVY = [
   'mongodb',
   'class-validator',

@@ -85,7 +85,7 @@ describe('embedded mongo: the dataDir lock', () => {
         `dataDir ${dataDir} is in use by another server (pid ${process.pid}, lock ` +
           `file ${lockFile}). A data folder serves one server: ` +
           'several instances of one application share a MongoDB instead (the same ' +
-          'MONGODB_URL); see the README section "Deploying"',
+          'MONGODB_URL); see docs/deploying.md',
       );
     } finally {
       await first.stop();
