@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { serviceMethodFor } from '../src/adapters/http/http-method-mapping';
 import type { Application } from '../src/application/app/application';
+import { DEFAULT_EVENTS } from '../src/application/hooks/hook-context';
 import { callLayers, type CallLayer } from '../src/application/lifecycle/call-layers';
 import { SERVICE_STAGES } from '../src/application/lifecycle/service-stages';
 import { composeApplication } from '../src/composition-root';
@@ -119,7 +120,7 @@ function describeMethod(
     } else row(stage.name, layer ? files : [], layer ? layer.slot : empty);
   }
   const entry = app.lookup(service)!;
-  const eventful = entry.options.localEvents !== false && ['create', 'update', 'patch', 'remove'].includes(method);
+  const eventful = entry.options.localEvents !== false && DEFAULT_EVENTS[method] !== undefined;
   row('publish', eventful ? TRANSPORT.publish.files : [], eventful ? 'the event of a write' : '-');
   if (!internal) row('encode', TRANSPORT.encode.files, 'the transport');
   const width = (column: number) => Math.max(...rows.map((cells) => cells[column].length));

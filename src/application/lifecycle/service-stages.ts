@@ -1,4 +1,3 @@
-import type { Application } from '../app/application';
 import { authenticate, isAuthenticateHook } from '../authentication/authenticate.hook';
 import { setOwner } from '../authentication/owner.hooks';
 import { HookRegistry } from '../hooks/hook-registry';
@@ -18,8 +17,9 @@ import type { StageName } from './stage-label';
 
 /** What building a definition's stages needs. */
 export interface StageInput {
-  readonly app: Application;
   readonly definition: ServiceDefinition;
+  /** Every method the service runs through hooks: those it lists for transports, and the store's others. */
+  readonly hookedMethods: readonly string[];
   /** The policy's views of the service's records, when the definition has a policy. */
   readonly views?: PolicyViews;
   readonly idempotency?: IdempotencyRecords;
@@ -45,6 +45,8 @@ export interface ServiceStage {
   readonly runsOn: 'every binding' | 'storing server';
   /** `external calls`: internal calls (the server's own, no `provider`) skip it. */
   readonly calls: 'every call' | 'external calls';
+  /** `listed`: only the methods the definition lists (`methods`); `every`: the store's internal ones too. */
+  readonly methods: 'listed' | 'every';
   /**
    * The stage for one definition: per method (every method the service runs through hooks, listed
    * or internal), its work, or undefined when the slot is empty for that method.
@@ -64,6 +66,7 @@ export const SERVICE_STAGES: readonly ServiceStage[] = [
     files: ['src/application/authentication/authenticate.hook.ts'],
     runsOn: 'every binding',
     calls: 'every call',
+    methods: 'every',
     build: ({ definition }) => {
       const settings = definition.authentication;
       if (!settings) return () => undefined;
@@ -80,13 +83,11 @@ export const SERVICE_STAGES: readonly ServiceStage[] = [
     files: ['src/application/idempotency/idempotent-calls.hook.ts'],
     runsOn: 'storing server',
     calls: 'external calls',
-    build: ({ idempotency, definition }) => {
+    methods: 'listed',
+    build: ({ idempotency }) => {
       if (!idempotency) return () => undefined;
       const hook = idempotentCalls(idempotency);
-      return (method) =>
-        READING_METHODS.has(method) || !definition.methods.includes(method)
-          ? undefined
-          : { layers: [hook], slot: 'Idempotency-Key' };
+      return (method) => (READING_METHODS.has(method) ? undefined : { layers: [hook], slot: 'Idempotency-Key' });
     },
   },
   {
@@ -95,6 +96,7 @@ export const SERVICE_STAGES: readonly ServiceStage[] = [
     files: ['src/application/hooks/protect-fields.hook.ts'],
     runsOn: 'every binding',
     calls: 'every call',
+    methods: 'every',
     build: ({ definition }) => {
       const hidden = definition.hiddenFields ?? [];
       if (hidden.length === 0) return () => undefined;
@@ -108,6 +110,7 @@ export const SERVICE_STAGES: readonly ServiceStage[] = [
     files: ['src/application/validation/validate-query.hook.ts', 'src/application/validation/validate-data.hook.ts'],
     runsOn: 'every binding',
     calls: 'every call',
+    methods: 'listed',
     build: ({ definition }) => {
       const { dto } = definition;
       const checkQuery = validateQuery(dto.query, { idField: idOf(definition).field });
@@ -121,7 +124,6 @@ export const SERVICE_STAGES: readonly ServiceStage[] = [
               ? dto.patch
               : dto.methods?.[method];
       return (method) => {
-        if (!definition.methods.includes(method)) return undefined;
         const checks: ((context: any) => Promise<void>)[] = [];
         const named: string[] = [];
         if (QUERYING_METHODS.has(method)) {
@@ -151,7 +153,9 @@ export const SERVICE_STAGES: readonly ServiceStage[] = [
     files: ['src/application/hooks/run-hooks.ts'],
     runsOn: 'every binding',
     calls: 'every call',
-    build: ({ definition, hookDependencies }) => hookMapStage(definition, definition.hooks?.always?.(hookDependencies)),
+    methods: 'every',
+    build: ({ definition, hookDependencies, hookedMethods }) =>
+      hookMapStage(hookedMethods, definition.hooks?.always?.(hookDependencies)),
   },
   {
     name: 'view',
@@ -159,12 +163,13 @@ export const SERVICE_STAGES: readonly ServiceStage[] = [
     files: ['src/application/policy/enforce-policy.hook.ts', 'src/application/policy/policy-views.ts'],
     runsOn: 'storing server',
     calls: 'external calls',
+    methods: 'listed',
     build: ({ views, definition }) => {
       if (!views) return () => undefined;
       const hook = policyView(views);
       const computed = Object.keys(definition.computedFields ?? {});
       const slot = computed.length > 0 ? `policy; computed ${computed.join(', ')}` : 'policy';
-      return (method) => (definition.methods.includes(method) ? { layers: [hook], slot } : undefined);
+      return () => ({ layers: [hook], slot });
     },
   },
   {
@@ -173,13 +178,14 @@ export const SERVICE_STAGES: readonly ServiceStage[] = [
     files: ['src/application/relations/resolve-relations.hook.ts'],
     runsOn: 'storing server',
     calls: 'every call',
+    methods: 'listed',
     build: ({ definition }) => {
       if (!definition.relations) return () => undefined;
       const hook = resolveRelations(definition.relations);
       const slot = Object.entries(definition.relations)
         .map(([name, relation]) => `${name} (${relation.service} by ${relation.field})`)
         .join(', ');
-      return (method) => (definition.methods.includes(method) ? { layers: [hook], slot } : undefined);
+      return () => ({ layers: [hook], slot });
     },
   },
   {
@@ -188,10 +194,11 @@ export const SERVICE_STAGES: readonly ServiceStage[] = [
     files: ['src/application/policy/enforce-policy.hook.ts'],
     runsOn: 'storing server',
     calls: 'external calls',
-    build: ({ views, definition }) => {
+    methods: 'listed',
+    build: ({ views }) => {
       if (!views) return () => undefined;
       const hook = policyScope(views);
-      return (method) => (definition.methods.includes(method) ? { layers: [hook], slot: 'policy' } : undefined);
+      return () => ({ layers: [hook], slot: 'policy' });
     },
   },
   {
@@ -200,8 +207,9 @@ export const SERVICE_STAGES: readonly ServiceStage[] = [
     files: ['src/application/authentication/owner.hooks.ts', 'src/application/hooks/run-hooks.ts'],
     runsOn: 'storing server',
     calls: 'every call',
-    build: ({ definition, hookDependencies }) => {
-      const ownHooks = hookMapStage(definition, definition.hooks?.storedHere?.(hookDependencies));
+    methods: 'every',
+    build: ({ definition, hookDependencies, hookedMethods }) => {
+      const ownHooks = hookMapStage(hookedMethods, definition.hooks?.storedHere?.(hookDependencies));
       const owner = definition.ownerField;
       if (owner === undefined) return ownHooks;
       // A new or replaced record belongs to the caller, never to whoever the client names.
@@ -225,11 +233,12 @@ export const SERVICE_STAGES: readonly ServiceStage[] = [
 
 /** A hook map of a definition's (`hooks.always`, `hooks.storedHere`) as a stage: per method, its chain of layers. */
 function hookMapStage(
-  definition: ServiceDefinition,
+  hookedMethods: readonly string[],
   map: HookMap | undefined,
 ): (method: string) => StageWork | undefined {
   if (!map) return () => undefined;
-  const registry = new HookRegistry(() => definition.methods);
+  // Method keys as `app.service(path).hooks(...)` accepts them: any method the service runs through hooks.
+  const registry = new HookRegistry(() => hookedMethods);
   registry.register(map);
   return (method) => {
     const layers = levelChain(registry, method);

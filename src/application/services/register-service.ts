@@ -29,15 +29,16 @@ export function registerService(
     // The storing server's event of a call through this binding is the one heard.
     localEvents: storesLocally || !eventsFromStoringServer,
   });
-  const input = { app, definition, views, idempotency, hookDependencies };
   // Every method that runs through hooks: those transports may call, and the store's others (internal).
   const methods = app.lookup(definition.path)!.hookedMethods;
+  const input = { definition, hookedMethods: methods, views, idempotency, hookDependencies };
   const around: Record<string, AroundHook[]> = {};
   for (const method of methods) around[method] = [];
   for (const stage of SERVICE_STAGES) {
     if (stage.runsOn === 'storing server' && !storesLocally) continue;
     const work = stage.build(input);
     for (const method of methods) {
+      if (stage.methods === 'listed' && !definition.methods.includes(method)) continue;
       const done = work(method);
       if (!done) continue;
       const label = {

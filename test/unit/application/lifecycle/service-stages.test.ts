@@ -112,6 +112,27 @@ describe('the stages of a service call', () => {
       expect(stages).not.toContain(stage.name);
   });
 
+  it('take a hook map keyed by a method the store has but transports may not call', async () => {
+    const internalOnly = defineService({
+      path: 'stage-internal',
+      methods: ['find'],
+      dto: stageNotes.dto,
+      hooks: {
+        always: () => ({
+          create: [(_context: HookContext, next: () => Promise<void>) => (seen.push('create'), next())],
+        }),
+      },
+    });
+    const app = createApp();
+    const passwordHasher = { hash: async (p: string) => p, compare: async () => false, needsRehash: () => false };
+    const store = new MemoryService({ id: '_id' }) as unknown as ServiceMethods;
+    registerService(app, internalOnly, store, { passwordHasher, storesLocally: true });
+    await app.service('stage-internal').create({ title: 'a' });
+    expect(seen).toEqual(['create']);
+    // The listed-only stages (validate here) do not reach it; the hooks stage does.
+    expect(callLayers(app, 'stage-internal', 'create', false).map((layer) => layer.stage)).toEqual(['hooks']);
+  });
+
   it('apply the policy to a call from a transport: a 401 without a credential, before any hook runs', async () => {
     const app = appWith(true);
     await expect(app.service('stage-notes').get('x', { provider: 'rest' })).rejects.toMatchObject({
